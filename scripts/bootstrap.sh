@@ -1,0 +1,17 @@
+#!/bin/sh
+# Sets up .venv in the checkout with everything the product needs ("test": also what the tests need).
+# Safe to run again: it only installs what is missing or changed.
+set -eu
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+stamp=.venv/.installed-${1:-run}
+want=$(cat pyproject.toml scripts/bootstrap.sh | cksum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    extra=""
+    [ "${1:-}" = "test" ] && extra="[test]"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extra"
+    echo "$want" > "$stamp"
+fi
