@@ -1,0 +1,132 @@
+# Move notation as players and GNU Backgammon write it: 24/18 13/10*, bar/22, 6/off, 8/5(2),
+# 24/20*/16. Points are the mover's own numbers; 25 is written "bar", 0 "off".
+
+from bgrules.position import OPP, BAR, OFF, Position
+
+
+class NotationError(ValueError):
+    """Move notation that cannot be read, or that does not fit the position."""
+
+
+def _place(p):
+    if p == BAR:
+        return "bar"
+    if p == OFF:
+        return "off"
+    return str(p)
+
+
+def format_steps(steps):
+    """Notation for a play given as single-die steps (from, to, hit), in the order played."""
+    chains = []  # each: [from, to, hit-at-to, [intermediate places that hit]]
+    for src, dst, hit in steps:
+        for ch in chains:
+            # The same checker going on: join the steps into one move (24/18/16 -> 24/16).
+            if ch[1] == src and src != OFF:
+                if ch[2]:
+                    ch[3].append(src)
+                ch[1] = dst
+                ch[2] = hit
+                break
+        else:
+            chains.append([src, dst, hit, []])
+    words = []
+    for src, dst, hit, mids in chains:
+        w = _place(src)
+        for m in mids:
+            w += "/%s*" % _place(m)
+        w += "/" + _place(dst) + ("*" if hit else "")
+        words.append((src, dst, w))
+    words.sort(key=lambda x: (-x[0], -x[1]))
+    out = []
+    i = 0
+    while i < len(words):
+        n = 1
+        while i + n < len(words) and words[i + n][2] == words[i][2]:
+            n += 1
+        out.append(words[i][2] + ("(%d)" % n if n > 1 else ""))
+        i += n
+    return " ".join(out)
+
+
+def _read_place(word, text):
+    w = word.strip().lower()
+    if w == "bar":
+        return BAR
+    if w == "off":
+        return OFF
+    try:
+        p = int(w)
+    except ValueError:
+        raise NotationError("not a point in %r: %r" % (text, word))
+    if not 1 <= p <= 24:
+        raise NotationError("points are 1 to 24 in %r" % text)
+    return p
+
+
+def parse_moves(text):
+    """Read notation into moves: a list of (path, hits) where path is the list of places the
+    checker visits and hits the set of places where it hits; repeated moves are expanded."""
+    moves = []
+    text = text.strip()
+    if not text or text in ("-", "(no play)", "Cannot Move", "cannot move"):
+        return moves
+    for token in text.replace(",", " ").split():
+        count = 1
+        if token.endswith(")"):
+            at = token.rfind("(")
+            if at < 0:
+                raise NotationError("unbalanced ( in %r" % text)
+            try:
+                count = int(token[at + 1 : -1])
+            except ValueError:
+                raise NotationError("bad repeat count in %r" % token)
+            if not 1 <= count <= 4:
+                raise NotationError("a move repeats 1 to 4 times in %r" % token)
+            token = token[:at]
+        parts = token.split("/")
+        if len(parts) < 2:
+            raise NotationError("a move is written from/to, e.g. 24/18: %r" % token)
+        path = []
+        hits = []
+        for part in parts:
+            hit = part.endswith("*")
+            place = _read_place(part.rstrip("*"), text)
+            path.append(place)
+            if hit:
+                hits.append(place)
+        for i in range(1, len(path)):
+            if path[i] >= path[i - 1]:
+                raise NotationError("checkers move down the points: %r" % token)
+        for _ in range(count):
+            moves.append((path, hits))
+    return moves
+
+
+def apply_moves(position, text, opposite=None):
+    """The position after the mover plays ``text`` (no check of the dice: see Turn.check)."""
+    pos = position.copy()
+    c = pos.cells
+    for path, hits in parse_moves(text):
+        src = path[0]
+        if not c[src]:
+            raise NotationError("no checker of the player on roll on %s" % _place(src))
+        c[src] -= 1
+        for place in path[1:]:
+            if place == OFF:
+                c[OFF] += 1
+                break
+            o = OPP + (opposite[place] if opposite else 25 - place)
+            if place in hits or (place == path[-1] and c[o] == 1):
+                if c[o] != 1:
+                    raise NotationError("no blot to hit on %d" % place)
+                c[o] = 0
+                c[OPP + BAR] += 1
+            elif c[o] > 1:
+                raise NotationError("point %d is blocked" % place)
+        else:
+            c[path[-1]] += 1
+    return pos
+
+
+__all__ = ["format_steps", "parse_moves", "apply_moves", "NotationError"]

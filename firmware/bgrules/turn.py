@@ -1,0 +1,605 @@
+# One turn: a start position and a roll, and the questions a board asks about it.
+#
+# Everything here is a depth-first search over checker steps applied to and undone from a single
+# bytearray (no copies per step). Doubles are searched with non-increasing source points, which
+# reaches every distinct result once instead of once per ordering. No question lists every play
+# except Turn.plays(), which the host uses; the Pico asks directly and stops at the first witness.
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+from bgrules.position import OPP, BAR, OFF, Position, PositionError
+from bgrules.rules import STANDARD
+
+# Rules a diagnosis may relax to find out which one a play broke.
+_R_BAR = const(1)
+_R_BLOCK = const(2)
+_R_BEAROFF = const(4)
+_R_DICE = const(8)
+
+# What the target search is for.
+_FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
+_FIND_PARTIAL = const(1)  # the start of a complete legal play
+_FIND_ANY = const(2)  # any number of dice (diagnosis)
+
+
+class Play:
+    """A legal play: its checker steps and the resulting position (mover's view, turn not passed)."""
+
+    def __init__(self, steps, position):
+        self.steps = steps  # tuple of (from, to, hit); 25 is the bar, 0 is off
+        self.position = position
+
+    def notation(self):
+        from bgrules.notation import format_steps
+
+        return format_steps(self.steps)
+
+    def __str__(self):
+        return self.notation()
+
+    def __repr__(self):
+        return "Play(%r, %r)" % (self.notation(), self.position.id())
+
+
+class _Search:
+    """Apply/undo search state: one board, the current path, no allocation per step."""
+
+    def __init__(self, rules):
+        self.opp = rules.opposite
+        self.block = rules.block
+        self.hitting = rules.hitting
+        self.bar_first = rules.bar_first
+        self.bear_higher = rules.bear_off_higher
+        self.c = bytearray(52)
+        self.outside = 0
+        self.relax = 0
+        self.depth = 0
+        self.p_src = bytearray(4)
+        self.p_dst = bytearray(4)
+        self.p_hit = bytearray(4)
+        self.p_die = bytearray(4)
+        self.p_why = bytearray(4)  # relaxed rule used by the step (diagnosis)
+        self.p_at = bytearray(4)  # the point that rule concerns
+        self.why = 0
+        self.at = 0
+        # Target search: checkers at or behind each place, for the current board and the target.
+        self.cum = bytearray(26)
+        self.tcum = bytearray(26)
+        self.target = bytearray(52)
+
+    def load(self, cells):
+        c = self.c
+        c[:] = cells
+        n = 0
+        for i in range(7, 26):
+            n += c[i]
+        self.outside = n
+        self.depth = 0
+
+    def dest(self, src, d):
+        """Where a checker on ``src`` lands with die ``d`` (0 = off), or -1 if it may not move."""
+        c = self.c
+        relax = self.relax
+        why = 0
+        at = 0
+        if src != BAR and c[BAR] and self.bar_first:
+            if not relax & _R_BAR:
+                return -1
+            why = _R_BAR
+            at = BAR
+        t = src - d
+        if t > 0:
+            if c[OPP + self.opp[t]] >= self.block:
+                if not relax & _R_BLOCK:
+                    return -1
+                if not why:
+                    why = _R_BLOCK
+                    at = t
+            self.why = why
+            self.at = at
+            return t
+        if self.outside:
+            if not relax & _R_BEAROFF:
+                return -1
+            if not why:
+                why = _R_BEAROFF
+                at = 25
+                while not c[at]:
+                    at -= 1
+        elif t < 0:
+            higher = 0
+            for q in range(src + 1, 7):
+                if c[q]:
+                    higher = q
+            if higher or not self.bear_higher:
+                if not relax & _R_BEAROFF:
+                    return -1
+                if not why:
+                    why = _R_BEAROFF
+                    at = higher or src
+        self.why = why
+        self.at = at
+        return 0
+
+    def push(self, src, dst, d):
+        c = self.c
+        k = self.depth
+        c[src] -= 1
+        hit = 0
+        if dst:
+            o = OPP + self.opp[dst]
+            if c[o] == 1 and self.hitting:
+                c[o] = 0
+                c[OPP + BAR] += 1
+                hit = 1
+            c[dst] += 1
+            if src > 6 and dst < 7:
+                self.outside -= 1
+        else:
+            c[OFF] += 1
+        self.p_src[k] = src
+        self.p_dst[k] = dst
+        self.p_hit[k] = hit
+        self.p_die[k] = d
+        self.p_why[k] = self.why
+        self.p_at[k] = self.at
+        self.depth = k + 1
+
+    def pop(self):
+        c = self.c
+        k = self.depth - 1
+        self.depth = k
+        src = self.p_src[k]
+        dst = self.p_dst[k]
+        if dst:
+            c[dst] -= 1
+            if self.p_hit[k]:
+                c[OPP + self.opp[dst]] = 1
+                c[OPP + BAR] -= 1
+            if src > 6 and dst < 7:
+                self.outside += 1
+        else:
+            c[OFF] -= 1
+        c[src] += 1
+
+    def deepest(self, dice, k, n, top, double):
+        """The most dice of ``dice[k:n]`` that can be played from here (stops as soon as all can)."""
+        if k == n:
+            return n
+        c = self.c
+        d = dice[k]
+        best = k
+        src = BAR if c[BAR] and self.bar_first and not self.relax & _R_BAR else top
+        while src > 0:
+            if c[src]:
+                t = self.dest(src, d)
+                if t >= 0:
+                    self.push(src, t, d)
+                    r = self.deepest(dice, k + 1, n, src if double else BAR, double)
+                    self.pop()
+                    if r > best:
+                        if r == n:
+                            return n
+                        best = r
+            src -= 1
+        return best
+
+    def set_target(self, cells):
+        tc = self.tcum
+        self.target[:] = cells
+        n = 0
+        for q in range(25, -1, -1):
+            n += cells[q]
+            tc[q] = n
+        cu = self.cum
+        c = self.c
+        n = 0
+        bad = False
+        for q in range(25, -1, -1):
+            n += c[q]
+            cu[q] = n
+            if n < tc[q]:
+                bad = True
+        return not bad
+
+
+class Turn:
+    """A start position (mover on roll) and a roll: what the turn allows and whether a position
+    reached on the board is the start of, or all of, a legal play.
+
+    >>> turn = Turn(Position.start(), 6, 1)
+    >>> turn.dice_to_play
+    2
+    """
+
+    def __init__(self, start, d1, d2, rules=STANDARD, names=("White", "Black")):
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise ValueError("dice are 1 to 6, got %d-%d" % (d1, d2))
+        self.start = start
+        self.rules = rules
+        self.names = names
+        self.d1 = max(d1, d2)
+        self.d2 = min(d1, d2)
+        self.double = d1 == d2
+        s = self._s = _Search(rules)
+        s.load(start.cells)
+        if self.double:
+            self._orders = (bytes((d1, d1, d1, d1)),)
+            self.dice_to_play = s.deepest(self._orders[0], 0, 4, BAR, True)
+            self.forced_die = 0
+        else:
+            hi, lo = self.d1, self.d2
+            self._orders = (bytes((hi, lo)), bytes((lo, hi)))
+            n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            if n < 2:
+                n = max(n, s.deepest(self._orders[1], 0, 2, BAR, False))
+            self.dice_to_play = n
+            # Only one die playable: the larger one if it can be played at all.
+            self.forced_die = 0
+            if n == 1:
+                self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
+
+    # --- the target search ------------------------------------------------------------
+
+    def _accept(self, k, mode):
+        s = self._s
+        n = self.dice_to_play
+        if mode == _FIND_ANY:
+            return True
+        if k > n:
+            return False
+        if k == 1 and n == 1 and self.forced_die and s.p_die[0] != self.forced_die:
+            return False
+        if k == n:
+            return True
+        if mode != _FIND_PARTIAL:
+            return False
+        # The rest of the roll must still be playable from here.
+        if self.double:
+            dice = self._orders[0]
+            return s.deepest(dice, k, n, BAR, True) == n
+        if n == 1:
+            return True  # k == 0: the forced die is playable by definition
+        if k == 0:
+            return True
+        other = self.d2 if s.p_die[0] == self.d1 else self.d1
+        return s.deepest(bytes((other,)), 0, 1, BAR, False) == 1
+
+    def _find(self, dice, k, top, mode, found):
+        """Depth-first search for the target; ``found`` collects the dice left at each hit."""
+        s = self._s
+        c = s.c
+        if c == s.target:
+            if not self._accept(k, mode):
+                return False
+            found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k))
+            return True
+        if k == len(dice):
+            return False
+        d = dice[k]
+        cum = s.cum
+        tcum = s.tcum
+        target = s.target
+        double = self.double
+        src = BAR if c[BAR] and s.bar_first and not s.relax & _R_BAR else top
+        any_found = False
+        while src > 0:
+            if c[src] and cum[src] > tcum[src]:
+                t = s.dest(src, d)
+                if t >= 0:
+                    # Moving src -> t lowers the count at or behind every place in (t, src].
+                    ok = True
+                    q = src
+                    while q > t:
+                        if cum[q] <= tcum[q]:
+                            ok = False
+                            break
+                        q -= 1
+                    if ok and t:
+                        o = OPP + s.opp[t]
+                        if c[o] == 1 and s.hitting and target[o]:
+                            ok = False  # the target still has that blot: it was not hit
+                    if ok:
+                        q = src
+                        while q > t:
+                            cum[q] -= 1
+                            q -= 1
+                        s.push(src, t, d)
+                        if self._find(dice, k + 1, src if double else BAR, mode, found):
+                            any_found = True
+                        s.pop()
+                        q = src
+                        while q > t:
+                            cum[q] += 1
+                            q -= 1
+                        if any_found and mode != _FIND_PARTIAL:
+                            return True
+            src -= 1
+        return any_found
+
+    def _left(self, k):
+        s = self._s
+        if self.double:
+            return bytes((self.d1,) * (self.dice_to_play - k))
+        if k == 0:
+            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die,))
+        if k >= self.dice_to_play:
+            return b""
+        return bytes((self.d2 if s.p_die[0] == self.d1 else self.d1,))
+
+    def _search_for(self, cells, mode, relax=0, stop=True):
+        s = self._s
+        s.load(self.start.cells)
+        s.relax = relax
+        found = []
+        try:
+            if not s.set_target(cells):
+                return found
+            for dice in self._orders:
+                s.load(self.start.cells)
+                s.set_target(cells)
+                if self._find(dice, 0, BAR, mode, found) and stop:
+                    return found
+            return found
+        finally:
+            s.relax = 0
+
+    # --- the board's questions ------------------------------------------------------------
+
+    def locate(self, position):
+        """The dice still to play when ``position`` is the start of a legal play, as a list of
+        options (usually one, e.g. [b'\\x04']); an empty list when no legal play begins so."""
+        cells = position.cells if isinstance(position, Position) else position
+        found = self._search_for(cells, _FIND_PARTIAL, stop=False)
+        out = []
+        for left in found:
+            if left not in out:
+                out.append(left)
+        return out
+
+    def is_partial(self, position):
+        return bool(self.locate(position))
+
+    def destinations(self, position, point):
+        """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
+        mid-turn ``position`` may be put down so that the turn can still be completed legally,
+        including taking a step back toward where it came from."""
+        cells = position.cells if isinstance(position, Position) else position
+        if not cells[point]:
+            return []
+        options = self.locate(cells)
+        if not options:
+            return []
+        out = []
+        s = self._s
+        for left in options:
+            used = self.dice_to_play - len(left)
+            orders = (left,) if len(left) < 2 or left[0] == left[1] else (left, bytes((left[1], left[0])))
+            for dice in orders:
+                s.load(cells)
+                self._chain(point, dice, 0, used, out)
+        # Taking a step back: toward a place that held more of the mover's checkers at the start.
+        start = self.start.cells
+        probe = bytearray(cells)
+        for q in range(point + 1, 26):
+            if start[q] > cells[q]:
+                probe[point] -= 1
+                probe[q] += 1
+                if self.locate(probe) and q not in out:
+                    out.append(q)
+                else:
+                    # The step that left q may have hit a blot on ``point``: put it back too.
+                    o = OPP + self.rules.opposite[point]
+                    if point < 25 and start[o] == 1 and probe[o] == 0 and probe[OPP + BAR]:
+                        probe[o] = 1
+                        probe[OPP + BAR] -= 1
+                        if self.locate(probe) and q not in out:
+                            out.append(q)
+                        probe[o] = 0
+                        probe[OPP + BAR] += 1
+                probe[point] += 1
+                probe[q] -= 1
+        out.sort()
+        return out
+
+    def _chain(self, at, dice, j, used, out):
+        """Move the lifted checker on with the dice left; record each place the turn can go on."""
+        s = self._s
+        if j == len(dice):
+            return
+        t = s.dest(at, dice[j])
+        if t < 0:
+            return
+        s.push(at, t, dice[j])
+        k = used + j + 1
+        n = self.dice_to_play
+        ok = True
+        if self.double:
+            ok = k == n or s.deepest(self._orders[0], k, n, BAR, True) == n
+        elif k < n:
+            ok = s.deepest(dice, j + 1, len(dice), BAR, False) == len(dice)
+        elif n == 1 and self.forced_die and dice[j] != self.forced_die:
+            ok = False
+        if ok and t not in out:
+            out.append(t)
+        self._chain(t, dice, j + 1, used, out)
+        s.pop()
+
+    def is_legal(self, final):
+        cells = final.cells if isinstance(final, Position) else final
+        return bool(self._search_for(cells, _FIND_PLAY))
+
+    def check(self, final):
+        """None when ``final`` is the result of a legal play of this roll; otherwise the first
+        rule the play breaks, in words that fit two lines of the board's screen."""
+        cells = final.cells if isinstance(final, Position) else bytearray(final)
+        if not isinstance(final, Position):
+            final = Position(cells)
+        names = self.names
+        problem = final.problem(names, self.rules.opposite)
+        if problem:
+            return problem
+        if self.is_legal(cells):
+            return None
+        start = self.start.cells
+        opposite = self.rules.opposite
+        # The opponent's checkers only move by being hit.
+        hits = 0
+        for i in range(1, 25):
+            if cells[OPP + i] > start[OPP + i]:
+                return "%s's checkers may not move" % names[1]
+            if cells[OPP + i] < start[OPP + i]:
+                if start[OPP + i] != 1:
+                    return "%s's checkers may not move" % names[1]
+                hits += 1
+        if cells[OPP + BAR] < start[OPP + BAR] + hits:
+            return "Hit checker goes on the bar"
+        if cells[OPP + BAR] > start[OPP + BAR] + hits:
+            return "%s's checkers may not move" % names[1]
+        behind_start = 0
+        behind_final = 0
+        for q in range(25, -1, -1):
+            behind_start += start[q]
+            behind_final += cells[q]
+            if behind_final > behind_start:
+                return "Checkers only move forward"
+        if self.dice_to_play == 0:
+            return "No move is possible"
+        dice = "%d-%d" % (self.d1, self.d2)
+        # A legal beginning that stops too early.
+        found = self._search_for(cells, _FIND_ANY, _R_DICE)
+        if found:
+            return self._short_reason(found)
+        for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
+            s = self._s
+            s.load(start)
+            s.relax = rule | _R_DICE
+            why = self._first_violation(cells)
+            s.relax = 0
+            if why:
+                return why
+        return "No play of %s gives this" % dice
+
+    def _short_reason(self, found):
+        left = min(len(f) for f in found)
+        n = self.dice_to_play
+        if self.double:
+            more = n - (4 - left)
+            if more > 0:
+                return "Play %d more %d%s" % (more, self.d1, "s" if more > 1 else "")
+        if n == 2:
+            return "Both dice must be played"
+        return "The %d must be played" % self.forced_die
+
+    def _first_violation(self, cells):
+        s = self._s
+        found = []
+        for dice in self._orders:
+            s.load(self.start.cells)
+            s.set_target(cells)
+            if self._find_violation(dice, 0, found):
+                break
+        if not found:
+            return None
+        why, at = found[0]
+        if why == _R_BAR:
+            return "Enter from the bar first"
+        if why == _R_BLOCK:
+            return "Point %d is blocked" % at
+        return "Bear-off: a checker is still on %d" % at
+
+    def _find_violation(self, dice, k, found):
+        s = self._s
+        if s.c == s.target and k:
+            for i in range(k):
+                if s.p_why[i]:
+                    found.append((s.p_why[i], s.p_at[i]))
+                    return True
+            return False
+        if k == len(dice):
+            return False
+        c = s.c
+        d = dice[k]
+        src = BAR
+        while src > 0:
+            if c[src] and s.cum[src] > s.tcum[src]:
+                t = s.dest(src, d)
+                if t >= 0:
+                    q = src
+                    ok = True
+                    while q > t:
+                        if s.cum[q] <= s.tcum[q]:
+                            ok = False
+                            break
+                        q -= 1
+                    if ok:
+                        q = src
+                        while q > t:
+                            s.cum[q] -= 1
+                            q -= 1
+                        s.push(src, t, d)
+                        hit = self._find_violation(dice, k + 1, found)
+                        s.pop()
+                        q = src
+                        while q > t:
+                            s.cum[q] += 1
+                            q -= 1
+                        if hit:
+                            return True
+            src -= 1
+        return False
+
+    # --- every play (host side) -------------------------------------------------------------
+
+    def plays(self):
+        """Every distinct legal play, one per resulting position; [] when nothing can be played."""
+        n = self.dice_to_play
+        if n == 0:
+            return []
+        s = self._s
+        seen = {}
+        for dice in self._orders:
+            s.load(self.start.cells)
+            self._collect(dice, 0, n, BAR, seen)
+        return list(seen.values())
+
+    def _collect(self, dice, k, n, top, seen):
+        s = self._s
+        c = s.c
+        if k == n:
+            if n == 1 and self.forced_die and s.p_die[0] != self.forced_die:
+                return
+            key = bytes(c)
+            if key not in seen:
+                steps = tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n))
+                seen[key] = Play(steps, Position(c))
+            return
+        d = dice[k]
+        src = BAR if c[BAR] and s.bar_first else top
+        while src > 0:
+            if c[src]:
+                t = s.dest(src, d)
+                if t >= 0:
+                    s.push(src, t, d)
+                    self._collect(dice, k + 1, n, src if self.double else BAR, seen)
+                    s.pop()
+            src -= 1
+
+
+def legal_plays(position, d1, d2, rules=STANDARD):
+    """Every distinct legal play of the roll (doubles too); [] when the turn is lost."""
+    return Turn(position, d1, d2, rules).plays()
+
+
+def check_play(start, d1, d2, final, rules=STANDARD, names=("White", "Black")):
+    """None if ``final`` is a legal play of d1-d2 from ``start``; otherwise the reason."""
+    return Turn(start, d1, d2, rules, names).check(final)
+
+
+__all__ = ["Play", "Turn", "legal_plays", "check_play", "PositionError"]
