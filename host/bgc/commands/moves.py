@@ -1,0 +1,64 @@
+"""bgc moves: the legal plays of a roll, as notation and resulting Position IDs."""
+
+import sys
+
+from bgrules import Position, PositionError, Turn
+
+from ..engine import read_die, read_position
+
+
+def register(sub):
+    p = sub.add_parser("moves", help="list the legal plays of a position and roll")
+    p.add_argument("position", nargs="?", help="GNU Backgammon Position ID (player on roll second)")
+    p.add_argument("dice", nargs="*", help="the two dice, e.g. 6 4")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="read lines 'POSITION_ID D1 D2' from standard input; write the sorted resulting IDs",
+    )
+    p.set_defaults(func=run)
+
+
+def batch_line(line):
+    """One answer line for one input line of --batch."""
+    words = line.split()
+    if len(words) != 3:
+        return "error: expected 'POSITION_ID D1 D2', got %r" % line.strip()
+    try:
+        pos = Position.from_id(words[0])
+    except PositionError as exc:
+        return "error: %s" % exc
+    try:
+        d1, d2 = int(words[1]), int(words[2])
+    except ValueError:
+        return "error: dice must be numbers 1 to 6, got %s %s" % (words[1], words[2])
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        return "error: dice must be numbers 1 to 6, got %d %d" % (d1, d2)
+    return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
+
+
+def run(args):
+    if args.batch:
+        out = sys.stdout
+        for line in sys.stdin:
+            if not line.strip():
+                out.write("\n")
+                continue
+            out.write(batch_line(line) + "\n")
+        return 0
+    if not args.position or len(args.dice) != 2:
+        from ..cli import UserError
+
+        raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)")
+    pos = read_position(args.position)
+    d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
+    plays = Turn(pos, d1, d2).plays()
+    if not plays:
+        print("No legal move: the turn is lost.")
+        return 0
+    plays.sort(key=lambda p: p.notation())
+    width = max(len(p.notation()) for p in plays)
+    for p in plays:
+        print("%-*s  %s" % (width, p.notation(), p.position.id()))
+    print("%d legal play%s" % (len(plays), "" if len(plays) == 1 else "s"))
+    return 0

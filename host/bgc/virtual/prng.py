@@ -1,0 +1,43 @@
+"""A small deterministic PRNG (xorshift32) so the virtual board's spread, noise and drift come out
+the same from a seed under CPython and MicroPython (MicroPython's random has no gauss and the wasm
+build cannot even import it)."""
+
+M32 = 0xFFFFFFFF
+
+
+class Prng:
+    def __init__(self, seed=1):
+        self.x = (seed * 2654435761 + 0x9E3779B9) & M32 or 1
+        for _ in range(8):
+            self.next()
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & M32
+        x ^= x >> 17
+        x ^= (x << 5) & M32
+        self.x = x
+        return x
+
+    def bits(self, n):
+        return self.next() >> (32 - n)
+
+    def uniform(self, a=0.0, b=1.0):
+        return a + (b - a) * (self.next() / 4294967296.0)
+
+    def gauss_int(self, sigma_x100):
+        """A near-Gaussian integer with standard deviation sigma_x100/100, integer maths only.
+
+        Sum of 12 uniform 12-bit draws (Irwin-Hall): standard deviation 4096, tails to 6 sigma.
+        """
+        s = 0
+        for _ in range(12):
+            s += self.next() >> 20
+        g = s - 24570
+        return (g * sigma_x100 + (204800 if g >= 0 else -204800)) // 409600
+
+    def gauss(self, sigma=1.0):
+        s = 0
+        for _ in range(12):
+            s += self.next() >> 20
+        return (s - 24570) * sigma / 4096.0
