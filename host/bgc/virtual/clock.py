@@ -89,10 +89,10 @@ def time_ns():
     return (_clock.ms * 1000 + _clock.sub_us) * 1000
 
 
-def __getattr__(name):
-    import sys
+_real = None  # CPython's own time module, set by virtual.install
 
-    real = getattr(sys, "_bgc_real_time", None)
-    if real is not None:
-        return getattr(real, name)
+
+def __getattr__(name):
+    if _real is not None:
+        return getattr(_real, name)
     raise AttributeError(name)

@@ -1,0 +1,198 @@
+# The GNU Backgammon Match ID: 12 characters of base64 over a 9-byte key.
+#
+# The key is a little-endian bit string (bit 0 is the lowest bit of byte 0), laid out as GNU
+# Backgammon's matchid.c writes it (manual, "A technical description of the Match ID"):
+#
+#   bits  0-3   log2 of the cube value            bit  12     a double is offered
+#   bits  4-5   cube owner: 0, 1, or 3 centred    bits 13-14  resignation offered: 0 none, 1-3
+#   bit   6     player on roll (dice owner)       bits 15-17  die 1 (the larger), 0 = not rolled
+#   bit   7     this is the Crawford game         bits 18-20  die 2
+#   bits  8-10  game state (GAME_* below)         bits 21-35  match length, 0 = money
+#   bit  11     player to act (turn)              bits 36-50  player 0's score
+#                                                 bits 51-65  player 1's score
+#   bit  66     set when the Jacoby rule is OFF (the manual omits it; matchid.c writes it)
+#
+# The fields are packed into a bytearray bit by bit: no big integers, so the Pico's heap only
+# sees a 9-byte buffer per ID.
+
+import binascii
+
+GAME_NONE = 0
+GAME_PLAYING = 1
+GAME_OVER = 2
+GAME_RESIGNED = 3
+GAME_DROPPED = 4
+
+# GNU Backgammon refuses longer matches (MAXSCORE in its sources).
+MAX_LENGTH = 64
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+class MatchIdError(ValueError):
+    """A Match ID that does not decode, or match fields that cannot be encoded."""
+
+
+class MatchKey:
+    """The fields of a Match ID, named as a player would name them.
+
+    cube        cube value (1, 2, 4, ... 32768)
+    cube_owner  0 or 1, or -1 when the cube is centred
+    on_roll     the player who rolls or rolled the dice (GNU Backgammon's fMove)
+    crawford    True in the Crawford game
+    state       GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED or GAME_DROPPED
+    to_act      the player who must act now (GNU Backgammon's fTurn): the doubled player while a
+                double is offered, the resigner's opponent while a resignation is offered
+    doubled     a double is offered and not yet answered
+    resign      0, or 1/2/3 when a single game/gammon/backgammon is offered (or was accepted)
+    dice        (d1, d2), d1 >= d2, or (0, 0) before the roll
+    length      match length, 0 for money play
+    score       [player 0, player 1]
+    jacoby      the Jacoby rule is on (money play)
+    """
+
+    def __init__(self, cube=1, cube_owner=-1, on_roll=0, crawford=False, state=GAME_PLAYING,
+                 to_act=None, doubled=False, resign=0, dice=(0, 0), length=0, score=(0, 0),
+                 jacoby=False):
+        self.cube = cube
+        self.cube_owner = cube_owner
+        self.on_roll = on_roll
+        self.crawford = bool(crawford)
+        self.state = state
+        self.to_act = on_roll if to_act is None else to_act
+        self.doubled = bool(doubled)
+        self.resign = resign
+        d1, d2 = dice
+        self.dice = (d1, d2) if d1 >= d2 else (d2, d1)
+        self.length = length
+        self.score = [score[0], score[1]]
+        self.jacoby = bool(jacoby)
+
+    def id(self):
+        return encode(self)
+
+    def __eq__(self, other):
+        return isinstance(other, MatchKey) and self._fields() == other._fields()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def _fields(self):
+        return (self.cube, self.cube_owner, self.on_roll, self.crawford, self.state, self.to_act,
+                self.doubled, self.resign, self.dice, self.length, tuple(self.score), self.jacoby)
+
+    def __repr__(self):
+        return "MatchKey(%r)" % encode(self)
+
+
+def _put(key, pos, n, value):
+    for i in range(n):
+        if value >> i & 1:
+            key[(pos + i) >> 3] |= 1 << ((pos + i) & 7)
+
+
+def _get(key, pos, n):
+    v = 0
+    for i in range(n):
+        if key[(pos + i) >> 3] >> ((pos + i) & 7) & 1:
+            v |= 1 << i
+    return v
+
+
+def _log2(cube):
+    n = 0
+    while cube > 1:
+        if cube & 1:
+            return -1
+        cube >>= 1
+        n += 1
+    return n if cube == 1 else -1
+
+
+def encode(mk):
+    """The 12-character Match ID of a MatchKey."""
+    log = _log2(mk.cube)
+    if not 0 <= log <= 15:
+        raise MatchIdError("cube value %r is not a power of 2 up to 32768" % (mk.cube,))
+    if mk.cube_owner not in (-1, 0, 1):
+        raise MatchIdError("cube owner is 0, 1 or -1 (centred)")
+    if mk.on_roll not in (0, 1) or mk.to_act not in (0, 1):
+        raise MatchIdError("players are 0 and 1")
+    if not 0 <= mk.state <= GAME_DROPPED:
+        raise MatchIdError("game state %r is not 0-4" % (mk.state,))
+    if not 0 <= mk.resign <= 3:
+        raise MatchIdError("resignation is 0-3")
+    for d in mk.dice:
+        if not 0 <= d <= 6:
+            raise MatchIdError("dice are 1-6 (0 = not rolled)")
+    for v in (mk.length, mk.score[0], mk.score[1]):
+        if not 0 <= v <= 0x7FFF:
+            raise MatchIdError("length and scores are 0-32767")
+    key = bytearray(9)
+    _put(key, 0, 4, log)
+    _put(key, 4, 2, mk.cube_owner & 3)
+    _put(key, 6, 1, mk.on_roll)
+    _put(key, 7, 1, 1 if mk.crawford else 0)
+    _put(key, 8, 3, mk.state)
+    _put(key, 11, 1, mk.to_act)
+    _put(key, 12, 1, 1 if mk.doubled else 0)
+    _put(key, 13, 2, mk.resign)
+    d1, d2 = mk.dice
+    if d2 > d1:
+        d1, d2 = d2, d1
+    _put(key, 15, 3, d1)
+    _put(key, 18, 3, d2)
+    _put(key, 21, 15, mk.length)
+    _put(key, 36, 15, mk.score[0])
+    _put(key, 51, 15, mk.score[1])
+    _put(key, 66, 1, 0 if mk.jacoby else 1)
+    return binascii.b2a_base64(key).decode()[:12]
+
+
+def decode(match_id):
+    """A MatchKey from a 12-character Match ID; MatchIdError if it is not one GNU Backgammon
+    would accept."""
+    if not isinstance(match_id, str) or len(match_id) != 12:
+        raise MatchIdError("a Match ID has 12 characters: %r" % (match_id,))
+    for ch in match_id:
+        if ch not in _B64:
+            raise MatchIdError("not a Match ID (%r is not base64): %r" % (ch, match_id))
+    key = binascii.a2b_base64(match_id)
+    owner = _get(key, 4, 2)
+    if owner == 2:
+        raise MatchIdError("not a Match ID (cube owner 2): %r" % match_id)
+    state = _get(key, 8, 3)
+    if state > GAME_DROPPED:
+        raise MatchIdError("not a Match ID (game state %d): %r" % (state, match_id))
+    d1 = _get(key, 15, 3)
+    d2 = _get(key, 18, 3)
+    if d1 > 6 or d2 > 6:
+        raise MatchIdError("not a Match ID (a die shows %d): %r" % (max(d1, d2), match_id))
+    if (d1 == 0) != (d2 == 0):
+        raise MatchIdError("not a Match ID (one die rolled): %r" % match_id)
+    length = _get(key, 21, 15)
+    s0 = _get(key, 36, 15)
+    s1 = _get(key, 51, 15)
+    crawford = _get(key, 7, 1)
+    if length > MAX_LENGTH:
+        raise MatchIdError("match length %d: at most %d" % (length, MAX_LENGTH))
+    if length:
+        if s0 > length or s1 > length:
+            raise MatchIdError("score %d-%d beyond the match length %d" % (s0, s1, length))
+    elif crawford:
+        raise MatchIdError("not a Match ID (Crawford game in money play): %r" % match_id)
+    mk = MatchKey(
+        cube=1 << _get(key, 0, 4),
+        cube_owner=-1 if owner == 3 else owner,
+        on_roll=_get(key, 6, 1),
+        crawford=crawford,
+        state=state,
+        to_act=_get(key, 11, 1),
+        doubled=_get(key, 12, 1),
+        resign=_get(key, 13, 2),
+        dice=(d1, d2),
+        length=length,
+        score=(s0, s1),
+        jacoby=not _get(key, 66, 1),
+    )
+    return mk
