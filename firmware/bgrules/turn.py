@@ -512,7 +512,7 @@ class Turn:
             return "Enter from the bar first"
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
-        return "Bear-off: a checker is still on %d" % at
+        return "Checker still on %d: no bear-off" % at
 
     def _find_violation(self, dice, k, found):
         s = self._s

@@ -124,6 +124,7 @@ class Board:
         self.oled = Ssd1306()
         self.i2c0_devices = {OLED_ADDR: self.oled}
         self.urandom_bytes = 0
+        self.setup_error = ""
 
     # ---------------------------------------------------------------- checkers and hands
     def _offset(self):
@@ -215,27 +216,32 @@ class Board:
         if clock.ms - self._physics_ms >= PHYSICS_PERIOD_MS:
             self._stale = True
 
-    def field_mt(self, cell):
+    def magnets(self):
+        """Every magnet as (polarity, x, y, z above the sensor plane) in mm."""
+        mags = []
+        for c in range(self.n):
+            st = self.stacks[c]
+            for level in range(len(st)):
+                colour, dx, dy = st[level]
+                mags.append((colour, self.cx[c] + dx, self.cy[c] + dy, self.gap_mm + level * self.checker_mm))
+        if self.hand is not None:
+            colour, hx, hy, h = self.hand
+            mags.append((colour, hx, hy, self.gap_mm + h))
+        return mags
+
+    def field_mt(self, cell, mags=None):
         """Field (mT, + = south pole towards the sensor) at the sensor under ``cell``."""
+        if mags is None:
+            mags = self.magnets()
         x0 = self.cx[cell]
         y0 = self.cy[cell]
         k = self.k_mt
         total = 0.0
-        mags = []
-        for c in range(self.n):
-            st = self.stacks[c]
-            if st:
-                dxc = self.cx[c] - x0
-                dyc = self.cy[c] - y0
-                if dxc > 100 or dxc < -100 or dyc > 100 or dyc < -100:
-                    continue
-                for level in range(len(st)):
-                    colour, dx, dy = st[level]
-                    mags.append((colour, dxc + dx, dyc + dy, self.gap_mm + level * self.checker_mm))
-        if self.hand is not None:
-            colour, hx, hy, h = self.hand
-            mags.append((colour, hx - x0, hy - y0, self.gap_mm + h))
-        for colour, dx, dy, z in mags:
+        for colour, x, y, z in mags:
+            dx = x - x0
+            dy = y - y0
+            if dx > 120 or dx < -120 or dy > 120 or dy < -120:
+                continue  # under 0.05 % of a checker's field at that distance
             r2 = dx * dx + dy * dy + z * z
             total += colour * k * (3 * z * z - r2) / (r2 * r2 * math.sqrt(r2))
         return total
@@ -251,8 +257,9 @@ class Board:
                 d = self.drift[c] + self.rng.gauss(step)
                 self.drift[c] = lim if d > lim else (-lim if d < -lim else d)
         self._physics_ms = now
+        mags = self.magnets()
         for c in range(self.n):
-            v = self.vq[c] + self.gain[c] * self.sens * self.field_mt(c) + self.drift[c] * LSB_V
+            v = self.vq[c] + self.gain[c] * self.sens * self.field_mt(c, mags) + self.drift[c] * LSB_V
             # DRV5055 output saturates about 0.2 V from either rail.
             v = 0.2 if v < 0.2 else (VDD - 0.2 if v > VDD - 0.2 else v)
             code = int(v / LSB_V + 0.5)
