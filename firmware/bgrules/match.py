@@ -113,9 +113,6 @@ class Match:
         mine, theirs = self.position.pips()
         return (mine, theirs) if self.on_roll == 0 else (theirs, mine)
 
-    def crawford(self):
-        return self.crawford_game
-
     def is_over(self):
         return self.phase == MATCH_OVER
 
@@ -271,7 +268,6 @@ class Match:
             raise MatchError("Not your turn")
         _die(d1)
         _die(d2)
-        self.last_condoned = False
         self._rolled(d1, d2)
 
     def pass_turn(self, player=None):

@@ -13,7 +13,7 @@ from machine import Pin
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
         return x
 
 from drivers import pinmap

@@ -24,7 +24,7 @@ import struct
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
         return x
 
 EMPTY = const(0)

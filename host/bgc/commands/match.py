@@ -1,0 +1,161 @@
+"""bgc match: what a GNU Backgammon Match ID (and a Position ID with it) says, in words."""
+
+from bgrules.matchid import (
+    GAME_DROPPED,
+    GAME_NONE,
+    GAME_OVER,
+    GAME_PLAYING,
+    GAME_RESIGNED,
+    MatchIdError,
+    decode,
+)
+from bgrules.position import BAR, OFF, OPP, Position, PositionError
+
+from ..cli import UserError
+
+KINDS = ("", "a single game", "a gammon", "a backgammon")
+# GNU Backgammon's board letters: O is player 0, X is player 1.
+LETTERS = ("O", "X")
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "match",
+        help="explain a GNU Backgammon Match ID (and draw a Position ID)",
+        description="Print what a GNU Backgammon Match ID means in words; with a Position ID, "
+        "also the board as text (seen by the player on roll) with pip counts.",
+    )
+    p.add_argument("match_id", metavar="MATCH_ID", help="12-character Match ID, e.g. QYkqASAAIAAA")
+    p.add_argument("position_id", metavar="POSITION_ID", nargs="?", help="14-character Position ID")
+    p.add_argument(
+        "--names",
+        default="White,Black",
+        help="names of player 0 and player 1, comma-separated (default: White,Black)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args):
+    names = [n.strip() for n in args.names.split(",")]
+    if len(names) != 2 or not all(names):
+        raise UserError("--names takes two names separated by a comma")
+    try:
+        mk = decode(args.match_id)
+    except MatchIdError as exc:
+        raise UserError(str(exc)) from None
+    position = None
+    if args.position_id:
+        try:
+            position = Position.from_id(args.position_id)
+        except PositionError as exc:
+            raise UserError(str(exc)) from None
+    print("\n".join(describe(mk, names)))
+    if position is not None:
+        print()
+        print("\n".join(board_lines(position, mk.on_roll, names, mk.cube, mk.cube_owner)))
+    return 0
+
+
+def _points(n):
+    return "%d point%s" % (n, "" if n == 1 else "s")
+
+
+def describe(mk, names):
+    """The Match ID's fields as sentences."""
+    lines = ["Match ID %s" % mk.id()]
+    s0, s1 = mk.score
+    if mk.length:
+        lines.append("%d-point match, score %s %d, %s %d" % (mk.length, names[0], s0, names[1], s1))
+        if mk.crawford:
+            lines.append("Crawford game: no doubling")
+        elif mk.length - 1 in mk.score and mk.state == GAME_PLAYING:
+            # A game under way with a player at N-1 and no Crawford flag is after the Crawford game.
+            lines.append("Post-Crawford game (doubling allowed)")
+        if max(mk.score) >= mk.length:
+            lines.append("Match over: %s wins" % names[0 if s0 >= mk.length else 1])
+    else:
+        lines.append("Money game, %s %d, %s %d" % (names[0], s0, names[1], s1))
+        lines.append("Jacoby rule %s" % ("on" if mk.jacoby else "off"))
+    if mk.cube_owner < 0:
+        lines.append("Cube: %d, centred" % mk.cube)
+    else:
+        lines.append("Cube: %d, owned by %s" % (mk.cube, names[mk.cube_owner]))
+    roller = names[mk.on_roll]
+    actor = names[mk.to_act]
+    if mk.state == GAME_NONE:
+        lines.append("No game started")
+    elif mk.state == GAME_PLAYING:
+        lines.append("Game in progress")
+    elif mk.state == GAME_OVER:
+        lines.append("Game over")
+    elif mk.state == GAME_RESIGNED:
+        lines.append("Game over: %s resigned %s" % (names[1 - mk.to_act], KINDS[mk.resign] or "a game"))
+    elif mk.state == GAME_DROPPED:
+        lines.append("Game over: the double was dropped")
+    if mk.state in (GAME_NONE, GAME_PLAYING):
+        if mk.doubled:
+            lines.append("%s doubles to %d; %s to take or drop" % (names[1 - mk.to_act], 2 * mk.cube, actor))
+        elif mk.resign:
+            lines.append(
+                "%s offers to resign %s; %s to accept or reject" % (names[1 - mk.to_act], KINDS[mk.resign], actor)
+            )
+        if mk.dice[0]:
+            lines.append("%s on roll, rolled %d-%d" % (roller, mk.dice[0], mk.dice[1]))
+        elif mk.state == GAME_PLAYING:
+            lines.append("%s on roll, to double or roll" % roller if not mk.doubled else "%s on roll" % roller)
+    return lines
+
+
+def board_lines(position, on_roll, names, cube=1, cube_owner=-1):
+    """An ASCII board in GNU Backgammon's style, seen by the player on roll: their home board
+    bottom right (points 1-6), the opponent's checkers on the same points above and below."""
+    c = position.cells
+    me = LETTERS[on_roll]
+    them = LETTERS[1 - on_roll]
+
+    def cell(point, row):
+        # (letter, count) on the mover's point; the opponent's count is at 25 - point.
+        if c[point]:
+            letter, n = me, c[point]
+        elif c[OPP + 25 - point]:
+            letter, n = them, c[OPP + 25 - point]
+        else:
+            return "   "
+        if row < 4 or n <= 5:
+            return " %s " % letter if n > row else "   "
+        return "%2d " % n if n > 5 else " %s " % letter
+
+    def bar(count, letter, row):
+        if not count:
+            return "   "
+        if row < 4 or count <= 5:
+            return " %s " % letter if count > row else "   "
+        return "%2d " % count
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    out = [" +13-14-15-16-17-18------19-20-21-22-23-24-+"]
+    for row in range(5):
+        left = "".join(cell(p, row) for p in top[:6])
+        right = "".join(cell(p, row) for p in top[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[OPP + BAR], them, row), right))
+    cube_text = ""
+    if cube_owner < 0:
+        cube_text = "   (Cube: %d)" % cube
+    out.append("v|                  |BAR|                  |" + cube_text)
+    for row in range(4, -1, -1):
+        left = "".join(cell(p, row) for p in bottom[:6])
+        right = "".join(cell(p, row) for p in bottom[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[BAR], me, row), right))
+    out.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    mine, theirs = position.pips()
+    out.append(
+        " %s %s on roll (bottom): pips %d, off %d" % (me, names[on_roll], mine, c[OFF])
+    )
+    out.append(
+        " %s %s: pips %d, off %d" % (them, names[1 - on_roll], theirs, c[OPP + OFF])
+    )
+    if cube_owner >= 0:
+        out.append(" Cube %d with %s" % (cube, names[cube_owner]))
+    out.append(" Position ID %s" % position.id())
+    return out

