@@ -110,6 +110,15 @@ def _continue_with_input(src):
     return compound and not src.endswith("\n")
 
 
+def _auto_indent(src):
+    """MICROPY_REPL_AUTO_INDENT: the indent of the last line, one level more after a colon."""
+    last = src.rstrip("\n").rsplit("\n", 1)[-1]
+    if not last.strip():
+        return ""
+    n = len(last) - len(last.lstrip(" "))
+    return " " * (n + (4 if last.rstrip().endswith(":") else 0))
+
+
 class VirtualPico:
     """A Pico running MicroPython, on a pseudo-terminal.
 
@@ -715,7 +724,7 @@ class VirtualPico:
                 cancelled = False
                 while _continue_with_input(line):
                     line += "\n"
-                    ret, more = self._readline(b"... ")
+                    ret, more = self._readline(b"... ", _auto_indent(line))
                     if ret == 0x03:
                         self._tx(b"\r\n")
                         cancelled = True
@@ -743,10 +752,14 @@ class VirtualPico:
             buf.append(c)
             self._tx(b"\r\n=== " if c == 0x0D else bytes([c]))
 
-    def _readline(self, prompt):
-        """shared/readline: echo, backspace, Enter; control keys on an empty line come back."""
-        self._tx(prompt)
-        line = bytearray()
+    def _readline(self, prompt, indent=""):
+        """shared/readline: echo, backspace, Enter; control keys on an empty line come back.
+
+        ``indent`` is the auto-indent: typed for the user, and dropped again if Enter is the
+        first key, which ends a compound statement as on the device."""
+        self._tx(prompt + indent.encode())
+        line = bytearray(indent.encode())
+        auto = bool(indent)
         last = None
         while True:
             c = self._rx_chr()
@@ -756,10 +769,13 @@ class VirtualPico:
             if c == 0x03:
                 return c, ""
             if c == 0x0D or (c == 0x0A and prev != 0x0D):
+                if auto:
+                    line.clear()
                 self._tx(b"\r\n")
                 return 0, line.decode("utf-8", "replace")
             if c == 0x0A:
                 continue
+            auto = False
             if c in (0x08, 0x7F):
                 if line:
                     del line[-1]

@@ -276,6 +276,29 @@ class time:
             _rtime.sleep_us(us)
 
 
+# --- vfs: one littlefs volume at / ----------------------------------------------------------------
+
+
+class _VfsLfs2:
+    def __repr__(self):
+        return "<VfsLfs2>"
+
+
+_root_vfs = _VfsLfs2()
+
+
+class vfs:
+    VfsLfs2 = _VfsLfs2
+
+    def mount(*args, **kwargs):
+        if not args:
+            return [(_root_vfs, "/")]
+        raise OSError(1)
+
+    def umount(path):
+        raise OSError(1)
+
+
 # --- os -----------------------------------------------------------------------------------------
 
 
@@ -307,8 +330,9 @@ class os:
     rename = _ros.rename
     ilistdir = _ilistdir
     stat = _stat
-    mount = getattr(_ros, "mount", None)
-    umount = getattr(_ros, "umount", None)
+    VfsLfs2 = _VfsLfs2
+    mount = vfs.mount
+    umount = vfs.umount
 
     def statvfs(path="/"):
         return tuple(call("vp_statvfs"))
@@ -511,6 +535,7 @@ def _install():
         ("machine", machine),
         ("micropython", micropython),
         ("random", random),
+        ("vfs", vfs),
     ):
         _rsys.modules[name] = mod
     return info
