@@ -19,7 +19,6 @@ from bgrules.match import (
 from bgrules.matchid import decode
 from bgrules.notation import apply_moves
 from bgrules.position import Position
-from bgrules.turn import Turn
 
 
 # --- helpers -------------------------------------------------------------------------------

@@ -12,3 +12,5 @@ from bgrules.position import Position, PositionError, OFF, BAR
 from bgrules.rules import Rules, STANDARD, NACKGAMMON, RULESETS
 from bgrules.turn import Play, Turn, legal_plays, check_play
 from bgrules.notation import format_steps, parse_moves, apply_moves, NotationError
+from bgrules.match import Match, MatchError
+from bgrules.matchid import MatchKey, MatchIdError, decode as decode_match_id, encode as encode_match_id

@@ -1,4 +1,4 @@
-"""Hall-sensor grid scanner: 8 CD74HCT4067 multiplexers behind a 74HCT138, common output on ADC0.
+"""Hall-sensor grid scanner: 8 CD74HC4067 multiplexers behind a 74HC138, common output on ADC0.
 
 One frame = 128 ADC reads. The 7-bit sensor address (bank << 4 | channel) lives on 7 consecutive
 GPIOs and is walked in Gray-code order, so each step flips exactly one address bit: one write to

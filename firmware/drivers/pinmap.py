@@ -1,7 +1,7 @@
 """THE firmware pin map. hardware/pinmap.md is the same table for people; a test keeps them equal.
 
 GPIO numbers are the RP2040's GPn. The 4 multiplexer select lines and the 3 bank-address lines of
-the 74HCT138 sit on 7 consecutive GPIOs so that one SIO register write moves the whole 7-bit
+the 74HC138 sit on 7 consecutive GPIOs so that one SIO register write moves the whole 7-bit
 sensor address (bank << 4 | channel) at once.
 """
 try:
@@ -10,9 +10,9 @@ except ImportError:  # CPython (tests, host tools)
     def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
         return x
 
-MUX_S0 = const(2)  # CD74HCT4067 S0..S3 on GP2..GP5
-MUX_A0 = const(6)  # 74HCT138 A0..A2 on GP6..GP8: which of the 8 multiplexers is enabled
-MUX_EN = const(9)  # 74HCT138 /G2A, active low; 10k pull-up keeps every mux off during boot
+MUX_S0 = const(2)  # CD74HC4067 S0..S3 on GP2..GP5
+MUX_A0 = const(6)  # 74HC138 A0..A2 on GP6..GP8: which of the 8 multiplexers is enabled
+MUX_EN = const(9)  # 74HC138 /G2A, active low; 10k pull-up keeps every mux off during boot
 MUX_ADDR_SHIFT = const(2)  # bit position of S0 in the SIO GPIO registers
 MUX_ADDR_BITS = const(7)  # S0..S3 + A0..A2
 ADC_PIN = const(26)  # ADC0: common output of all 8 multiplexers

@@ -114,7 +114,7 @@ def not_micropython(port, detail=""):
 
 
 @contextlib.contextmanager
-def connect(port=None, soft_reset=False, timeout=HANDSHAKE_TIMEOUT):
+def connect(port=None, soft_reset=False, timeout=None):
     """Open the Pico on ``port`` (default: the only one plugged in) in raw REPL mode.
 
     Yields mpremote's SerialTransport. ``soft_reset`` starts from a fresh interpreter (boot.py
@@ -124,6 +124,7 @@ def connect(port=None, soft_reset=False, timeout=HANDSHAKE_TIMEOUT):
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 
+    timeout = HANDSHAKE_TIMEOUT if timeout is None else timeout
     port = choose_port(port)
     if not os.path.exists(port):
         raise explain_open_error(port, OSError(errno.ENOENT, "No such file or directory"))

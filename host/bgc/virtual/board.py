@@ -327,7 +327,7 @@ class Board:
         raise ValueError("virtual board: mem32 read of 0x%08x is not modelled" % addr)
 
     def mux_address(self):
-        """(enabled, slot) as the 74HCT138 and the 4067s see the pins right now."""
+        """(enabled, slot) as the 74HC138 and the 4067s see the pins right now."""
         lv = self.out & self.oe
         enabled = (self.oe >> MUX_EN_PIN) & 1 and not (lv >> MUX_EN_PIN) & 1
         return bool(enabled), (lv >> MUX_SHIFT) & 127

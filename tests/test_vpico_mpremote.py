@@ -1,0 +1,165 @@
+"""The virtual Pico against the real, unmodified mpremote (its command line, in a subprocess)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from bgc.vpico import VirtualPico
+
+MPREMOTE = [sys.executable, "-m", "mpremote", "connect"]
+
+LOOP_MAIN = """\
+import json, sys, select, time
+p = select.poll()
+p.register(sys.stdin, select.POLLIN)
+n = 0
+while True:
+    for obj, ev in p.poll(0):
+        line = sys.stdin.readline()
+        print(json.dumps({"echo": line.strip()}))
+    print(json.dumps({"n": n}))
+    n += 1
+    time.sleep_ms(20)
+"""
+
+
+def mp(pico, *args, timeout=30):
+    return subprocess.run(MPREMOTE + [pico.port] + list(args), capture_output=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def pico():
+    with VirtualPico() as p:
+        yield p
+
+
+def read_until(port, marker, timeout=10):
+    deadline = time.monotonic() + timeout
+    data = b""
+    while marker not in data:
+        assert time.monotonic() < deadline, "timed out waiting for %r; got %r" % (marker, data[-500:])
+        data += port.read(port.in_waiting or 1)
+    return data
+
+
+def test_fs_cp_both_ways_and_ls(pico, tmp_path):
+    blob = os.urandom(5000) + b"\n\r\n\x00\x03\x04end"
+    (tmp_path / "blob.bin").write_bytes(blob)
+    r = mp(pico, "fs", "cp", str(tmp_path / "blob.bin"), ":blob.bin")
+    assert r.returncode == 0, r.stderr
+    assert (open(os.path.join(pico.flash_dir, "blob.bin"), "rb").read()) == blob
+    r = mp(pico, "fs", "cp", ":blob.bin", str(tmp_path / "back.bin"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "back.bin").read_bytes() == blob
+    r = mp(pico, "fs", "ls")
+    assert r.returncode == 0
+    assert (b" %d blob.bin" % len(blob)) in r.stdout
+    assert mp(pico, "fs", "rm", ":blob.bin").returncode == 0
+    assert not os.path.exists(os.path.join(pico.flash_dir, "blob.bin"))
+
+
+def test_run_script_sees_an_rp2_pico(pico, tmp_path):
+    script = tmp_path / "who.py"
+    script.write_text(
+        "import sys, os, machine\n"
+        "print(sys.implementation._machine, sys.implementation._mpy, sys.platform)\n"
+        "print(os.uname().sysname, machine.unique_id().hex())\n"
+    )
+    r = mp(pico, "run", str(script))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.decode().splitlines()
+    assert lines[0] == "Raspberry Pi Pico with RP2040 4870 rp2"
+    assert lines[1] == "rp2 e6614104032b5e2c"
+
+
+def test_exec_errors_come_back_as_tracebacks(pico):
+    r = mp(pico, "exec", "1/0")
+    assert r.returncode == 1
+    assert b"ZeroDivisionError" in r.stdout
+    r = mp(pico, "fs", "cat", ":no-such-file.txt")
+    assert r.returncode == 1
+    assert b"No such file" in r.stderr
+
+
+def test_globals_live_until_soft_reset(pico):
+    r = mp(pico, "exec", "y = 41", "+", "resume", "exec", "print(y + 1)")
+    assert r.stdout.strip() == b"42"
+    r = mp(pico, "exec", "y = 41", "+", "soft-reset", "exec", "print(y)")
+    assert b"NameError" in r.stdout
+
+
+def test_files_persist_across_soft_reset_and_restart(tmp_path):
+    flash = tmp_path / "flash"
+    with VirtualPico(str(flash)) as p:
+        r = mp(p, "exec", "open('keep.txt', 'w').write('kept')", "+", "soft-reset", "fs", "cat", ":keep.txt")
+        assert r.stdout.endswith(b"kept"), r
+    with VirtualPico(str(flash)) as p:
+        assert mp(p, "fs", "cat", ":keep.txt").stdout.endswith(b"kept")
+
+
+def test_main_py_streams_json_reads_stdin_and_stops_on_ctrl_c(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text(LOOP_MAIN)
+    with VirtualPico(str(flash)) as p:
+        with serial.Serial(p.port, timeout=0.2) as port:
+            data = read_until(port, b'{"n": 3}')
+            port.write(b"ping\r\n")
+            data += read_until(port, b'{"echo": "ping"}\r\n')
+            # The first line may be cut: opening the port drops what was buffered before.
+            events = [json.loads(line) for line in data.split(b"\r\n")[1:] if line.strip()]
+            counts = [e["n"] for e in events if "n" in e]
+            assert counts == list(range(counts[0], counts[0] + len(counts)))
+            assert {"echo": "ping"} in events
+            port.write(b"\x03")
+            data = read_until(port, b">>> ")
+            assert b"KeyboardInterrupt" in data
+            assert b"MicroPython v1.27.0 on" in data and b"Raspberry Pi Pico with RP2040" in data
+            # Ctrl-D in the friendly REPL: soft reboot, and main.py runs again.
+            port.write(b"\x04")
+            data = read_until(port, b'{"n": 1}')
+            assert b"MPY: soft reboot\r\n" in data
+        # mpremote interrupts it too, and soft-reset from the raw REPL does not restart main.py.
+        r = mp(p, "fs", "ls")
+        assert r.returncode == 0 and b"main.py" in r.stdout
+
+
+def test_ctrl_c_stops_a_loop_that_never_yields(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text("x = 0\nwhile True:\n    x += 1\n")
+    with VirtualPico(str(flash), kill_grace=0.3) as p:
+        t = time.monotonic()
+        r = mp(p, "exec", "print('alive')")
+        assert r.stdout.strip() == b"alive"
+        assert time.monotonic() - t < 10
+
+
+def test_friendly_repl_evaluates_and_auto_indents(pico):
+    with serial.Serial(pico.port, timeout=0.2) as port:
+        port.write(b"\r\x03")
+        read_until(port, b">>> ")
+        port.write(b"6*7\r")
+        assert b"42\r\n>>> " in read_until(port, b"42\r\n>>> ")
+        port.write(b"for i in range(2):\rprint(i)\r\r")
+        assert b"0\r\n1\r\n>>> " in read_until(port, b"1\r\n>>> ")
+
+
+def test_setup_hook_and_host_functions_reach_the_firmware(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    setup = (
+        "import sys, _vpico\n"
+        "class ADC:\n"
+        "    def __init__(self, pin):\n        self.pin = pin\n"
+        "    def read_u16(self):\n        return _vpico.call('adc', self.pin)\n"
+        "sys.modules['machine'].ADC = ADC\n"
+    )
+    with VirtualPico(str(flash), setup_code=setup, host_functions={"adc": lambda pin: 1000 + pin}) as p:
+        r = mp(p, "exec", "import machine; print(machine.ADC(26).read_u16())")
+        assert r.stdout.strip() == b"1026", r
