@@ -1,6 +1,7 @@
 """Host-side helpers around the rules engine: argument parsing and board text shared by commands."""
 
 from bgrules import Position, PositionError
+from bgrules.position import BAR, OFF, OPP
 
 from .cli import UserError
 
@@ -22,27 +23,59 @@ def read_die(text):
     return d
 
 
-def board_text(position, names=("X", "O")):
-    """The board as text from the mover's side: mover is the first name, on points 1..24."""
+LETTERS = ("O", "X")
+
+
+def board_lines(position, on_roll, names, cube=1, cube_owner=-1):
+    """An ASCII board in GNU Backgammon's style, seen by the player on roll: their home board
+    bottom right (points 1-6), the opponent's checkers on the same points above and below."""
     c = position.cells
+    me = LETTERS[on_roll]
+    them = LETTERS[1 - on_roll]
+
+    def cell(point, row):
+        # (letter, count) on the mover's point; the opponent's count is at 25 - point.
+        if c[point]:
+            letter, n = me, c[point]
+        elif c[OPP + 25 - point]:
+            letter, n = them, c[OPP + 25 - point]
+        else:
+            return "   "
+        if row < 4 or n <= 5:
+            return " %s " % letter if n > row else "   "
+        return "%2d " % n if n > 5 else " %s " % letter
+
+    def bar(count, letter, row):
+        if not count:
+            return "   "
+        if row < 4 or count <= 5:
+            return " %s " % letter if count > row else "   "
+        return "%2d " % count
+
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
-
-    def cell(p):
-        if c[p]:
-            return "%2d%s" % (c[p], names[0][0])
-        n = c[26 + 25 - p]
-        if n:
-            return "%2d%s" % (n, names[1][0])
-        return "  ."
-
-    pips = position.pips()
-    lines = [
-        " " + " ".join("%3d" % p for p in top),
-        " " + " ".join(cell(p) for p in top),
-        " " + " ".join(cell(p) for p in bottom),
-        " " + " ".join("%3d" % p for p in bottom),
-        " bar: %s %d  %s %d   off: %s %d  %s %d   pips: %s %d  %s %d"
-        % (names[0], c[25], names[1], c[51], names[0], c[0], names[1], c[26], names[0], pips[0], names[1], pips[1]),
-    ]
-    return "\n".join(lines)
+    out = [" +13-14-15-16-17-18------19-20-21-22-23-24-+"]
+    for row in range(5):
+        left = "".join(cell(p, row) for p in top[:6])
+        right = "".join(cell(p, row) for p in top[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[OPP + BAR], them, row), right))
+    cube_text = ""
+    if cube_owner < 0:
+        cube_text = "   (Cube: %d)" % cube
+    out.append("v|                  |BAR|                  |" + cube_text)
+    for row in range(4, -1, -1):
+        left = "".join(cell(p, row) for p in bottom[:6])
+        right = "".join(cell(p, row) for p in bottom[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[BAR], me, row), right))
+    out.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    mine, theirs = position.pips()
+    out.append(
+        " %s %s on roll (bottom): pips %d, off %d" % (me, names[on_roll], mine, c[OFF])
+    )
+    out.append(
+        " %s %s: pips %d, off %d" % (them, names[1 - on_roll], theirs, c[OPP + OFF])
+    )
+    if cube_owner >= 0:
+        out.append(" Cube %d with %s" % (cube, names[cube_owner]))
+    out.append(" Position ID %s" % position.id())
+    return out

@@ -4,7 +4,7 @@ import random
 
 from bgrules import Position, Turn
 
-from ..engine import board_text
+from ..engine import board_lines
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
@@ -55,7 +55,8 @@ def run(args):
     kind = after.result()
     if not args.quiet:
         print()
-        print(board_text(after, (colour, "White" if colour == "Black" else "Black")))
+        names = ("White", "Black")
+        print("\n".join(board_lines(after, names.index(colour), names)))
         print()
     print("%s wins %s (%d point%s)." % (colour, KINDS[kind], kind, "" if kind == 1 else "s"))
     return 0
