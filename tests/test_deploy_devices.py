@@ -151,14 +151,14 @@ def test_deploy_finds_the_only_pico_by_itself(pico, firmware, libcache, monkeypa
     assert "Pico on %s" % pico.port in out
 
 
-def test_deploy_with_two_picos_asks_which(monkeypatch, capsys):
+def test_deploy_with_two_picos_asks_which(firmware, monkeypatch, capsys):
     monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [FakePort("/dev/ttyACM1"), FakePort("/dev/ttyACM0")])
-    status, _, err = bgc(capsys, "deploy")
+    status, _, err = bgc(capsys, "deploy", "--firmware", str(firmware))
     assert status == 2 and "2 Picos are plugged in (/dev/ttyACM0, /dev/ttyACM1)" in err and "--port" in err
 
 
-def test_missing_port(capsys):
-    status, _, err = bgc(capsys, "deploy", "--port", "/dev/ttyACM-nonexistent")
+def test_missing_port(firmware, capsys):
+    status, _, err = bgc(capsys, "deploy", "--port", "/dev/ttyACM-nonexistent", "--firmware", str(firmware))
     assert status == 2
     assert "port /dev/ttyACM-nonexistent does not exist" in err and "bgc devices" in err
 
@@ -170,7 +170,7 @@ def test_busy_port(pico, firmware, capsys):
     assert "is busy: another program has it open" in err and "hint:" in err
 
 
-def test_permission_denied_names_the_group(monkeypatch, capsys):
+def test_permission_denied_names_the_group(firmware, monkeypatch, capsys):
     master, slave = pty.openpty()
     path = os.ttyname(slave)
     try:
@@ -178,7 +178,7 @@ def test_permission_denied_names_the_group(monkeypatch, capsys):
             raise serial.SerialException(errno.EACCES, "could not open port %s: [Errno 13] Permission denied" % path)
 
         monkeypatch.setattr(serial.Serial, "open", refuse)
-        status, _, err = bgc(capsys, "deploy", "--port", path)
+        status, _, err = bgc(capsys, "deploy", "--port", path, "--firmware", str(firmware))
     finally:
         os.close(master)
         os.close(slave)
@@ -187,7 +187,7 @@ def test_permission_denied_names_the_group(monkeypatch, capsys):
     assert "usermod -aG" in err and "log out" in err
 
 
-def test_a_device_that_is_not_micropython(monkeypatch, capsys):
+def test_a_device_that_is_not_micropython(firmware, monkeypatch, capsys):
     # Something that talks on the port but never gives a raw REPL (say, an Arduino sketch).
     master, slave = pty.openpty()
     path = os.ttyname(slave)
@@ -206,7 +206,7 @@ def test_a_device_that_is_not_micropython(monkeypatch, capsys):
     monkeypatch.setattr(device, "HANDSHAKE_TIMEOUT", 1.0)
     try:
         started = time.monotonic()
-        status, _, err = bgc(capsys, "deploy", "--port", path)
+        status, _, err = bgc(capsys, "deploy", "--port", path, "--firmware", str(firmware))
         assert time.monotonic() - started < 10
     finally:
         stop.set()

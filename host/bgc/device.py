@@ -12,6 +12,7 @@ import grp
 import io
 import os
 import sys
+import threading
 
 import serial
 import serial.tools.list_ports
@@ -136,22 +137,31 @@ def connect(port=None, soft_reset=False, timeout=None):
         # A pty read blocks in mpremote (timeout None); bound the handshake so a silent device
         # fails in seconds rather than hanging.
         transport.serial.timeout = min(1.0, timeout)
+        # mpremote's own overall timeout only counts silence: a device that keeps talking (a
+        # sketch printing sensor values) would hold it forever. Closing the port ends the wait.
+        watchdog = threading.Timer(timeout * (3 if soft_reset else 1) + 1.0, transport.serial.close)
+        watchdog.daemon = True
+        watchdog.start()
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got
                 transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
-        except (TransportError, OSError, serial.SerialException) as exc:
+        except Exception as exc:  # TransportError, or whatever a port closed under it raises
             raise not_micropython(port) from exc
+        finally:
+            watchdog.cancel()
+        if not transport.serial.is_open:
+            raise not_micropython(port)
         transport.serial.timeout = None
         yield transport
     finally:
         try:
-            if transport.in_raw_repl:
+            if transport.in_raw_repl and transport.serial.is_open:
                 transport.exit_raw_repl()
         except (OSError, serial.SerialException):
             pass
         try:
             transport.close()
-        except (OSError, serial.SerialException):
+        except Exception:  # a port the watchdog closed fails in pyserial with TypeError
             pass
 
 

@@ -612,6 +612,11 @@ class VirtualPico:
             if self._flag_addr is not None:
                 ctypes.c_ubyte.from_address(self._flag_addr).value = 0
             self._intr_char = 3
+            if 3 in self._rx:
+                # A Ctrl-C that came while the board was between programs (mid soft reset, say)
+                # still stops the next one: mpremote's "\r\x03" right after a reset relies on it.
+                self._rx[:] = self._rx.replace(b"\x03", b"")
+                self._raise_kbd()
         self._ready.set()
         result = yield job
         self._intr_char = -1

@@ -28,7 +28,7 @@ def _version_of(port):
         if "busy" in first:
             return "(busy: another program has the port open)", None
         if "permission denied" in first:
-            return "(permission denied: see `bgc deploy` for the fix)", None
+            return "(permission denied: join the '%s' group)" % device._group_of(port), None
         if "does not answer" in first:
             return "(not answering as MicroPython)", None
         return "(%s)" % first, None

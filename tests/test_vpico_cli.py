@@ -1,0 +1,36 @@
+"""`bgc vpico` in the foreground, as a user (or another program) starts it."""
+
+import os
+import signal
+import subprocess
+import sys
+
+
+def test_bgc_vpico_prints_its_port_serves_mpremote_and_stops_cleanly(tmp_path):
+    flash, link = tmp_path / "flash", tmp_path / "pico"
+    proc = subprocess.Popen([sys.executable, "-m", "bgc", "vpico", "--flash", str(flash), "--link", str(link)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        port = proc.stdout.readline().decode().strip()
+        assert port.startswith("/dev/pts/"), proc.stderr.read1().decode() if proc.poll() is not None else port
+        assert os.path.realpath(link) == port
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", str(link), "exec",
+                            "open('hello.txt', 'w').write('hi')"], capture_output=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        assert (flash / "hello.txt").read_text() == "hi"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert not os.path.lexists(link)
+    assert (flash / "hello.txt").exists()  # the flash directory outlives the virtual Pico
+
+
+def test_bgc_vpico_rejects_a_flash_path_that_is_a_file(tmp_path):
+    f = tmp_path / "not-a-dir"
+    f.write_text("")
+    r = subprocess.run([sys.executable, "-m", "bgc", "vpico", "--flash", str(f)], capture_output=True, timeout=30)
+    assert r.returncode == 2
+    assert b"is not a directory" in r.stderr
