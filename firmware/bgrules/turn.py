@@ -26,6 +26,7 @@ _R_DICE = const(8)
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
 _FIND_PARTIAL = const(1)  # the start of a complete legal play
 _FIND_ANY = const(2)  # any number of dice (diagnosis)
+_FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
 
 
 class Play:
@@ -276,6 +277,12 @@ class Turn:
         s = self._s
         c = s.c
         if c == s.target:
+            if mode == _FIND_BROKEN:
+                for i in range(k):
+                    if s.p_why[i]:
+                        found.append((s.p_why[i], s.p_at[i]))
+                        return True
+                return False
             if not self._accept(k, mode):
                 return False
             found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k))
@@ -477,11 +484,7 @@ class Turn:
         if found:
             return self._short_reason(found)
         for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
-            s = self._s
-            s.load(start)
-            s.relax = rule | _R_DICE
-            why = self._first_violation(cells)
-            s.relax = 0
+            why = self._first_violation(cells, rule | _R_DICE)
             if why:
                 return why
         return "No play of %s gives this" % dice
@@ -497,14 +500,8 @@ class Turn:
             return "Both dice must be played"
         return "The %d must be played" % self.forced_die
 
-    def _first_violation(self, cells):
-        s = self._s
-        found = []
-        for dice in self._orders:
-            s.load(self.start.cells)
-            s.set_target(cells)
-            if self._find_violation(dice, 0, found):
-                break
+    def _first_violation(self, cells, relax):
+        found = self._search_for(cells, _FIND_BROKEN, relax)
         if not found:
             return None
         why, at = found[0]
@@ -513,47 +510,6 @@ class Turn:
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
         return "Checker still on %d: no bear-off" % at
-
-    def _find_violation(self, dice, k, found):
-        s = self._s
-        if s.c == s.target and k:
-            for i in range(k):
-                if s.p_why[i]:
-                    found.append((s.p_why[i], s.p_at[i]))
-                    return True
-            return False
-        if k == len(dice):
-            return False
-        c = s.c
-        d = dice[k]
-        src = BAR
-        while src > 0:
-            if c[src] and s.cum[src] > s.tcum[src]:
-                t = s.dest(src, d)
-                if t >= 0:
-                    q = src
-                    ok = True
-                    while q > t:
-                        if s.cum[q] <= s.tcum[q]:
-                            ok = False
-                            break
-                        q -= 1
-                    if ok:
-                        q = src
-                        while q > t:
-                            s.cum[q] -= 1
-                            q -= 1
-                        s.push(src, t, d)
-                        hit = self._find_violation(dice, k + 1, found)
-                        s.pop()
-                        q = src
-                        while q > t:
-                            s.cum[q] += 1
-                            q -= 1
-                        if hit:
-                            return True
-            src -= 1
-        return False
 
     # --- every play (host side) -------------------------------------------------------------
 
