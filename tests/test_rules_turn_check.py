@@ -185,3 +185,12 @@ def test_game_end_backgammon_with_a_loser_in_the_winners_home_board():
 
 def test_game_goes_on_while_both_have_checkers():
     assert START.result() == 0
+
+
+def test_play_to_names_the_play_that_gives_a_final_position():
+    turn = Turn(START, 6, 4)
+    for play in turn.plays():
+        named = turn.play_to(play.position)
+        assert named is not None and named.position == play.position
+        assert apply_moves(START, named.notation()) == play.position
+    assert turn.play_to(after(START, "24/13")) is None

@@ -285,7 +285,10 @@ class Turn:
                 return False
             if not self._accept(k, mode):
                 return False
-            found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k))
+            if mode == _FIND_PLAY:
+                found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
+            else:
+                found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k))
             return True
         if k == len(dice):
             return False
@@ -441,6 +444,15 @@ class Turn:
     def is_legal(self, final):
         cells = final.cells if isinstance(final, Position) else final
         return bool(self._search_for(cells, _FIND_PLAY))
+
+    def play_to(self, final):
+        """The legal play that gives ``final`` (its steps, so its notation), or None. The board
+        sees only where the checkers end up; this names the play for the journal."""
+        cells = final.cells if isinstance(final, Position) else final
+        found = self._search_for(cells, _FIND_PLAY)
+        if not found:
+            return None
+        return Play(found[0], Position(cells))
 
     def check(self, final):
         """None when ``final`` is the result of a legal play of this roll; otherwise the first
