@@ -1,0 +1,124 @@
+# The serial protocol (docs/protocol.md): command lines in, one JSON event per line out.
+# Commands come as JSON ({"cmd": "status"}) or as words for a human in a terminal
+# ("new length=5 names=Ann,Bob"). Anything malformed raises ProtocolError with what is wrong;
+# the controller answers it with an error event and the game goes on.
+
+import json
+
+MAX_LINE = 255
+COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate")
+# new-match keys and their types: b bool, i int, n names
+NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
+            "names": "n", "force": "b", "rules": "s"}
+_TRUE = ("1", "on", "true", "yes")
+_FALSE = ("0", "off", "false", "no")
+
+
+class ProtocolError(ValueError):
+    pass
+
+
+def event(ev, fields):
+    """One event line (no newline): "ev" first, for people reading the stream."""
+    rest = json.dumps(fields)
+    if rest == "{}":
+        return '{"ev": "%s"}' % ev
+    return '{"ev": "%s", %s' % (ev, rest[1:])
+
+
+def _value(key, kind, v):
+    if kind == "b":
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, int) and v in (0, 1):
+            return bool(v)
+        if isinstance(v, str):
+            if v.lower() in _TRUE:
+                return True
+            if v.lower() in _FALSE:
+                return False
+        raise ProtocolError("%s: on or off, got %r" % (key, v))
+    if kind == "i":
+        if isinstance(v, bool):
+            raise ProtocolError("%s: a number, got %r" % (key, v))
+        if isinstance(v, int):
+            return v
+        if isinstance(v, str):
+            if v.lower() == "money":
+                return 0
+            try:
+                return int(v)
+            except ValueError:
+                pass
+        raise ProtocolError("%s: a number, got %r" % (key, v))
+    if kind == "n":
+        if isinstance(v, str):
+            v = v.split(",")
+        if not isinstance(v, list) or len(v) != 2:
+            raise ProtocolError("names: two names")
+        for n in v:
+            if not isinstance(n, str) or not n.strip() or len(n) > 20:
+                raise ProtocolError("names: 1 to 20 characters each")
+        return [v[0].strip(), v[1].strip()]
+    if not isinstance(v, str):
+        raise ProtocolError("%s: a word, got %r" % (key, v))
+    return v
+
+
+def parse(line):
+    """(command, args) of one input line; ProtocolError when it is not a valid command."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError("line too long (%d > %d)" % (len(line), MAX_LINE))
+    line = line.strip()
+    if not line:
+        raise ProtocolError("empty line")
+    if line[0] == "{":
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            raise ProtocolError("not JSON")
+        if not isinstance(msg, dict):
+            raise ProtocolError("not a JSON object")
+        cmd = msg.get("cmd")
+        if not isinstance(cmd, str):
+            raise ProtocolError('no "cmd"')
+        raw = {}
+        for k in msg:
+            if k != "cmd":
+                raw[k] = msg[k]
+    else:
+        words = line.split()
+        cmd = words[0].lower()
+        raw = {}
+        for w in words[1:]:
+            if "=" in w:
+                k, v = w.split("=", 1)
+                raw[k.lower()] = v
+            elif cmd == "delete" and "name" not in raw:
+                raw["name"] = w
+            elif cmd == "new" and w.lower() in ("force", "money"):
+                raw["force" if w.lower() == "force" else "length"] = "1" if w.lower() == "force" else "0"
+            elif cmd == "new" and w.isdigit():
+                raw["length"] = w
+            else:
+                raise ProtocolError("%s: unexpected %r" % (cmd, w))
+    if cmd not in COMMANDS:
+        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate)" % cmd[:20])
+    args = {}
+    if cmd == "new":
+        for k in raw:
+            kind = NEW_KEYS.get(k)
+            if kind is None:
+                raise ProtocolError("new: unknown setting %r" % k[:20])
+            args[k] = _value(k, kind, raw[k])
+    elif cmd == "delete":
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise ProtocolError("delete: which log? (delete m0001.jnl)")
+        args["name"] = name
+        for k in raw:
+            if k != "name":
+                raise ProtocolError("delete: unknown key %r" % k[:20])
+    elif raw:
+        raise ProtocolError("%s takes no arguments" % cmd)
+    return cmd, args

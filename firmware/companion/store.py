@@ -1,0 +1,110 @@
+# The journal directory on flash: one file per match (mNNNN.jnl, the number only grows), the
+# host's list of exported logs, and the low-flash clean-up. File-system calls go through ``fs``
+# (the ``os`` module on the Pico) so that tests can give a small or failing flash.
+
+LOW_FREE = 16 * 1024  # below this many free bytes a new match first removes exported logs
+EXPORTED = "exported"
+
+
+def _is_log(name):
+    return len(name) == 9 and name[0] == "m" and name.endswith(".jnl") and name[1:5].isdigit()
+
+
+class Store:
+    def __init__(self, directory="/journal", fs=None):
+        if fs is None:
+            import os  # lazily: the wasm MicroPython used by some tests ends on import os
+
+            fs = os
+        self.fs = fs
+        self.dir = directory.rstrip("/") or "/"
+
+    def path(self, name):
+        return self.dir + "/" + name
+
+    def ensure(self):
+        try:
+            self.fs.mkdir(self.dir)
+        except OSError:
+            pass  # exists (or cannot be made: the first append will say so)
+
+    def names(self):
+        """Match logs, oldest first."""
+        try:
+            found = self.fs.listdir(self.dir)
+        except OSError:
+            return []
+        out = [n for n in found if _is_log(n)]
+        out.sort()
+        return out
+
+    def latest(self):
+        names = self.names()
+        return names[-1] if names else None
+
+    def next_name(self):
+        last = self.latest()
+        n = int(last[1:5]) + 1 if last else 1
+        return "m%04d.jnl" % n
+
+    def size(self, name):
+        try:
+            return self.fs.stat(self.path(name))[6]
+        except OSError:
+            return -1
+
+    def exported(self):
+        """Names ``bgc pull`` has verified and listed in /journal/exported."""
+        try:
+            f = open(self.path(EXPORTED))
+        except OSError:
+            return []
+        try:
+            text = f.read()
+        finally:
+            f.close()
+        return [w.strip() for w in text.split("\n") if w.strip()]
+
+    def free(self):
+        """Free bytes on the journal's file system, -1 when the port cannot tell."""
+        try:
+            st = self.fs.statvfs(self.dir)
+        except (OSError, AttributeError):
+            return -1
+        return st[0] * st[3]
+
+    def listing(self, current=None):
+        exported = self.exported()
+        return [{"name": n, "size": self.size(n), "exported": n in exported, "current": n == current}
+                for n in self.names()]
+
+    def delete(self, name, current=None):
+        """Remove one log; ValueError with the reason when it may not or does not exist."""
+        if not _is_log(name):
+            raise ValueError("not a log name: %r" % name)
+        if name == current:
+            raise ValueError("%s is the current match" % name)
+        if name not in self.names():
+            raise ValueError("no log %s" % name)
+        self.fs.remove(self.path(name))
+
+    def cleanup(self, current=None, need=LOW_FREE):
+        """Remove exported logs, oldest first, until ``need`` bytes are free; never ``current``
+        and never a log that has not been exported. Returns the names removed."""
+        removed = []
+        free = self.free()
+        if free < 0 or free >= need:
+            return removed
+        exported = self.exported()
+        for name in self.names():
+            if free >= need:
+                break
+            if name == current or name not in exported:
+                continue
+            try:
+                self.fs.remove(self.path(name))
+            except OSError:
+                continue
+            removed.append(name)
+            free = self.free()
+        return removed

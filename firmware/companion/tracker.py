@@ -1,0 +1,465 @@
+# Rules-aided sensing: from classifier frames to what the player is doing with the checkers.
+#
+# The sensors say, per cell, empty / white / black and (unreliably) "two or more". A point has
+# five cells, so up to five checkers are counted exactly; from the sixth on they stack and the
+# count is only "five or more". The STACK flag is wrong about once in 2,500 readings, so counts
+# on such points come from what the tracker already knows (the position at the start of the turn
+# and the changes since), never from field levels. Borne-off checkers are not sensed: they are
+# counted by conservation (15 a side). Checkers in a hand are simply missing for a while.
+#
+# For each stable frame the tracker asks the rules engine (Turn.locate / destinations / check) a
+# handful of questions about the few positions that explain the frame, and answers with a verdict:
+#
+#   LEGAL    the board shows the start of a legal play (possibly the whole play)
+#   LIFTED   checkers are in the air; their legal destinations are in ``lit``
+#   HIT      legal, but a hit checker has not reached the bar yet: the bar LED asks for it
+#   ILLEGAL  a checker was put where no legal continuation allows: ``red`` and ``reason``
+#
+# Only the frames the classifier calls stable reach the tracker, so a checker sliding over
+# points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
+#
+# Board points are white's numbering (1..24), the LED numbering: 25 is white's bar half, 0
+# black's. Positions are bgrules cells (mover's view): index 0 off, 1..24 points, 25 bar, +26
+# for the opponent in the opponent's own numbering.
+
+from bgrules.position import Position, OPP, BAR, CHECKERS
+
+_FAULT = 8
+_STACK = 4
+
+SAME = 0
+LEGAL = 1
+LIFTED = 2
+HIT = 3
+ILLEGAL = 4
+VERDICTS = ("same", "legal", "lifted", "hit", "illegal")
+
+_ZERO = bytes(52)
+
+
+def led_of(white, place):
+    """LED number (white's numbering, 25 white bar, 0 black bar) of ``place`` in the own
+    numbering of the white (``white`` True) or black side; -1 for off."""
+    if place == 0:
+        return -1
+    return place if white else 25 - place
+
+
+def cell_index(mover_white, white, place):
+    """Index into mover-view cells of ``place`` (own numbering) of the white/black side."""
+    return place if white == mover_white else OPP + place
+
+
+class Tracker:
+    def __init__(self):
+        self.seen = bytearray(52)  # this frame, counts resolved against ``known``
+        self.lo = bytearray(52)  # cells actually occupied (a lower bound where ranged)
+        self.rng = bytearray(52)  # 1: only "lo or more" is sensed here (5+ on a point, fault)
+        self.prev = bytearray(52)
+        self.known = bytearray(52)  # the last legal position seen with every checker accounted
+        self.work = bytearray(52)
+        self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
+        self.turn = None
+        self.start = None
+        self.mover_white = True
+        self.verdict = SAME
+        self.lit = []  # LED points: legal destinations of the checker in the air
+        self.lifted = -1  # LED point the checker was lifted from
+        self.bear_off = False  # the lifted checker may be borne off
+        self.red = []  # LED points to light red
+        self.hint = []  # LED points to light as a request (hit checker to the bar)
+        self.reason = ""
+        self.complete = False  # the board shows a whole legal play: press DONE
+        self.faults = 0
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def begin(self, position, mover_white, turn=None):
+        """A new turn (or a position to hold, with ``turn`` None): ``position`` is the mover's view."""
+        self.start = position
+        self.turn = turn
+        self.mover_white = mover_white
+        self.known[:] = position.cells
+        self.prev[:] = position.cells
+        self.seen[:] = position.cells
+        self._clear()
+        self.complete = turn is not None and turn.dice_to_play == 0
+
+    def _clear(self):
+        self.verdict = LEGAL
+        self.lit = []
+        self.lifted = -1
+        self.bear_off = False
+        self.red = []
+        self.hint = []
+        self.reason = ""
+
+    # --- reading a frame ---------------------------------------------------------------------
+
+    def read(self, frame):
+        """Fill ``seen``/``lo``/``rng`` from a classifier frame (bytearray(128)). No judgement."""
+        seen = self.seen
+        lo = self.lo
+        rng = self.rng
+        known = self.known
+        mixed = self.mixed
+        seen[:] = _ZERO
+        lo[:] = _ZERO
+        rng[:] = _ZERO
+        mw = self.mover_white
+        wb = 0 if mw else OPP  # where white's places start in mover-view cells
+        bb = OPP if mw else 0
+        faults = 0
+        for p in range(1, 25):
+            base = 5 * (p - 1)
+            nw = nb = 0
+            rw = rb = 0
+            for k in range(5):
+                s = frame[base + k]
+                if s == _FAULT:
+                    faults += 1
+                    rw = rb = 1
+                    continue
+                c = s & 3
+                if c == 1:
+                    nw += 1
+                    if s & _STACK:
+                        rw = 1
+                elif c == 2:
+                    nb += 1
+                    if s & _STACK:
+                        rb = 1
+            if nw == 5:
+                rw = 1
+            if nb == 5:
+                rb = 1
+            mixed[p] = 1 if nw and nb else 0
+            self._put(wb + p, nw, rw)
+            self._put(bb + 25 - p, nb, rb)
+        nw = nb = 0
+        rw = rb = 0
+        for cell in range(120, 128):
+            s = frame[cell]
+            if s == _FAULT:
+                faults += 1
+                rw = rb = 1
+                continue
+            c = s & 3
+            if c == 1:
+                nw += 1
+                if s & _STACK or nw >= 4:
+                    rw = 1
+            elif c == 2:
+                nb += 1
+                if s & _STACK or nb >= 4:
+                    rb = 1
+        self._put(wb + BAR, nw, rw)
+        self._put(bb + BAR, nb, rb)
+        self.faults = faults
+        # Off is what is not on the board (for the mover: borne off or in a hand).
+        for side in (0, OPP):
+            on = 0
+            for i in range(1, 26):
+                on += seen[side + i]
+            seen[side] = CHECKERS - on if on <= CHECKERS else 0
+
+    def _put(self, i, n, ranged):
+        self.lo[i] = n
+        self.rng[i] = ranged
+        k = self.known[i]
+        self.seen[i] = k if ranged and k > n else n
+
+    def _on(self, cells, side):
+        n = 0
+        for i in range(1, 26):
+            n += cells[side + i]
+        return n
+
+    # --- the verdict on one stable frame ----------------------------------------------------
+
+    def update(self, frame):
+        """Judge a stable frame. Returns the verdict (SAME when nothing the tracker sees changed)."""
+        self.read(frame)
+        if self.seen == self.prev and self.verdict != SAME:
+            return SAME
+        # where a checker just left (the most recent lift), for the destinations
+        prev = self.prev
+        seen = self.seen
+        recent = -1
+        for i in range(25, 0, -1):
+            if seen[i] < prev[i]:
+                recent = i
+                break
+        prev[:] = seen
+        self._clear()
+        turn = self.turn
+        if turn is None:
+            return self._hold()
+        known = self.known
+        start = self.start.cells
+        cand = self.work
+        cand[:] = seen
+        # Opponent's checkers on a point the mover also occupies are being hit: count them as
+        # on their way to the bar.
+        hit_pts = []
+        blocked = 0
+        for p in range(1, 25):
+            if self.mixed[p]:
+                io = cell_index(self.mover_white, not self.mover_white, 25 - p if self.mover_white else p)
+                n = cand[io]
+                if n >= 2:
+                    blocked = p
+                cand[io] = 0
+                hit_pts.append(p)
+        opp_need = CHECKERS - start[OPP]
+        od = opp_need - self._on(cand, OPP)
+        if od > 0:
+            cand[OPP + BAR] += od
+        cand[OPP] = start[OPP]
+        need = CHECKERS - start[0]
+        deficit = need - self._on(cand, 0)
+        if deficit < 0:
+            surplus = -deficit
+            deficit = 0
+        else:
+            surplus = 0
+        cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
+        # Additions: where the mover's checkers appeared (mover side) compared with ``known``.
+        added = []
+        for i in range(1, 26):
+            if cand[i] > known[i]:
+                added.append(i)
+        legal = False
+        if not surplus and not blocked and turn.locate(cand):
+            legal = True
+            if deficit and not added:
+                # Only lifts since the last legal position: a checker in the air (or borne off).
+                self._lifted(cand, recent, True)
+            else:
+                known[:] = cand
+                self.verdict = LEGAL
+        elif deficit and not blocked:
+            # Checkers in a hand: put them back where they were lifted from.
+            h = self._returned(cand, deficit)
+            if turn.locate(h):
+                legal = True
+                if added:
+                    known[:] = h
+                self._lifted(h, recent, False)
+        if not legal and not blocked:
+            found = self._search_ranged(cand, surplus, deficit)
+            if found is not None:
+                legal = True
+                known[:] = found
+                self.verdict = LEGAL
+        if legal:
+            if od > 0 or hit_pts:
+                if self.verdict == LEGAL:
+                    self.verdict = HIT
+                self.hint = [0 if self.mover_white else 25] + hit_pts
+                self.reason = "Hit checker to the bar"
+            self.complete = self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and self._is_complete(known)
+            return self.verdict
+        # Illegal: light where checkers appeared (or anything that differs) red, say why.
+        self.verdict = ILLEGAL
+        mw = self.mover_white
+        red = []
+        if blocked:
+            red.append(blocked)
+            self.reason = "Point %d is blocked" % (blocked if mw else 25 - blocked)
+        else:
+            for i in added:
+                red.append(led_of(mw, i))
+            if not red:
+                for i in range(1, 26):
+                    if cand[i] != known[i]:
+                        red.append(led_of(mw, i))
+                    if cand[OPP + i] != known[OPP + i]:
+                        red.append(led_of(not mw, i))
+            h = self._returned(cand, deficit) if deficit else cand
+            self.reason = turn.check(Position(h)) or "Illegal position"
+        self.red = red
+        return ILLEGAL
+
+    def _hold(self):
+        # No turn: the board should show ``known``; wrong points are red (set-up check).
+        wrong = self.wrong_points()
+        if wrong:
+            self.verdict = ILLEGAL
+            self.red = wrong
+        else:
+            self.verdict = LEGAL
+        return self.verdict
+
+    def _lifted(self, base, recent, bear):
+        self.verdict = LIFTED
+        turn = self.turn
+        mw = self.mover_white
+        if recent < 0 or not base[recent]:
+            recent = -1
+            for i in range(25, 0, -1):
+                if self.known[i] > self.seen[i] and base[i]:
+                    recent = i
+                    break
+        if recent < 0:
+            return
+        # Destinations are those of the checker before it was lifted: put it back, keep any
+        # other missing checker borne off if that is legal, else go back to ``known``.
+        back = bytearray(base)
+        back[recent] += 1
+        on = self._on(back, 0)
+        if on <= CHECKERS:
+            back[0] = CHECKERS - on
+            base = back if turn.locate(back) else self.known
+        else:
+            base = self.known
+        dest = turn.destinations(base, recent)
+        self.lifted = led_of(mw, recent)
+        lit = []
+        for d in dest:
+            if d == 0:
+                self.bear_off = True
+            elif d != recent:
+                lit.append(led_of(mw, d))
+        self.lit = lit
+
+    def _returned(self, cand, deficit):
+        """``cand`` with ``deficit`` missing checkers put back where ``known`` had them."""
+        h = bytearray(cand)
+        known = self.known
+        for i in range(25, 0, -1):
+            while deficit and h[i] < known[i]:
+                h[i] += 1
+                deficit -= 1
+        h[0] = CHECKERS - self._on(h, 0)
+        return h
+
+    def _search_ranged(self, cand, surplus, deficit, final=False):
+        """The first legal position that differs from ``cand`` only in the count of places the
+        sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
+        With ``final`` every legal complete play is collected (a list)."""
+        ranged = []
+        for i in range(1, 26):
+            if self.rng[i]:
+                ranged.append(i)
+        if not ranged:
+            return [] if final else None
+        turn = self.turn
+        start = self.start.cells
+        k = 2 * turn.dice_to_play  # a play moves at most this many checker-place counts
+        w = bytearray(cand)
+        out = []
+        lo = self.lo
+        budget = [k]
+
+        def rec(j):
+            if j == len(ranged):
+                on = self._on(w, 0)
+                if on > CHECKERS - start[0]:
+                    return None
+                w[0] = CHECKERS - on
+                if final:
+                    if turn.is_legal(w):
+                        out.append(bytes(w))
+                    return None
+                return bytes(w) if turn.locate(w) else None
+            i = ranged[j]
+            keep = w[i]
+            first = max(lo[i], start[i] - k, 0)
+            for x in range(first, start[i] + k + 1):
+                cost = x - keep if x > keep else keep - x
+                if cost > budget[0] and x != keep:
+                    continue
+                budget[0] -= cost
+                w[i] = x
+                r = rec(j + 1)
+                budget[0] += cost
+                if r is not None:
+                    w[i] = keep
+                    return r
+            w[i] = keep
+            return None
+
+        r = rec(0)
+        if final:
+            return out
+        return bytearray(r) if r is not None else None
+
+    def _is_complete(self, cells):
+        for left in self.turn.locate(cells):
+            if not left:
+                return True
+        return False
+
+    # --- DONE --------------------------------------------------------------------------------
+
+    def final(self):
+        """At DONE: (positions, reason). ``positions`` lists the distinct legal complete plays
+        the current frame can be (one: play it; several: ask the player); when it is empty,
+        ``reason`` says why DONE is refused and ``self.work`` holds the position as seen."""
+        turn = self.turn
+        start = self.start.cells
+        seen = self.seen
+        cand = self.work
+        cand[:] = seen
+        cand[OPP] = start[OPP]
+        for p in range(1, 25):
+            if self.mixed[p]:
+                return [], "Hit checker to the bar"
+        if self._on(cand, OPP) < CHECKERS - start[OPP]:
+            return [], "Hit checker goes on the bar"
+        on = self._on(cand, 0)
+        cand[0] = CHECKERS - on if on <= CHECKERS else 0
+        found = []
+        if on <= CHECKERS - start[0] and turn.is_legal(cand):
+            found.append(bytes(cand))
+        more = self._search_ranged(cand, 0, 0, True)
+        for f in more:
+            if f not in found:
+                found.append(f)
+        if found:
+            return [bytearray(f) for f in found], ""
+        if on < CHECKERS - start[0]:
+            h = self._returned(cand, CHECKERS - start[0] - on)
+            if turn.locate(h):
+                return [], "Checker in hand: put it down"
+        return [], turn.check(Position(cand)) or "Illegal play"
+
+    # --- set-up check --------------------------------------------------------------------------
+
+    def wrong_points(self):
+        """LED points where the last frame read differs from ``known`` (5+ counts as matching
+        any count of 5 or more)."""
+        wrong = []
+        seen = self.seen
+        known = self.known
+        mw = self.mover_white
+        for i in range(1, 26):
+            for side in (0, OPP):
+                j = side + i
+                if seen[j] != known[j] and not (self.rng[j] and known[j] >= self.lo[j] and self.lo[j] > 0):
+                    led = led_of(mw if side == 0 else not mw, i)
+                    if led not in wrong:
+                        wrong.append(led)
+        return wrong
+
+    def missing_text(self, names):
+        """What the set-up check says: the first wrong place in words, e.g. 'Black: 1 missing
+        on 13' (the point in that player's own numbering). ``names`` are (white's, black's)."""
+        seen = self.seen
+        known = self.known
+        mw = self.mover_white
+        for i in range(25, 0, -1):
+            for side in (0, OPP):
+                j = side + i
+                if self.rng[j] and known[j] >= self.lo[j] and self.lo[j] > 0:
+                    continue
+                d = known[j] - seen[j]
+                if d:
+                    white = mw if side == 0 else not mw
+                    name = names[0] if white else names[1]
+                    where = "bar" if i == BAR else str(i)
+                    if d > 0:
+                        return "%s: %d missing on %s" % (name, d, where)
+                    return "%s: %d extra on %s" % (name, -d, where)
+        return ""

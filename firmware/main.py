@@ -1,0 +1,177 @@
+"""The companion firmware's wiring: drivers from the pin map, the pure controller, the loop.
+
+Nothing here decides anything about the game (that is companion/controller.py); this file only
+moves frames, button events and serial lines into the controller and its effects out to the
+LEDs, the OLED, the serial line and the buzzer.
+"""
+import gc
+import time
+
+from companion.controller import COLOUR_NAMES, Companion
+from companion.store import Store
+from drivers import pinmap
+from drivers.buttons import Buttons, button_of, kind_of
+from drivers.classify import EMPTY, Classifier
+from drivers.dice import Dice
+from drivers.hall import HallScanner
+from drivers.leds import COLOURS, Leds
+from drivers.oled import Oled
+
+GC_EVERY = 64  # loop iterations between collections: short pauses, never a long one mid-turn
+DRIFT_EVERY = 16  # frames between baseline drift updates on cells that read empty
+
+
+class OpeningDice:
+    """The dice driver, but the opening roll shows ties: each player rolls one die and equal
+    dice are rolled again by the players (so automatic doubles can happen and are journaled)."""
+
+    def __init__(self, dice):
+        self._dice = dice
+
+    def roll(self):
+        return self._dice.roll()
+
+    def first_roll(self):
+        return self._dice.die(), self._dice.die()
+
+
+class Buzzer:
+    def __init__(self, pin=pinmap.PIEZO):
+        from machine import PWM, Pin
+
+        self._pwm = PWM(Pin(pin))
+        self._pwm.freq(2000)
+        self._pwm.duty_u16(0)
+        self.on = False
+
+    def set(self, on):
+        if on != self.on:
+            self._pwm.duty_u16(32768 if on else 0)
+            self.on = on
+
+
+class App:
+    def __init__(self, companion, scanner, classifier, buttons, leds, oled, serial, buzzer):
+        self.companion = companion
+        self.scanner = scanner
+        self.classifier = classifier
+        self.buttons = buttons
+        self.leds = leds
+        self.oled = oled
+        self.serial = serial
+        self.buzzer = buzzer
+        self.loops = 0
+        self._empty = bytearray(pinmap.N_CELLS)  # 1 = the cell reads empty (drift tracking)
+        self._palette = [COLOURS[name] for name in COLOUR_NAMES]
+        self.booted = False
+
+    def boot(self, now_ms):
+        cl = self.classifier
+        note = ""
+        if not cl.load():
+            note = cl.calib_note
+        # enough frames for the debounced state to settle before the first judgement
+        for _ in range(cl.stable_frames + 1):
+            cl.update(self.scanner.scan())
+        self.companion.boot(cl.state, now_ms)
+        if note:
+            self.companion.emit("note", {"text": "calibration: %s (send calibrate with the board empty)" % note})
+        self.booted = True
+        self.apply()
+
+    def step(self, now_ms):
+        """One loop iteration: serial, sensors, buttons, timers, then the effects."""
+        if not self.booted:
+            self.boot(now_ms)
+            return
+        c = self.companion
+        if self.serial is not None:
+            line = self.serial.read_line()
+            if line is not None:
+                c.on_line(line, now_ms)
+        raw = self.scanner.scan()
+        cl = self.classifier
+        if cl.update(raw):
+            c.on_frame(cl.state, now_ms)
+        self.loops += 1
+        if self.loops % DRIFT_EVERY == 0:
+            state = cl.state
+            empty = self._empty
+            for i in range(pinmap.N_CELLS):
+                empty[i] = 1 if state[i] == EMPTY else 0
+            cl.refresh_baseline(raw, empty)
+        ev = self.buttons.poll(now_ms)
+        while ev:
+            c.on_button(button_of(ev), kind_of(ev), now_ms)
+            ev = self.buttons.poll(now_ms)
+        c.tick(now_ms)
+        if c.fx.calibrate:
+            c.fx.calibrate = False
+            suspect = cl.calibrate_empty(self.scanner.scan, 32)
+            try:
+                cl.save()
+            except OSError as exc:
+                c.error("calibration not saved: %s" % exc)
+            c.calibrated(suspect, cl.calib_note)
+        self.apply()
+
+    def apply(self):
+        fx = self.companion.fx
+        if fx.leds_changed:
+            fx.leds_changed = False
+            leds = self.leds
+            pal = self._palette
+            for i in range(pinmap.N_LEDS):
+                leds.set(i, pal[fx.leds[i]])
+            leds.show()
+        if fx.screen_changed:
+            fx.screen_changed = False
+            self.oled.lines(fx.screen)
+        if fx.out:
+            out = fx.out
+            fx.out = []
+            if self.serial is not None:
+                for line in out:
+                    self.serial.write_line(line)
+        if self.buzzer is not None:
+            self.buzzer.set(fx.buzz)
+
+    def run(self):
+        """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal
+        is consistent at any instant: lines are written whole and closed."""
+        try:
+            while True:
+                if self.loops % GC_EVERY == 0:
+                    gc.collect()
+                self.step(time.ticks_ms())
+        except KeyboardInterrupt:
+            if self.buzzer is not None:
+                self.buzzer.set(False)
+
+
+def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
+    """The App with every driver built from the pin map. ``serial``: an object with
+    ``read_line()`` (non-blocking, str or None) and ``write_line(text)``, default the USB serial;
+    ``dice``: ``roll()`` and ``first_roll()`` (ties allowed), default the hardware dice."""
+    if serial is None:
+        from drivers.usb_serial import UsbSerial
+
+        serial = UsbSerial()
+    if dice is None:
+        dice = OpeningDice(Dice())
+    piezo = None
+    if buzzer:
+        try:
+            piezo = Buzzer()
+        except (OSError, ValueError):
+            piezo = None  # no PWM on that pin: play without sound
+    companion = Companion(Store(journal_dir, fs), dice, buzzer=piezo is not None)
+    return App(companion, HallScanner(), Classifier(), Buttons(), Leds(), Oled(), serial, piezo)
+
+
+def run():
+    build().run()
+
+
+if __name__ == "__main__":
+    run()

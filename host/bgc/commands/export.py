@@ -1,0 +1,130 @@
+"""bgc export: match journals to Jellyfish .mat, backgammon SGF, JSON or text, one file per match."""
+
+import os
+import sys
+
+from ..cli import UserError
+
+
+def register(subparsers):
+    from ..export import FORMATS
+
+    p = subparsers.add_parser(
+        "export",
+        help="export match journals for GNU Backgammon (.mat, .sgf), as JSON or as text",
+        description="Write one file per journal: the Jellyfish .mat match format as GNU Backgammon writes "
+        "it, GNU Backgammon's backgammon SGF, the match as JSON, or the game move by move as text. A "
+        "damaged journal is exported up to the line where it stops, and that line is reported.",
+    )
+    p.add_argument("journals", nargs="+", metavar="JOURNAL",
+                   help="journal files (m0001.jnl ...) or directories holding them (e.g. what `bgc pull` wrote)")
+    p.add_argument("--format", "-f", choices=FORMATS, default="mat", help="output format (default: mat)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="output file (one journal), or directory (created if missing); '-' writes to stdout. "
+                   "Default: beside each journal, with the format's extension")
+    p.add_argument("--check", action="store_true",
+                   help="import each .mat/.sgf written into GNU Backgammon and compare every position and "
+                   "score with the journal (needs gnubg)")
+    p.add_argument("--date", metavar="YYYY.MM.DD", help="event date for the .mat header")
+    p.set_defaults(func=run)
+
+
+def _targets(paths, fmt, output, many=False):
+    from ..export import EXTENSIONS
+
+    ext = EXTENSIONS[fmt]
+    if output == "-":
+        if len(paths) != 1:
+            raise UserError("-o - writes one journal to stdout; %d were given" % len(paths))
+        return ["-"]
+    out_dir = None
+    if output:
+        if many or len(paths) > 1 or os.path.isdir(output) or output.endswith(os.sep):
+            out_dir = output
+            try:
+                os.makedirs(out_dir, exist_ok=True)
+            except OSError as exc:
+                raise UserError("cannot create the output directory %s: %s" % (out_dir, exc.strerror or exc))
+        else:
+            return [output]
+    targets = []
+    for p in paths:
+        stem = os.path.splitext(os.path.basename(p))[0]
+        targets.append(os.path.join(out_dir if out_dir else os.path.dirname(p), stem + ext))
+    return targets
+
+
+def run(args):
+    from .. import export, journals
+
+    paths = journals.journal_files(args.journals)
+    if not paths:
+        raise UserError("no journal files (*.jnl) in %s" % ", ".join(args.journals))
+    many = any(os.path.isdir(j) for j in args.journals)
+    targets = _targets(paths, args.format, args.output, many)
+    status = 0
+    written = []
+    for path, target in zip(paths, targets):
+        try:
+            log = journals.load(path)
+        except OSError as exc:
+            print("bgc: cannot read %s: %s" % (path, exc.strerror or exc), file=sys.stderr)
+            status = 1
+            continue
+        if log.settings is None:
+            why = log.problem[1] if log.problem else "the file is empty"
+            print("bgc: %s: nothing to export: %s\nhint: is it a match journal from the board (/journal/mNNNN.jnl)?"
+                  % (path, why), file=sys.stderr)
+            status = 1
+            continue
+        text, warnings = export.export_text(log, args.format, args.date)
+        if target == "-":
+            sys.stdout.write(text)
+        else:
+            try:
+                tmp = target + ".part"
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(text)
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise UserError("cannot write %s: %s" % (target, exc.strerror or exc))
+            print("%s -> %s: %s" % (path, target, log.summary()), file=sys.stderr if target == "-" else sys.stdout)
+            written.append((target, log))
+        for w in warnings:
+            if w.startswith("the journal stops"):
+                continue  # said below, with the hint
+            print("bgc: warning: %s: %s" % (os.path.basename(path), w), file=sys.stderr)
+        if log.problem:
+            status = 1
+            print("bgc: %s is damaged: it stops at %s; exported the %d record%s before it\nhint: a torn last line "
+                  "comes from a power cut during a write; `bgc replay %s` shows the whole journal"
+                  % (path, log.problem[1], log.records, "" if log.records == 1 else "s", path), file=sys.stderr)
+    if args.check:
+        if args.format not in ("mat", "sgf"):
+            raise UserError("--check compares .mat and .sgf exports with GNU Backgammon; this is --format %s"
+                            % args.format)
+        if written and not _check(written):
+            status = 1
+    return status
+
+
+def _check(written):
+    from .. import export
+
+    try:
+        data = export.gnubg_read([t for t, _ in written])
+    except export.GnubgError as exc:
+        raise UserError(str(exc))
+    ok = True
+    for (target, log), d in zip(written, data):
+        checked, diffs = export.compare(log, d["match"], d["walks"])
+        warns = export.gnubg_warnings(d["output"])
+        if diffs or warns:
+            ok = False
+            print("GNU Backgammon disagrees on %s:" % target)
+            for line in (warns + diffs)[:20]:
+                print("  " + line)
+        else:
+            print("GNU Backgammon agrees on %s: %d games, %d moves, %d positions, %d cube actions, scores"
+                  % (target, checked["games"], checked["moves"], checked["positions"], checked["cube"]))
+    return ok

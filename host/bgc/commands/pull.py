@@ -1,0 +1,233 @@
+"""bgc pull: copy the match journals off the Pico, check each by replaying it, report.
+
+mpremote's raw REPL interrupts the game loop (Ctrl-C); the firmware journals every completed
+action before showing it, so nothing is lost, and after the copy the Pico is soft-reset so that
+main.py starts again and resumes the match from its journal (``--no-restart`` leaves it at the
+REPL). A copy is *verified* when its size and CRC-32 match the file on the Pico and it replays
+through the rules engine to its last line. Verified copies of finished matches (and of any older
+journal than the newest one, which may be the match in progress) are added to /journal/exported,
+so that the firmware may free their space first when flash runs low. Nothing is deleted on the
+Pico unless ``--delete-after`` is given, and then only those same verified files.
+"""
+
+import binascii
+import json
+import os
+import sys
+
+from ..cli import UserError
+
+JOURNAL_DIR = "/journal"
+EXPORTED = JOURNAL_DIR + "/exported"
+CHUNK = 1024
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "pull",
+        help="copy the match journals off the Pico and check them",
+        description="Copy every match journal (/journal/m*.jnl) from the Pico into a directory on the "
+        "PC, check each copy against the Pico's (size, CRC-32) and by replaying it through the rules "
+        "engine, and report what was copied. The Pico's files are kept unless --delete-after is given.",
+    )
+    p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
+    p.add_argument("--out", metavar="DIR", default="journals",
+                   help="directory for the copies (default: ./journals; created if missing)")
+    p.add_argument("--delete-after", action="store_true",
+                   help="delete from the Pico the journals whose copy was verified (never the match in progress)")
+    p.add_argument("--no-restart", action="store_true",
+                   help="leave the Pico at its REPL afterwards instead of restarting the firmware")
+    p.set_defaults(func=run)
+
+
+_LIST = """\
+import os, json, binascii
+r = {"files": [], "exported": []}
+try:
+    names = sorted(n for n in os.listdir(%(dir)r) if n.endswith(".jnl"))
+except OSError:
+    names = None
+if names is None:
+    r["files"] = None
+else:
+    for n in names:
+        p = %(dir)r + "/" + n
+        crc = 0
+        size = 0
+        f = open(p, "rb")
+        while True:
+            b = f.read(1024)
+            if not b:
+                break
+            crc = binascii.crc32(b, crc)
+            size += len(b)
+        f.close()
+        r["files"].append([n, size, crc & 0xffffffff])
+    try:
+        f = open(%(exported)r)
+        r["exported"] = [x.strip() for x in f.read().split("\\n") if x.strip()]
+        f.close()
+    except OSError:
+        pass
+print(json.dumps(r))
+"""
+
+
+def _exec(transport, code, what):
+    from mpremote.transport import TransportError
+
+    try:
+        return transport.exec(code)
+    except TransportError as exc:
+        raise UserError("the Pico failed while %s: %s\nhint: is this the board companion firmware? "
+                        "`mpremote connect PORT fs ls /journal` shows what is there" % (what, exc)) from None
+    except (OSError, Exception) as exc:  # a cable pulled mid-transfer (serial errors, closed port)
+        if isinstance(exc, UserError):
+            raise
+        raise UserError("lost the connection to the Pico while %s (%s)\nhint: check the USB cable and run "
+                        "`bgc pull` again: nothing was deleted" % (what, exc)) from None
+
+
+def list_journals(transport):
+    """(files [(name, size, crc)], exported names) on the Pico; files is None without /journal."""
+    out = _exec(transport, _LIST % {"dir": JOURNAL_DIR, "exported": EXPORTED}, "listing /journal")
+    data = json.loads(out.decode("utf-8").strip().splitlines()[-1])
+    files = data["files"]
+    return (None if files is None else [tuple(f) for f in files]), data["exported"]
+
+
+def read_file(transport, path, progress_cb):
+    from mpremote.transport import TransportError
+
+    try:
+        return bytes(transport.fs_readfile(path, chunk_size=CHUNK, progress_callback=progress_cb))
+    except TransportError as exc:
+        raise UserError("the Pico could not read %s: %s" % (path, exc)) from None
+    except Exception as exc:
+        raise UserError("lost the connection to the Pico while copying %s (%s)\nhint: check the USB cable "
+                        "and run `bgc pull` again: nothing was deleted" % (path, exc)) from None
+
+
+def _write_local(path, data):
+    tmp = path + ".part"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def run(args):
+    from .. import device, journals
+
+    out_dir = args.out
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise UserError("cannot create the output directory %s: %s" % (out_dir, exc.strerror or exc))
+    if not os.access(out_dir, os.W_OK):
+        raise UserError("cannot write to %s\nhint: pick another directory with --out" % out_dir)
+
+    results = []
+    with device.connect(args.port) as transport:
+        files, exported = list_journals(transport)
+        if files is None:
+            print("The Pico has no /journal directory: no match has been journaled on it yet.")
+            _restart(transport, args)
+            return 0
+        if not files:
+            print("The Pico's /journal holds no match journals.")
+            _restart(transport, args)
+            return 0
+        total = sum(f[1] for f in files) or 1
+        done = 0
+        newest = files[-1][0]
+        for name, size, crc in files:
+            base = done
+
+            def cb(n, _size, base=base, name=name):
+                device.progress(base + n, total, "copying " + name)
+
+            data = read_file(transport, JOURNAL_DIR + "/" + name, cb)
+            done += size
+            if not size:
+                device.progress(done, total, "copying " + name)
+            local = os.path.join(out_dir, name)
+            previous = None
+            if os.path.exists(local):
+                with open(local, "rb") as f:
+                    previous = f.read()
+            if previous != data:
+                _write_local(local, data)
+            problems = []
+            if len(data) != size or (binascii.crc32(data) & 0xFFFFFFFF) != crc:
+                problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))
+            log = journals.replay_text(data.decode("utf-8", "replace"), local)
+            if log.problem:
+                problems.append(log.problem[1])
+            if log.settings is None and not log.problem:
+                problems.append("the journal is empty")
+            results.append({"name": name, "size": size, "log": log, "problems": problems,
+                            "changed": previous != data, "new": previous is None,
+                            "current": name == newest and not log.complete})
+
+        verified = [r for r in results if not r["problems"]]
+        # The newest journal may be the match being played: never mark or delete it unfinished.
+        releasable = [r["name"] for r in verified if not r["current"]]
+        to_mark = [n for n in releasable if n not in exported]
+        if to_mark:
+            code = "f = open(%r, 'a')\nfor n in %r:\n    f.write(n + '\\n')\nf.close()\n" % (EXPORTED, to_mark)
+            _exec(transport, code, "updating /journal/exported")
+        deleted = []
+        if args.delete_after and releasable:
+            remaining = [n for n in exported + to_mark if n not in releasable]
+            code = ("import os\nfor n in %r:\n    os.remove(%r + '/' + n)\n"
+                    "f = open(%r, 'w')\nfor n in %r:\n    f.write(n + '\\n')\nf.close()\n"
+                    % (releasable, JOURNAL_DIR, EXPORTED, remaining))
+            _exec(transport, code, "deleting the verified journals")
+            deleted = releasable
+        _restart(transport, args)
+
+    _report(results, out_dir, deleted, to_mark)
+    return 0 if len(verified) == len(results) else 1
+
+
+def _restart(transport, args):
+    if args.no_restart:
+        return
+    try:
+        # Ctrl-D from the friendly REPL soft-resets and runs main.py, which resumes the match
+        # from its journal.
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")
+    except Exception:
+        print("bgc: warning: could not restart the firmware; press the Pico's reset or replug it",
+              file=sys.stderr)
+
+
+def _report(results, out_dir, deleted, marked):
+    print("%d journal%s from the Pico into %s:" % (len(results), "" if len(results) == 1 else "s", out_dir))
+    for r in results:
+        log = r["log"]
+        if r["problems"]:
+            status = "NOT VERIFIED"
+        elif r["new"]:
+            status = "new, verified"
+        elif r["changed"]:
+            status = "updated, verified"
+        else:
+            status = "unchanged, verified"
+        print("  %-10s %7d bytes  %-19s %s" % (r["name"], r["size"], status, log.summary()))
+        for problem in r["problems"]:
+            print("             %s" % problem)
+            if log.settings is not None:
+                print("             (the copy is kept; `bgc export` exports what comes before)")
+    bad = [r for r in results if r["problems"]]
+    good = len(results) - len(bad)
+    print("%d verified, %d not verified" % (good, len(bad)))
+    if marked:
+        print("marked as exported on the Pico: %s" % ", ".join(marked))
+    if deleted:
+        print("deleted from the Pico: %s" % ", ".join(deleted))
+    if bad:
+        print("bgc: some journals did not verify; they were kept on the Pico\nhint: a journal that stops at a torn "
+              "last line is normal after a power cut during a write; run `bgc replay FILE` for the details",
+              file=sys.stderr)

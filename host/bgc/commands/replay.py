@@ -1,0 +1,56 @@
+"""bgc replay: replay a match journal through the rules engine and print the games move by move."""
+
+import sys
+
+from ..cli import UserError
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "replay",
+        help="replay a match journal move by move and report any illegal play",
+        description="Replay a journal through the rules engine (the same one the board runs) and print "
+        "every game move by move. Illegal plays the opponent condoned are marked; a play that is not "
+        "legal and was not condoned, or a line that cannot be read, stops the replay and is reported "
+        "with its line number. Exit status 0 when the whole journal replays, 1 otherwise.",
+    )
+    p.add_argument("journal", metavar="JOURNAL", help="a journal file (mNNNN.jnl)")
+    p.add_argument("--boards", action="store_true", help="draw the board after every move")
+    p.add_argument("--quiet", "-q", action="store_true", help="only the summary and the problems")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from .. import export, journals
+
+    try:
+        log = journals.load(args.journal)
+    except OSError as exc:
+        raise UserError("cannot read %s: %s" % (args.journal, exc.strerror or exc))
+    if log.settings is None:
+        why = log.problem[1] if log.problem else "the file is empty"
+        raise UserError("%s holds no match: %s\nhint: a journal starts with the match settings line; is this a "
+                        "file from the board's /journal?" % (args.journal, why))
+    if not args.quiet:
+        for line in export.text_lines(log, boards=args.boards):
+            print(line)
+        print()
+    moves = sum(len(g.moves) for g in log.games)
+    condoned = log.condoned
+    print("%s: %s" % (args.journal, log.summary()))
+    print("%d plays checked; %d illegal play%s condoned by the opponent" % (moves, len(condoned),
+                                                                         "" if len(condoned) == 1 else "s"))
+    for number, act in condoned:
+        print("  game %d, line %d: %s" % (number, act["line"], journals.action_text(log, act)))
+    if log.problem:
+        line, why = log.problem
+        if "refused" in why:
+            hint = ("a play or cube action the rules refuse, not condoned by the opponent, cannot come from the "
+                    "board's firmware: the file was edited or damaged")
+        else:
+            hint = "a torn last line comes from a power cut during a write and is normal"
+        print("bgc: the replay stops at %s\nhint: everything before line %d is valid and `bgc export` exports it; %s"
+              % (why, line, hint), file=sys.stderr)
+        return 1
+    print("no illegal play that was not condoned; the journal replays to its end")
+    return 0

@@ -1,0 +1,294 @@
+"""bgc sim: the real firmware on the virtual board.
+
+    bgc sim --demo [--seed N] [--length N] [--fast | --delay MS]   two automated players
+    bgc sim                                                          you play, from a prompt
+    bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
+"""
+
+import json
+import os
+import sys
+
+from ..cli import UserError
+
+PROMPT_HELP = """\
+commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
+  lift POINT|bar white|bar black    take the top checker into the hand
+  place POINT|bar|off               put the held checker down (off = borne off)
+  hover POINT [MM]                  hold the checker over a point
+  move FROM TO                      lift, slide and place in one go
+  press white|black roll|done|cube [long]
+  dice D1 D2                        force the next roll
+  wait MS                           let the firmware run (virtual time)
+  send LINE                         a command on the serial line (e.g. send new length=3)
+  powercut                          cut the power and power up again
+  expect ...                        any expectation of the script format (docs/sim.md)
+  show                              the board, the LEDs and the OLED
+  events [N]                        the last N serial events (default 10)
+  help, quit"""
+
+
+def register(sub):
+    p = sub.add_parser("sim", help="run the real firmware on the virtual board (demo, interactive, scripted)",
+                       description="Run the firmware in firmware/ on the virtual board. --demo: two automated "
+                                   "players play a short match; --script FILE: play a scenario and check its "
+                                   "expectations; neither: play yourself from a prompt (docs/sim.md).")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--demo", action="store_true", help="two automated players play a short match")
+    mode.add_argument("--script", metavar="FILE", help="run a scenario script (docs/sim.md); exit 1 at the first unmet expectation")
+    p.add_argument("--seed", type=int, default=1, help="seed of the board's noise, the dice and the players (default 1)")
+    p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
+    speed = p.add_mutually_exclusive_group()
+    speed.add_argument("--fast", action="store_true", help="demo: no pause between views")
+    speed.add_argument("--delay", type=int, metavar="MS", default=None,
+                       help="demo: real-time pause after each view (default 0 when not a terminal, else 150)")
+    p.add_argument("--flash", metavar="DIR", default=None,
+                   help="the Pico's flash as a directory (kept; default: a new temporary directory)")
+    p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
+    p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
+    p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from .. import sim as simmod
+
+    if args.length < 1 or args.length > 64:
+        raise UserError("--length must be 1..64")
+    if args.script:
+        return run_script(args, simmod)
+    if args.demo:
+        return run_demo(args, simmod)
+    return run_interactive(args, simmod)
+
+
+def _make_sim(simmod, args, setup="start", boot=True):
+    try:
+        return simmod.Sim(flash_dir=args.flash, seed=args.seed, setup=setup, boot=boot)
+    except simmod.SimError as exc:
+        raise UserError(str(exc))
+
+
+def view_text(sim, pixels=False):
+    return sim.view(pixels)
+
+
+# ------------------------------------------------------------------ --script
+def run_script(args, simmod):
+    from .. import scenario
+
+    try:
+        with open(args.script, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise UserError("cannot read the script %s: %s" % (args.script, exc.strerror or exc))
+    name = os.path.basename(args.script)
+    try:
+        steps = scenario.parse(text, name)
+    except scenario.ScenarioSyntaxError as exc:
+        raise UserError(str(exc))
+    sim = _make_sim(simmod, args, boot=False)  # powered up by the first step that needs time
+    try:
+        scenario.Runner(sim, sys.stdout, name, args.verbose).run(steps)
+    except scenario.ExpectationFailed as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    finally:
+        sim.close()
+    print("%s: %d steps, every expectation met (journal: %s)" % (name, len(steps), sim.journal_path() or "none"))
+    return 0
+
+
+# ------------------------------------------------------------------ --demo
+def run_demo(args, simmod):
+    from .. import players as P
+
+    out = sys.stdout
+    delay = 0 if args.fast else args.delay
+    if delay is None:
+        delay = 150 if out.isatty() else 0
+    sleep = simmod.real_time().sleep
+    sim = _make_sim(simmod, args)
+    quiet = args.quiet
+    state = {"views": 0, "lifted": False, "lift_views": 0}
+
+    def show(title):
+        if quiet:
+            return
+        out.write("\n== %s  (t=%.1f s)\n%s\n" % (title, sim.board.clock.ms / 1000.0, view_text(sim, args.pixels)))
+        out.flush()
+        state["views"] += 1
+        if delay:
+            sleep(delay / 1000.0)
+
+    def say(text):
+        if not quiet:
+            out.write("   %s\n" % text)
+
+    names = ["White", "Black"]
+    pending = []
+
+    def on_event(ev):
+        pending.append(ev)
+
+    sim.serial.listeners.append(on_event)
+    players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say)
+    sim.serial.send("new length=%d" % args.length)
+    try:
+        limit = 3600 * 1000 * args.length  # an hour of play per point: something is stuck
+        while not players.finished and sim.board.clock.ms < limit:
+            sim.step()
+            if sim.board.hand is not None:
+                if not state["lifted"] and _lit(sim):
+                    state["lifted"] = True
+                    if state["lift_views"] < 3 or state["lift_views"] % 10 == 0:
+                        show("a checker is lifted: green LEDs show where it may go, blue where it came from")
+                    state["lift_views"] += 1
+            else:
+                state["lifted"] = False
+            while pending:
+                ev = pending.pop(0)
+                kind = ev.get("ev")
+                if kind == "new":
+                    names = ev["settings"]["names"]
+                    say("new %d-point match, journal %s" % (ev["settings"]["length"], ev["journal"]))
+                elif kind == "roll":
+                    if ev.get("opening"):
+                        d = ev["dice"]
+                        if ev.get("tie"):
+                            say("opening roll %d-%d: a tie, roll again" % (d[0], d[1]))
+                        else:
+                            say("opening roll: White %d, Black %d; %s starts" % (d[0], d[1], names[ev["p"]]))
+                            sim.run_ms(30)
+                            show("%s to play %d-%d" % (names[ev["p"]], max(d), min(d)))
+                    else:
+                        sim.run_ms(30)
+                        show("%s rolls %d-%d" % (names[ev["p"]], ev["dice"][0], ev["dice"][1]))
+                elif kind == "illegal":
+                    sim.run_ms(30)
+                    show("%s: illegal (%s), red LED on point %s" % (names[ev["p"]], ev["reason"], ev.get("board_point")))
+                elif kind == "ok":
+                    say("corrected: the board is legal again")
+                elif kind == "play":
+                    say("%s plays %s" % (names[ev["p"]], ev["move"] or "no move (none is possible)"))
+                    sim.run_ms(30)
+                    show("after %s's play" % names[ev["p"]])
+                elif kind == "cube":
+                    say("%s %ss (cube %d)" % (names[ev["p"]], ev["action"].rstrip("e") if ev["action"] == "take" else ev["action"], ev["cube"]))
+                elif kind == "resign":
+                    say("%s: resignation %s" % (names[ev["p"]], ev["action"]))
+                elif kind == "ask":
+                    say("the sensors cannot tell two plays apart: the player confirms which")
+                elif kind == "game_end":
+                    say("game over: %s wins %d point%s (%s); score %d-%d" % (
+                        names[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["kind"],
+                        ev["score"][0], ev["score"][1]))
+                elif kind == "error":
+                    say("firmware error: %s" % ev.get("error"))
+        end = sim.serial.last("match_end")
+        journal = sim.journal_path()
+        if end is None:
+            print("bgc sim: the match did not finish (stuck at phase %r after %.0f s of play)" % (
+                (sim.status() or {}).get("phase"), sim.board.clock.ms / 1000.0), file=sys.stderr)
+            return 1
+        st = players.stats
+        out.write("\nMatch over: %s wins %d-%d (%d-point match, %d game%s, %.0f s of play on the board)\n" % (
+            end["names"][end["winner"]], end["score"][end["winner"]], end["score"][1 - end["winner"]],
+            args.length, st["games"], "" if st["games"] == 1 else "s", sim.board.clock.ms / 1000.0))
+        out.write("%d turns, %d checkers moved by hand, %d wrong placements flagged and corrected, "
+                  "%d false illegal flags\n" % (st["turns"], st["checker_moves"], st["illegal_flagged"], st["false_illegal"]))
+        out.write("Journal: %s\n" % journal)
+        return 0
+    finally:
+        sim.close()
+
+
+def _lit(sim):
+    from .. import sim as simmod
+
+    return bool(simmod.lit_points(sim.board, "LEGAL"))
+
+
+# ------------------------------------------------------------------ interactive
+def run_interactive(args, simmod):
+    from .. import scenario
+
+    sim = _make_sim(simmod, args)
+    out = sys.stdout
+    interactive = sys.stdin.isatty()
+    runner = scenario.Runner(sim, out, "stdin")
+    sim.run_ms(100)
+    out.write("The firmware runs on the virtual board (flash: %s). Type help for the commands.\n" % sim.flash_dir)
+    out.write("Start a match with:  send new length=3\n")
+    seen = [len(sim.serial.events)]
+
+    def new_events():
+        evs = sim.serial.events[seen[0]:]
+        seen[0] = len(sim.serial.events)
+        for ev in evs:
+            if ev.get("ev") != "status":
+                out.write("  < %s\n" % json.dumps(ev))
+
+    new_events()
+    number = 0
+    try:
+        while True:
+            if interactive:
+                out.write("sim> ")
+                out.flush()
+            line = sys.stdin.readline()
+            if not line:
+                break
+            number += 1
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            word = text.split()[0].lower()
+            if word in ("quit", "exit", "q"):
+                break
+            if word == "help":
+                out.write(PROMPT_HELP + "\n")
+                continue
+            if word == "show":
+                out.write(view_text(sim, args.pixels) + "\n")
+                continue
+            if word == "events":
+                parts = text.split()
+                n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 10
+                for ev in sim.serial.events[-n:]:
+                    out.write("  < %s\n" % json.dumps(ev))
+                continue
+            if word == "send":
+                sim.serial.send(text[4:].strip())
+                sim.run_ms(100)
+                new_events()
+                continue
+            try:
+                st = scenario.parse_line(text, number)
+                if st is None:
+                    continue
+                runner.run([st])
+                if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
+                    sim.run_ms(100)
+            except scenario.ScenarioSyntaxError as exc:
+                out.write("? %s\n" % exc.reason)
+                continue
+            except scenario.ExpectationFailed as exc:
+                out.write("expectation not met: %s\n" % exc.detail)
+                continue
+            new_events()
+            if st.op in ("lift", "place", "move"):
+                lit = simmod.lit_points(sim.board, "LEGAL")
+                red = simmod.lit_points(sim.board, "ILLEGAL")
+                if lit:
+                    out.write("  green LEDs: %s\n" % " ".join(map(str, lit)))
+                if red:
+                    out.write("  red LEDs: %s\n" % " ".join(map(str, red)))
+            rows = [r for r in sim.oled_rows() if r]
+            out.write("  OLED: %s\n" % " / ".join(rows))
+    finally:
+        journal = sim.journal_path()
+        sim.close()
+    if journal:
+        out.write("Journal: %s\n" % journal)
+    return 0

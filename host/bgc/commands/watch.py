@@ -1,0 +1,226 @@
+"""bgc watch: the live game from the board's serial events (docs/protocol.md).
+
+The firmware prints one JSON object per line with key "ev"; ``status`` carries the whole picture
+(match, pos, names, score, length, cube, owner, crawford, on_roll, dice, phase, pips, msg), the
+other events (roll, play, cube, illegal, resign, game_end, match_end, error, boot) are shown as the
+last message. On connecting, bgc asks for a status (``{"cmd": "status"}``). When the board is
+unplugged, watch says so and waits for it to come back, then carries on.
+"""
+
+import json
+import os
+import sys
+import time
+
+from ..cli import UserError
+
+RETRY = 0.3
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "watch",
+        help="show the live game from the board: board, dice, cube, score, last message",
+        description="Follow the game on the board over USB: the board, dice, cube, score and the last "
+        "message, redrawn at every event. Survives unplugging the board: it waits and reconnects. "
+        "Ctrl-C to stop.",
+    )
+    p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
+    p.add_argument("--count", type=int, metavar="N", help="stop after N events")
+    p.add_argument("--once", action="store_true", help="show the current state once and stop")
+    p.add_argument("--wait", type=float, metavar="SECONDS",
+                   help="give up when the board is away (or silent) this long (default: wait for ever)")
+    p.add_argument("--raw", action="store_true", help="print the events as they come (JSON lines)")
+    p.set_defaults(func=run)
+
+
+class Screen:
+    """What is known about the game, from the events."""
+
+    def __init__(self):
+        self.status = None
+        self.last = ""
+
+    def feed(self, ev):
+        kind = ev.get("ev")
+        if kind == "status":
+            self.status = ev
+            if ev.get("msg"):
+                self.last = ev["msg"]
+        else:
+            self.last = describe(ev, self.status)
+
+    def lines(self):
+        from ..engine import board_lines
+        from bgrules import Position, PositionError
+
+        s = self.status
+        out = []
+        if s is None:
+            out.append("(waiting for the board's status)")
+        else:
+            names = s.get("names") or ["White", "Black"]
+            score = s.get("score") or [0, 0]
+            length = s.get("length", 0)
+            head = "%s %d - %d %s" % (names[0], score[0], score[1], names[1])
+            head += "   money session" if not length else "   match to %d" % length
+            if s.get("crawford"):
+                head += " (Crawford game)"
+            out.append(head)
+            on_roll = s.get("on_roll", 0) or 0
+            cube = s.get("cube", 1)
+            owner = s.get("owner", -1)
+            try:
+                pos = Position.from_id(s.get("pos", ""))
+                out += board_lines(pos, on_roll, names, cube, owner)
+            except (PositionError, TypeError, ValueError):
+                out.append("(no board: position %r)" % s.get("pos"))
+            dice = s.get("dice") or [0, 0]
+            parts = ["%s on roll" % names[on_roll] if on_roll in (0, 1) else ""]
+            if dice and dice[0]:
+                parts.append("dice %d-%d" % (dice[0], dice[1]))
+            parts.append("cube %d%s" % (cube, "" if owner in (-1, None) else " (%s)" % names[owner]))
+            if s.get("pips"):
+                parts.append("pips %d-%d" % tuple(s["pips"]))
+            if s.get("phase"):
+                parts.append(s["phase"])
+            out.append("   ".join(p for p in parts if p))
+        out.append("last: %s" % (self.last or "-"))
+        return out
+
+
+def describe(ev, status):
+    names = (status or {}).get("names") or ["White", "Black"]
+
+    def who(key="p"):
+        p = ev.get(key)
+        return names[p] if p in (0, 1) else "?"
+
+    kind = ev.get("ev")
+    if kind == "roll":
+        d = ev.get("dice") or [0, 0]
+        return "%s rolls %d-%d" % (who(), d[0], d[1])
+    if kind == "play":
+        return "%s plays %s" % (who(), ev.get("move") or "(no move)")
+    if kind == "cube":
+        return "%s %s%s" % (who(), ev.get("action", "cube"), (" %s" % ev["value"]) if "value" in ev else "")
+    if kind == "illegal":
+        return "ILLEGAL: %s" % (ev.get("reason") or ev.get("msg") or "")
+    if kind == "resign":
+        return "%s resigns (%s)" % (who(), ev.get("kind", ""))
+    if kind == "game_end":
+        return "game over: %s wins %s point(s)" % (who("winner"), ev.get("points", "?"))
+    if kind == "match_end":
+        return "match over: %s wins" % who("winner")
+    if kind == "error":
+        return "board error: %s" % (ev.get("msg") or ev.get("error") or "")
+    if kind == "boot":
+        return "board started%s" % (" (%s)" % ev["msg"] if ev.get("msg") else "")
+    if kind == "logs":
+        return "journals: %s" % (ev.get("files") or ev.get("msg") or "")
+    return ev.get("msg") or json.dumps(ev)
+
+
+def _open(port):
+    import serial
+
+    from .. import device
+
+    try:
+        s = serial.Serial(port, 115200, timeout=0.2, exclusive=True)
+    except (OSError, serial.SerialException) as exc:
+        raise device.explain_open_error(port, exc)
+    try:
+        s.write(b'{"cmd": "status"}\n')
+    except (OSError, serial.SerialException):
+        pass
+    return s
+
+
+def _wait_back(args, port, deadline):
+    """Reopen the board once it is back; None when --wait ran out."""
+    from .. import device
+
+    while deadline is None or time.monotonic() < deadline:
+        try:
+            target = port or device.choose_port(None)
+            if os.path.exists(target):
+                return target, _open(target)
+        except UserError:
+            pass
+        time.sleep(RETRY)
+    return None
+
+
+def run(args):
+    import serial
+
+    from .. import device
+
+    port = args.port or device.choose_port(None)
+    if not os.path.exists(port):
+        raise device.explain_open_error(port, OSError(2, "No such file or directory"))
+    ser = _open(port)
+    screen = Screen()
+    tty = sys.stdout.isatty()
+    events = 0
+    buf = b""
+    silent_since = time.monotonic()
+    try:
+        while True:
+            try:
+                chunk = ser.read(4096)
+            except (OSError, serial.SerialException, TypeError):
+                chunk = None
+            if chunk is None or (not chunk and not os.path.exists(port)):
+                try:
+                    ser.close()
+                except Exception:
+                    pass
+                print("board unplugged: waiting for it to come back (Ctrl-C to stop)", flush=True)
+                deadline = time.monotonic() + args.wait if args.wait else None
+                back = _wait_back(args, args.port, deadline)
+                if back is None:
+                    print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
+                    return 1
+                port, ser = back
+                buf = b""
+                print("board back on %s" % port, flush=True)
+                silent_since = time.monotonic()
+                continue
+            if not chunk:
+                if args.wait and time.monotonic() - silent_since > args.wait:
+                    print("bgc: no event from the board for %g s\nhint: is the companion firmware running? "
+                          "`bgc deploy` installs it; the board restarts it on reset" % args.wait, file=sys.stderr)
+                    return 1
+                continue
+            silent_since = time.monotonic()
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                text = raw.decode("utf-8", "replace").strip()
+                if not text.startswith("{"):
+                    continue  # REPL noise, tracebacks, other prints
+                try:
+                    ev = json.loads(text)
+                except ValueError:
+                    continue
+                if not isinstance(ev, dict) or "ev" not in ev:
+                    continue
+                events += 1
+                screen.feed(ev)
+                if args.raw:
+                    print(text, flush=True)
+                else:
+                    if tty:
+                        sys.stdout.write("\x1b[H\x1b[2J")
+                    print("\n".join(screen.lines()) + ("" if tty else "\n"), flush=True)
+                if args.once and screen.status is not None:
+                    return 0
+                if args.count and events >= args.count:
+                    return 0
+    finally:
+        try:
+            ser.close()
+        except Exception:
+            pass

@@ -1,0 +1,467 @@
+"""Reading match journals on the host: one home for what pull, replay and export share.
+
+A journal (docs/formats.md) is replayed record by record through the firmware's own
+``companion.journal.apply`` and ``bgrules.Match``, and turned into a ``MatchLog``: the settings,
+and for every game the score it started at, whether it was the Crawford game, and its actions in
+order (opening-roll ties, plays with the dice, the start and end positions and the checker steps,
+cube actions, closed-out turns, resignations) and its result. Every play is checked against the
+rules: an illegal play the opponent accepted is kept and marked ``condoned``; one that was not
+accepted cannot be in a valid journal and stops the replay there, as a torn or garbled line does.
+``MatchLog.problem`` then says at which line and why; everything before it is kept, so a damaged
+journal still exports what is readable.
+"""
+
+import os
+import sys
+
+from . import FIRMWARE_DIR
+
+try:  # the firmware's own journal code, imported in place (as bgrules is)
+    from companion import journal as _journal
+except ImportError:  # pragma: no cover - depends on how bgc was installed
+    if FIRMWARE_DIR not in sys.path:
+        sys.path.append(FIRMWARE_DIR)
+    from companion import journal as _journal
+
+from bgrules import Position
+from bgrules.position import BAR, OFF, OPP
+
+journal = _journal
+JournalError = _journal.JournalError
+
+KIND_WORDS = ("", "single game", "gammon", "backgammon")
+HOW_WORDS = {"play": "by play", "drop": "double dropped", "resign": "by resignation"}
+
+
+class Action(dict):
+    """One thing that happened in a game: a dict with at least ``a`` (the kind), ``p`` (the
+    player, or None) and ``line`` (the journal line it came from).
+
+    Kinds: ``tie`` (opening dice were equal: ``dice``; ``cube`` after any automatic double),
+    ``move`` (``dice`` larger first, ``start`` and ``final`` Positions from the mover's view,
+    ``steps`` as (from, to, hit) with 25 = bar and 0 = off, ``notation``, ``condoned``,
+    ``reason`` why it is illegal or None, ``opening`` True for the first play of a game),
+    ``double`` / ``beaver`` (``cube``: the value offered), ``take``, ``drop``, ``pass``,
+    ``resign`` (``kind`` 1-3), ``accept``, ``reject``, ``roll_only`` (dice rolled, then the game
+    ended by resignation before a play: ``dice``).
+    """
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name)
+
+
+class GameLog:
+    def __init__(self, number, score, crawford, cube=1):
+        self.number = number  # from 1
+        self.score = list(score)  # [p0, p1] when the game started
+        self.crawford = crawford  # this is the Crawford game
+        self.start_cube = cube  # the cube after automatic doubles (money)
+        self.actions = []
+        self.result = None  # (winner, points, kind, how) once the game is over
+
+    @property
+    def moves(self):
+        return [a for a in self.actions if a["a"] == "move"]
+
+    def __repr__(self):
+        return "GameLog(%d, %r, %d actions, %r)" % (self.number, self.score, len(self.actions), self.result)
+
+
+class MatchLog:
+    """What a journal holds, replayed: see the module comment."""
+
+    def __init__(self, source):
+        self.source = source  # file name (or a label)
+        self.settings = None  # the first record
+        self.games = []
+        self.match = None  # the bgrules.Match after the last record that applied
+        self.problem = None  # None, or (line number, what is wrong)
+        self.records = 0  # records that applied (the settings record included)
+        self.lines = 0  # lines in the file (non-empty)
+
+    @property
+    def names(self):
+        return tuple(self.settings["names"]) if self.settings else ("White", "Black")
+
+    @property
+    def length(self):
+        return self.settings["length"] if self.settings else 0
+
+    @property
+    def money(self):
+        return self.length == 0
+
+    @property
+    def complete(self):
+        """The match is over (a money session is complete once its last game is)."""
+        if self.match is None:
+            return False
+        if self.money:
+            return self.match.phase == "gameover"
+        return self.match.phase == "matchover"
+
+    @property
+    def condoned(self):
+        return [(g.number, a) for g in self.games for a in g.actions if a["a"] == "move" and a["condoned"]]
+
+    @property
+    def finished_games(self):
+        return [g for g in self.games if g.result is not None]
+
+    def score(self):
+        return list(self.match.score) if self.match is not None else [0, 0]
+
+    def summary(self):
+        """One line for reports: what the journal holds."""
+        if self.settings is None:
+            return "no match (nothing readable)"
+        kind = "money session" if self.money else "%d-point match" % self.length
+        n = len(self.games)
+        s = self.score()
+        text = "%s, %s vs %s, %d game%s, score %d-%d" % (kind, self.names[0], self.names[1], n,
+                                                        "" if n == 1 else "s", s[0], s[1])
+        if self.match.phase == "matchover":
+            text += ", won by %s" % self.names[self.match.winner]
+        elif not self.money:
+            text += ", in progress"
+        c = len(self.condoned)
+        if c:
+            text += ", %d condoned illegal play%s" % (c, "" if c == 1 else "s")
+        return text
+
+
+def read_text(path):
+    """The text of a journal file; OSError passes through."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return data.decode("utf-8", "replace")
+
+
+def load(path):
+    """The MatchLog of the journal file at ``path`` (OSError when it cannot be read)."""
+    return replay_text(read_text(path), path)
+
+
+def steps_between(start, final):
+    """Checker steps (from, to, hit) that take the mover from ``start`` to ``final``: for a
+    play that is not legal (a condoned one), where no legal play gives the steps. The mover's
+    checkers that left a place are paired with the places that gained one, highest with highest;
+    a step is marked as a hit where an opponent's blot disappeared."""
+    a, b = start.cells, final.cells
+    sources, dests = [], []
+    for place in range(BAR, 0, -1):
+        if a[place] > b[place]:
+            sources += [place] * (a[place] - b[place])
+    for place in range(BAR - 1, -1, -1):
+        if b[place] > a[place]:
+            dests += [place] * (b[place] - a[place])
+    if b[OFF] > a[OFF] and OFF not in dests:
+        dests += [OFF] * (b[OFF] - a[OFF])
+    hit_points = set()
+    for p in range(1, 25):
+        if a[OPP + 25 - p] == 1 and b[OPP + 25 - p] == 0:
+            hit_points.add(p)
+    steps = []
+    for src, dst in zip(sources, dests):
+        hit = dst in hit_points
+        if hit:
+            hit_points.discard(dst)
+        steps.append((src, dst, hit))
+    return steps
+
+
+def _play_steps(turn, final):
+    """(steps, notation, legal) for the play that ends at ``final``."""
+    plays = turn.plays()
+    for play in plays:
+        if play.position == final:
+            return play.steps, play.notation(), True
+    if not plays and final == turn.start:
+        return (), "", True
+    return None, None, False
+
+
+def _format_steps(steps):
+    from bgrules.notation import format_steps
+
+    return format_steps(tuple(steps)) if steps else ""
+
+
+def replay_text(text, source="journal"):
+    """Replay journal ``text`` (see the module comment). Never raises for bad content: what
+    cannot be read or does not fit ends the log, and ``problem`` says where and why."""
+    log = MatchLog(source)
+    m = None
+    game = None
+    number = 0
+    for line in text.split("\n"):
+        number += 1
+        if not line.strip():
+            continue
+        log.lines += 1
+        try:
+            record = _journal.decode(line)
+        except JournalError as exc:
+            log.problem = (number, "line %d: unreadable (%s)" % (number, exc))
+            break
+        if m is None:
+            try:
+                m = _journal.new_match(record)
+            except (JournalError, ValueError) as exc:
+                log.problem = (number, "line %d: %s" % (number, exc))
+                break
+            log.settings = record
+            log.match = m
+            log.records = 1
+            game = GameLog(1, m.score, m.crawford_game, m.cube)
+            log.games.append(game)
+            continue
+        a = record.get("a")
+        p = record.get("p")
+        before = _snapshot(m)
+        if a == "play" and m.turn is not None:
+            start = m.position.copy()
+            turn = m.turn
+        try:
+            _journal.apply(m, record)
+        except JournalError as exc:
+            log.problem = (number, "line %d: %s" % (number, exc))
+            break
+        log.records += 1
+        if a == "next":
+            game = GameLog(m.game, m.score, m.crawford_game, m.cube)
+            log.games.append(game)
+            continue
+        act = Action(a=a, p=p, line=number)
+        if a == "open":
+            if m.phase == "opening":  # a tie: roll again (maybe an automatic double)
+                act.update(a="tie", dice=tuple(record["dice"]), cube=m.cube)
+                game.start_cube = m.cube
+            else:
+                # The opening roll is the first move's dice; it is journaled with the play.
+                game.pending_dice = (m.dice, True)
+                continue
+        elif a == "roll":
+            game.pending_dice = (m.dice, False)
+            continue
+        elif a == "play":
+            final = Position.from_id(record["pos"])
+            dice, opening = getattr(game, "pending_dice", (before["dice"], False))
+            game.pending_dice = None
+            steps, notation, legal = _play_steps(turn, final)
+            reason = None
+            if not legal:
+                reason = turn.check(final)
+                steps = steps_between(start, final)
+                notation = _format_steps(steps)
+            act.update(a="move", p=before["on_roll"], dice=dice, start=start, final=final, steps=tuple(steps or ()),
+                       notation=notation, condoned=bool(record.get("condoned")), reason=reason,
+                       opening=opening, recorded=record.get("move", ""))
+        elif a in ("double", "beaver"):
+            # The value offered: a double offers twice the cube; a beaver accepts the pending
+            # value (m.cube now) and offers twice that.
+            act.update(p=before["to_act"], cube=before["cube"] * 2 if a == "double" else m.cube * 2)
+        elif a in ("take", "drop", "accept", "reject"):
+            act["p"] = before["to_act"]
+        elif a == "pass":
+            act["p"] = before["on_roll"]
+        elif a == "resign":
+            act["kind"] = record["kind"]
+            act["p"] = 1 - m.to_act
+            pend = getattr(game, "pending_dice", None)
+            if pend:
+                act["rolled"] = pend[0]
+        elif a in ("end", "note"):
+            if a == "note":
+                act["text"] = record.get("text", "")
+                game.actions.append(act)
+            continue
+        game.actions.append(act)
+        if m.phase in ("gameover", "matchover") and game.result is None:
+            game.result = m.result
+    return log
+
+
+def _snapshot(m):
+    return {"on_roll": m.on_roll, "to_act": m.to_act, "cube": m.cube, "dice": m.dice, "phase": m.phase}
+
+
+def player_name(log, p):
+    return log.names[p] if p in (0, 1) else "?"
+
+
+def action_text(log, act):
+    """One line in words for an action (bgc replay)."""
+    a = act["a"]
+    who = player_name(log, act.get("p"))
+    if a == "tie":
+        d = act["dice"]
+        text = "opening roll %d-%d: equal, roll again" % (d[0], d[1])
+        if act.get("cube", 1) > 1:
+            text += " (automatic double: cube %d)" % act["cube"]
+        return text
+    if a == "move":
+        d = act["dice"]
+        move = act["notation"] or "no move possible"
+        text = "%s %d%d: %s" % (who, d[0], d[1], move)
+        if act["reason"]:
+            text += "   [ILLEGAL, condoned: %s]" % act["reason"] if act["condoned"] else "   [ILLEGAL: %s]" % act["reason"]
+        return text
+    if a == "double":
+        return "%s doubles to %d" % (who, act["cube"])
+    if a == "beaver":
+        return "%s beavers: redoubles to %d" % (who, act["cube"])
+    if a == "take":
+        return "%s takes" % who
+    if a == "drop":
+        return "%s drops" % who
+    if a == "pass":
+        return "%s is closed out: no roll" % who
+    if a == "resign":
+        return "%s resigns a %s" % (who, KIND_WORDS[act["kind"]])
+    if a == "accept":
+        return "%s accepts the resignation" % who
+    if a == "reject":
+        return "%s rejects the resignation; play goes on" % who
+    if a == "note":
+        return "note: %s" % act.get("text", "")
+    return a
+
+
+def result_text(log, game):
+    if game.result is None:
+        return "game %d not finished" % game.number
+    winner, points, kind, how = game.result
+    words = KIND_WORDS[kind] if kind else "game"
+    return "%s wins %d point%s (%s, %s)" % (log.names[winner], points, "" if points == 1 else "s",
+                                            words, HOW_WORDS.get(how, how))
+
+
+def journal_files(paths):
+    """Expand directories to the journal files (*.jnl) in them, sorted; keep files as given."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            out += sorted(os.path.join(p, n) for n in os.listdir(p) if n.endswith(".jnl"))
+        else:
+            out.append(p)
+    return out
+
+
+# --- synthetic journals (tests, benchmarks, demos) --------------------------------------------
+
+
+def _illegal_final(turn, rng):
+    """A final position the dice do not allow but that can exist (for a condoned play): one of
+    the mover's checkers moved a single pip, or None when no such position is found."""
+    start = turn.start
+    c = start.cells
+    points = [p for p in range(2, 25) if c[p]] if not c[BAR] else []
+    rng.shuffle(points)
+    for p in points:
+        q = p - 1
+        o = OPP + 25 - q
+        if c[o] > 1:
+            continue
+        final = start.copy()
+        f = final.cells
+        f[p] -= 1
+        f[q] += 1
+        if f[o] == 1:
+            f[o] = 0
+            f[OPP + BAR] += 1
+        if final.problem() is None and turn.check(final):
+            return final
+    return None
+
+
+def _blitz_score(pos):
+    c = pos.cells
+    return c[OPP + BAR] * 3 + sum(1 for p in range(1, 7) if c[p] >= 2)
+
+
+def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford=True, beavers=0,
+                      auto_doubles=0, jacoby=False, p_double=0.06, p_resign=0.01, p_condone=0.01,
+                      blitz=False):
+    """The records of a journal for a match (``length`` > 0) or a money session of ``games``
+    games, played with seeded random dice and random legal plays, exactly as the companion
+    journals them (docs/formats.md): cube actions (beavers when allowed), closed-out turns
+    passed without a roll, resignations accepted or rejected, now and then an illegal play the
+    opponent condoned, the informational ``end`` records. ``blitz`` makes the players prefer
+    plays that hit and close their home board, so that closed-out turns happen often."""
+    import random
+
+    rng = random.Random(seed)
+    settings = _journal.settings_record(length=length, crawford=crawford, auto_doubles=auto_doubles,
+                                        beavers=beavers, jacoby=jacoby, names=names)
+    records = [settings]
+    m = _journal.new_match(settings)
+
+    def add(record):
+        _journal.apply(m, record)
+        records.append(record)
+
+    def die():
+        return rng.randint(1, 6)
+
+    played = 0
+    while True:
+        while m.phase == "opening":
+            add({"a": "open", "dice": [die(), die()]})
+        while m.phase not in ("gameover", "matchover"):
+            me = m.on_roll
+            if m.phase in ("roll", "play") and rng.random() < p_resign:
+                add({"a": "resign", "p": m.to_act, "kind": rng.choice((1, 1, 2, 3))})
+                add({"a": "accept" if rng.random() < 0.6 else "reject", "p": m.to_act})
+                continue
+            if m.phase == "roll":
+                if m.may_double() and rng.random() < p_double:
+                    add({"a": "double", "p": me})
+                    while m.phase == "doubled":
+                        if not m.length and m.offer < m.beavers and rng.random() < 0.4:
+                            add({"a": "beaver", "p": m.to_act})
+                        elif rng.random() < 0.7:
+                            add({"a": "take", "p": m.to_act})
+                        else:
+                            add({"a": "drop", "p": m.to_act})
+                    continue
+                if m.closed_out() and rng.random() < 0.8:
+                    add({"a": "pass", "p": me})
+                    continue
+                add({"a": "roll", "p": me, "dice": [die(), die()]})
+                continue
+            turn = m.turn
+            plays = turn.plays()
+            condone = False
+            final = None
+            if plays and rng.random() < p_condone:
+                final = _illegal_final(turn, rng)
+                condone = final is not None
+            if final is None:
+                if plays:
+                    play = max(plays, key=lambda pl: (_blitz_score(pl.position), rng.random())) if blitz \
+                        else rng.choice(plays)
+                    final, notation = play.position, play.notation()
+                else:
+                    final, notation = turn.start.copy(), ""
+            else:
+                notation = _format_steps(steps_between(turn.start, final))
+            record = {"a": "play", "p": me, "move": notation, "pos": final.id()}
+            if condone:
+                record["condoned"] = True
+            add(record)
+        winner, points, kind, how = m.result
+        records.append({"a": "end", "winner": winner, "points": points, "kind": kind, "how": how,
+                        "score": list(m.score)})
+        played += 1
+        if m.phase == "matchover" or (not length and played >= games):
+            return records
+        add({"a": "next"})
+
+
+def encode_records(records):
+    """The journal text of ``records`` (one checksummed line each)."""
+    return "".join(_journal.encode(r) for r in records)

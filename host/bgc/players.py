@@ -1,0 +1,514 @@
+"""Automated players for the virtual board: they read the board the way people do (the OLED, the
+LEDs, and the firmware's status line in place of a glance at the screen), choose a legal play
+with bgrules, and carry it out with a hand: lift a checker, slide it over the points in between,
+hesitate, sometimes put it on a wrong point first and correct it once the red LED shows, then
+press DONE. They press ROLL and CUBE following docs/player-guide.md and take or drop doubles by a
+simple pip-count policy.
+
+``Hand`` turns one play into timed physical actions; ``Players`` drives both sides of a match
+from the firmware's events. Everything is seeded (``random.Random``), so a run is reproducible.
+"""
+
+import random
+
+from bgrules import Turn
+
+from . import sim as simmod
+
+WHITE = simmod.WHITE
+BLACK = simmod.BLACK
+
+
+def board_point(mover_point, colour):
+    """Board point (white's numbering; 25 = white's bar, 0 = black's bar) of a player's own point
+    (1..24, 25 = their bar)."""
+    if mover_point == 25:
+        return 25 if colour == WHITE else 0
+    return mover_point if colour == WHITE else 25 - mover_point
+
+
+def colour_of(player):
+    return WHITE if player == 0 else BLACK
+
+
+class Handling:
+    """How human the hands are. ``careful()`` moves cleanly; the default has every habit the
+    tracker must live with."""
+
+    def __init__(self, slide=True, hesitate=0.3, wander=0.1, touch_down=0.25, mixed_hit=0.3,
+                 illegal=0.0, carry_mm=(25.0, 45.0), hover_mm=(10.0, 20.0), frame_ms=10):
+        self.slide = slide  # sweep over the points in between
+        self.hesitate = hesitate  # hold low over the destination before putting down
+        self.wander = wander  # hold over a wrong point on the way
+        self.touch_down = touch_down  # a checker moving twice is put down in between
+        self.mixed_hit = mixed_hit  # hit by putting down first, then taking the blot off
+        self.illegal = illegal  # per turn: first put a checker on a wrong point, then correct it
+        self.carry_mm = carry_mm
+        self.hover_mm = hover_mm
+        self.frame_ms = frame_ms
+
+    @classmethod
+    def careful(cls):
+        return cls(slide=False, hesitate=0.0, wander=0.0, touch_down=0.0, mixed_hit=0.0, illegal=0.0)
+
+
+class Action:
+    """One thing a hand does after waiting ``frames`` frames. ``until`` (a predicate on the sim)
+    makes the hand wait for something it sees, at most ``frames`` frames."""
+
+    __slots__ = ("frames", "kind", "args", "until")
+
+    def __init__(self, frames, kind, *args, until=None):
+        self.frames = frames
+        self.kind = kind
+        self.args = args
+        self.until = until
+
+    def __repr__(self):
+        return "Action(%d, %s%r)" % (self.frames, self.kind, self.args)
+
+
+def plan_play(play, turn, colour, rng, handling, illegal=False):
+    """The hand's actions for ``play`` (one of ``turn.plays()``; ``turn.start`` is the mover's
+    view) by the player of ``colour``; DONE is the caller's. With ``illegal`` one checker is first
+    put on a point where it may not go, and taken on once that point shows red.
+    Returns (actions, the wrong board point or None)."""
+    h = handling
+    acts = []
+    segments = _segments(play.steps, rng, h)
+    wrong_at = None
+    cur = turn.start.copy()
+    for i, (src, dst, hits) in enumerate(segments):
+        bsrc = board_point(src, colour)
+        bdst = None if dst == 0 else board_point(dst, colour)
+        opp_colour = -colour
+        mixed = hits and rng.random() < h.mixed_hit
+        if hits and not mixed:
+            for hp in hits:
+                # Take the blot off first and put it on its owner's bar.
+                acts.append(Action(_r(rng, 8, 25), "lift", board_point(hp, colour), opp_colour))
+                acts.append(Action(_r(rng, 5, 15), "place", "bar"))
+        if illegal and wrong_at is None:
+            wrong = _wrong_destination(turn, cur, src, colour)
+            if wrong is not None:
+                wrong_at = board_point(wrong, colour)
+                acts.append(Action(_r(rng, 10, 40), "lift", bsrc, colour))
+                acts += _carry(bsrc, wrong_at, rng, h)
+                acts.append(Action(_r(rng, 2, 10), "place", wrong_at))
+                # Wait until the point shows red (what a player notices), then take it back up.
+                acts.append(Action(300, "wait_led", wrong_at, "ILLEGAL"))
+                acts.append(Action(_r(rng, 20, 60), "lift", wrong_at, colour))
+                acts += _carry(wrong_at, bdst, rng, h)
+                acts.append(Action(_r(rng, 2, 10), "place", "off" if bdst is None else bdst))
+                if mixed:
+                    acts += _knock_off(hits, colour, rng)
+                cur = _apply(cur, src, dst, hits)
+                continue
+        acts.append(Action(_r(rng, 10, 40), "lift", bsrc, colour))
+        if bdst is not None and rng.random() < h.wander:
+            off = bdst + rng.choice((-1, 1))
+            if 1 <= off <= 24:
+                acts.append(Action(_r(rng, 3, 8), "hover", off, _u(rng, *h.hover_mm)))
+        acts += _carry(bsrc, bdst, rng, h)
+        if bdst is not None and rng.random() < h.hesitate:
+            acts.append(Action(_r(rng, 2, 5), "hover", bdst, _u(rng, *h.hover_mm)))
+            acts.append(Action(_r(rng, 20, 80), "noop"))
+        acts.append(Action(_r(rng, 2, 8), "place", "off" if bdst is None else bdst))
+        if mixed:
+            acts += _knock_off(hits, colour, rng)
+        cur = _apply(cur, src, dst, hits)
+    return acts, wrong_at
+
+
+def _knock_off(hits, colour, rng):
+    acts = []
+    for hp in hits:
+        acts.append(Action(_r(rng, 3, 12), "lift", board_point(hp, colour), -colour))
+        acts.append(Action(_r(rng, 5, 15), "place", "bar"))
+    return acts
+
+
+def _carry(bsrc, bdst, rng, h):
+    """Hover over the points between source and destination (board numbering)."""
+    acts = []
+    if not h.slide:
+        return acts
+    if bsrc in (0, 25):  # from the bar: the hand comes in over the board's middle
+        a = 7 if bdst is not None and bdst <= 12 else 18
+        path = [a] if bdst is None or a != bdst else []
+    else:
+        end = bdst if bdst is not None else (0 if bsrc <= 12 else 25)
+        step = 1 if end > bsrc else -1
+        path = list(range(bsrc + step, end, step))
+    for p in path:
+        if 1 <= p <= 24:
+            acts.append(Action(_r(rng, 1, 4), "hover", p, _u(rng, *h.carry_mm)))
+    return acts
+
+
+def _segments(steps, rng, h):
+    """Group the play's steps into hand movements: (from, to, [hit points]) in the mover's
+    numbering. A checker that moves on is carried straight through unless the hand puts it down
+    in between (``touch_down``)."""
+    segs = []
+    for (a, b, hit) in steps:
+        hits = [b] if hit else []
+        # A hit ends a hand movement: the hand puts the checker down on the blot's point.
+        if segs and segs[-1][1] == a and a != 0 and not segs[-1][2] and rng.random() >= h.touch_down:
+            pa, _pb, ph = segs[-1]
+            segs[-1] = (pa, b, ph + hits)
+        else:
+            segs.append((a, b, hits))
+    return segs
+
+
+def _apply(pos, src, dst, hits):
+    p = pos.copy()
+    c = p.cells
+    c[src] -= 1
+    if dst != 0:
+        c[dst] += 1
+    else:
+        c[0] += 1
+    for hp in hits:
+        q = 25 - hp
+        if c[26 + q]:
+            c[26 + q] -= 1
+            c[26 + 25] += 1
+    return p
+
+
+def _wrong_destination(turn, cur, src, colour):
+    """A point (mover's numbering) where a checker from ``src`` may NOT go now, that a careless
+    hand could still put it on (empty or the mover's own, ahead of it)."""
+    legal = set(turn.destinations(cur, src))
+    for d in range(1, 12):
+        q = src - d
+        if q < 1:
+            break
+        if q in legal:
+            continue
+        if cur.opponent(25 - q):
+            continue  # never drop onto the other colour's checkers
+        return q
+    return None
+
+
+def _r(rng, a, b):
+    return rng.randint(a, b)
+
+
+def _u(rng, a, b):
+    return rng.uniform(a, b)
+
+
+def execute(sim, action):
+    """Do one hand action on the sim's board (no time passes)."""
+    k = action.kind
+    a = action.args
+    if k == "lift":
+        sim.lift(a[0], a[1] if len(a) > 1 else None)
+    elif k == "place":
+        sim.place(a[0])
+    elif k == "hover":
+        sim.hover(a[0], a[1])
+    elif k == "down":
+        sim.board.button(a[0], True, bounce_ms=3)
+    elif k == "up":
+        sim.board.button(a[0], False, bounce_ms=3)
+    elif k in ("noop", "wait_led", "wait"):
+        pass
+    elif k == "call":
+        a[0](sim)
+    else:
+        raise simmod.SimError("unknown hand action %r" % k)
+
+
+def press_actions(button, rng, long=False, frames_before=(20, 60)):
+    """Press and release a button as a finger does (held ~100 ms, or ~1 s for a long press)."""
+    hold = rng.randint(95, 120) if long else rng.randint(8, 15)
+    return [Action(rng.randint(*frames_before), "down", button), Action(hold, "up", button)]
+
+
+# ------------------------------------------------------------------ choosing
+def choose_play(plays, rng):
+    """A sensible play: few blots, points made, checkers hit and borne off (random among
+    equals), so automated games stay short."""
+    best = None
+    for play in plays:
+        c = play.position.cells
+        score = 3 * c[0] + 2 * c[26 + 25]
+        for p in range(1, 25):
+            if c[p] == 1:
+                score -= 2
+            elif c[p] >= 2 and p <= 12:
+                score += 1
+        score += rng.random()
+        if best is None or score > best[0]:
+            best = (score, play)
+    return best[1]
+
+
+# ------------------------------------------------------------------ both players of a match
+class Players:
+    """Both players, driven frame by frame from ``sim.on_frame``. They follow the button grammar
+    of docs/player-guide.md: ROLL rolls (and is DONE while moving), CUBE doubles; the doubled
+    player takes with ROLL or drops by holding CUBE; a long CUBE press offers to resign, which
+    the opponent accepts with ROLL."""
+
+    def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None):
+        self.sim = sim
+        self.rng = random.Random(seed)
+        self.h = handling or Handling()
+        self.cube = cube
+        self.resign = resign
+        self.on_note = on_note  # callable(text): what the players do, for a running commentary
+        self.queue = []
+        self.wait = 0  # frames left before the first queued action
+        self.turn_key = None
+        self.turn_state = None  # "planned", "done"
+        self.turn_play = None
+        self.last_seen = 0  # events seen when the last decision was taken
+        self.idle = 0  # frames since the last decision without news
+        self.expect_wrong = None  # board point of an intended wrong placement
+        self.finished = False
+        self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
+                      "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
+                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0}
+        self.false_flags = []  # the events counted as false illegal flags
+        self.history = []  # the last hand actions: (frame, action), for reporting a false flag
+        sim.serial.listeners.append(self._on_event)
+        sim.on_frame.append(self.tick)
+
+    def note(self, text):
+        if self.on_note is not None:
+            self.on_note(text)
+
+    # --- what the firmware says
+    def _on_event(self, ev):
+        kind = ev.get("ev")
+        if kind == "illegal":
+            if ev.get("at") == "place" and self.expect_wrong is not None and ev.get("board_point") == self.expect_wrong:
+                self.stats["illegal_flagged"] += 1
+            else:
+                self.stats["false_illegal"] += 1
+                st = self.sim.status() or {}
+                self.false_flags.append(dict(ev, pos=st.get("pos"), dice=st.get("dice"), frame=self.sim.frames,
+                                             recent=["%d %s%r" % (f, a.kind, a.args) for f, a in self.history[-8:]],
+                                             play=self.turn_play.notation() if self.turn_play else None))
+                if ev.get("at") == "done":
+                    self.stats["done_refused"] += 1
+        elif kind == "ask":
+            self.stats["asks"] += 1
+        elif kind == "game_end":
+            self.stats["games"] += 1
+        elif kind == "match_end":
+            self.finished = True
+
+    # --- the frame loop
+    def tick(self, sim):
+        if self.finished:
+            return
+        if self.queue:
+            a = self.queue[0]
+            if a.kind == "wait_led":
+                if simmod.point_led(sim.board, a.args[0]) == a.args[1] or self.wait <= 0:
+                    self.queue.pop(0)
+                    self.wait = self.queue[0].frames if self.queue else 0
+                else:
+                    self.wait -= 1
+                return
+            if self.wait > 0:
+                self.wait -= 1
+                return
+            self.queue.pop(0)
+            if a.kind == "place" and a.args[0] != "bar":
+                self.stats["checker_moves"] += 1
+            execute(sim, a)
+            self.history.append((sim.frames, a))
+            if len(self.history) > 40:
+                del self.history[:20]
+            self.wait = self.queue[0].frames if self.queue else 0
+            if not self.queue:
+                self.idle = 0
+            return
+        n = len(sim.serial.events)
+        if n != self.last_seen:
+            self.last_seen = n
+            self.idle = 0
+        else:
+            self.idle += 1
+            # Nothing new: look again now and then (a press lost in a power cut, a slow answer).
+            if self.idle < 150 or self.idle % 150:
+                return
+        self.decide(sim)
+
+    def _do(self, actions):
+        self.queue = list(actions)
+        self.wait = self.queue[0].frames if self.queue else 0
+
+    def decide(self, sim):
+        st = sim.status()
+        if st is None:
+            return
+        ph = st.get("phase")
+        rng = self.rng
+        if ph == "setup":
+            return
+        if ph == "matchover":
+            self.finished = True
+            return
+        if ph == "board":
+            b = sim.serial.last("board")
+            if b is not None and not b.get("ok"):
+                self.note("the players set the checkers out")
+                self._set_out(st)
+            return
+        if ph == "opening":
+            self._do(press_actions("ROLL_W", rng))
+            return
+        p = st.get("on_roll", 0)
+        me = "W" if p == 0 else "B"
+        if ph == "roll":
+            if self.resign and self._should_resign(st, p):
+                self.stats["resigns"] += 1
+                self.note("%s resigns" % st["names"][p])
+                self._do(press_actions("CUBE_" + me, rng, long=True) + press_actions("ROLL_" + me, rng))
+                return
+            if self.cube and self._should_double(st, p):
+                self.stats["doubles"] += 1
+                self._do(press_actions("CUBE_" + me, rng))
+                return
+            self._do(press_actions("ROLL_" + me, rng))
+            return
+        if ph == "doubled":
+            q = st.get("to_act", 1 - p)
+            them = "W" if q == 0 else "B"
+            pips = st.get("pips", [0, 0])
+            if pips[q] <= pips[1 - q] * 1.2 + 8:
+                self.stats["takes"] += 1
+                self._do(press_actions("ROLL_" + them, rng))
+            else:
+                self.stats["drops"] += 1
+                self._do(press_actions("CUBE_" + them, rng, long=True))
+            return
+        if ph == "resign":
+            q = st.get("to_act", 1 - p)
+            self._do(press_actions("ROLL_" + ("W" if q == 0 else "B"), rng))
+            return
+        if ph == "gameover":
+            self._do([Action(rng.randint(50, 120), "call", lambda s: s.setup_start())] +
+                     press_actions("ROLL_W", rng))
+            return
+        if ph == "moving":
+            self._moving(sim, st, p, me)
+            return
+        if ph == "ask":
+            self._ask(sim, st, me)
+            return
+
+    def _set_out(self, st):
+        from bgrules import Position
+
+        pos = st.get("pos")
+        colour = colour_of(st.get("on_roll", 0))
+
+        def set_out(s):
+            if pos:
+                s.setup_position(Position.from_id(pos), colour)
+            else:
+                s.setup_start()
+
+        self._do([Action(self.rng.randint(30, 80), "call", set_out)])
+
+    def _should_double(self, st, p):
+        owner = st.get("owner", -1)
+        if owner not in (-1, p) or st.get("crawford") or st.get("cube", 1) >= 8:
+            return False
+        length = st.get("length", 0)
+        if length and st["score"][p] + st.get("cube", 1) >= length and st["score"][1 - p] + st.get("cube", 1) >= length:
+            return False
+        pips = st.get("pips", [0, 0])
+        return pips[p] < 0.8 * pips[1 - p] and self.rng.random() < 0.5
+
+    def _should_resign(self, st, p):
+        pips = st.get("pips", [0, 0])
+        return pips[1 - p] < 20 and pips[p] > pips[1 - p] + 90 and self.rng.random() < 0.3
+
+    def _moving(self, sim, st, p, me):
+        from bgrules import Position
+
+        key = (st.get("game"), st.get("match"), st.get("pos"), tuple(st.get("dice") or ()))
+        colour = colour_of(p)
+        if key != self.turn_key:
+            self.turn_key = key
+            self.stats["turns"] += 1
+            start = Position.from_id(st["pos"])
+            d = st["dice"]
+            turn = Turn(start, d[0], d[1], names=tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
+            plays = turn.plays()
+            if not plays:
+                self.turn_play = None
+                self.note("%s cannot move" % st["names"][p])
+                self.turn_state = "done"
+                self._do(press_actions("ROLL_" + me, self.rng, frames_before=(40, 90)))
+                return
+            play = choose_play(plays, self.rng)
+            self.turn_play = play
+            wrong = self.rng.random() < self.h.illegal
+            acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong)
+            if wrong_at is not None:
+                self.stats["illegal_attempts"] += 1
+                self.expect_wrong = wrong_at
+            else:
+                self.expect_wrong = None
+            self.turn_state = "done"
+            self._do(acts + press_actions("ROLL_" + me, self.rng, frames_before=(20, 60)))
+            return
+        # The same turn is still on: DONE was refused or lost. A refusal of a play we know to be
+        # legal is a false flag: the opponent accepts the play by rolling (docs/player-guide.md).
+        if self._refused_now(sim):
+            other = "B" if me == "W" else "W"
+            self.stats["condoned"] += 1
+            self._do(press_actions("ROLL_" + other, self.rng))
+            return
+        if self.turn_play is not None and simmod.physical_position(sim.board, colour) != self.turn_play.position:
+            # The board is not what we meant (a power cut in the middle of a hand movement that
+            # the hand did not finish): set out the intended play by hand.
+            play = self.turn_play
+            self._do([Action(self.rng.randint(20, 60), "call",
+                             lambda s: s.setup_position(play.position, colour))] +
+                     press_actions("ROLL_" + me, self.rng))
+            return
+        self._do(press_actions("ROLL_" + me, self.rng))
+
+    def _refused_now(self, sim):
+        evs = sim.serial.events
+        for ev in reversed(evs):
+            k = ev.get("ev")
+            if k == "illegal":
+                return ev.get("at") == "done"
+            if k in ("ok", "play", "roll", "status"):
+                if k == "status":
+                    continue
+                return False
+        return False
+
+    def _ask(self, sim, st, me):
+        """The board cannot tell two plays apart: read the OLED's "Which? ROLL=<move>" and press
+        CUBE until it names the play we made, then ROLL."""
+        rows = simmod.oled_rows(sim.board)
+        text = " ".join(r.strip() for r in rows[4:6])
+        want = self.turn_play.notation() if self.turn_play is not None else None
+        shown = text.split("ROLL=", 1)[1].strip() if "ROLL=" in text else None
+        tries = getattr(self, "_ask_tries", 0)
+        if want is None or shown is None or _same_move(shown, want) or tries >= 6:
+            self._ask_tries = 0
+            self._do(press_actions("ROLL_" + me, self.rng))
+            return
+        self._ask_tries = tries + 1
+        self._do(press_actions("CUBE_" + me, self.rng) + [Action(20, "noop")])
+
+
+def _same_move(shown, want):
+    return shown.replace(" ", "") == want.replace(" ", "")[:len(shown.replace(" ", ""))]

@@ -1,0 +1,668 @@
+"""Run the real firmware on the virtual board: the harness behind ``bgc sim``, the scenario scripts
+and the reliability runs.
+
+    sim = Sim(seed=1)              # virtual board installed, flash directory made, firmware booted
+    sim.setup_start()              # the players set the checkers out
+    sim.press("ROLL_W")            # a short press (held 120 ms of virtual time)
+    sim.run_ms(500)                # the firmware's loop runs every ``frame_ms`` of virtual time
+    sim.powercut()                 # the Pico loses power; the board stays as it physically is
+    sim.close()
+
+The firmware is imported from ``firmware/`` exactly as the Pico runs it: ``main.build(journal_dir,
+serial, dice, buzzer)`` returns the App whose ``step(now_ms)`` is one loop iteration. The harness
+gives it an in-memory serial line (``MemorySerial``: records every event, feeds host commands) and
+dice that can be forced (``SimDice``). A power cut drops the App and every firmware module
+(``main``, ``companion``, ``drivers``), resets the Pico's pins, the LED chain and the OLED, and
+builds again from the same flash directory; the checkers and the hand stay where they are.
+``arm_powercut(after_bytes)`` cuts the power in the middle of the firmware's next flash writes,
+so a torn journal line is exercised too.
+"""
+
+import builtins
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from . import FIRMWARE_DIR, virtual
+from .virtual import clock as vclock
+from .virtual.board import BUTTONS, OLED_ADDR
+from .virtual.framebuf import FONT
+from .virtual.ssd1306 import Ssd1306
+
+# The firmware's packages: everything a power cut wipes from RAM (bgrules is pure and keeps no
+# state between calls, and the host's players share it, so it stays imported).
+FIRMWARE_MODULES = ("main", "companion", "drivers")
+BUTTON_NAMES = tuple(BUTTONS)  # ROLL_W, CUBE_W, ROLL_B, CUBE_B
+WHITE = virtual.WHITE
+BLACK = virtual.BLACK
+WHITE_BAR_CELLS = (120, 121, 122, 123)
+BLACK_BAR_CELLS = (124, 125, 126, 127)
+START_WHITE = {24: 2, 13: 5, 8: 3, 6: 5}
+START_BLACK = {1: 2, 12: 5, 17: 3, 19: 5}  # in white's numbering (the board's)
+
+# The game's LED colours (drivers/leds.py) by name, for reading the chain back.
+LED_COLOURS = {"LEGAL": (0, 255, 0), "LIFTED": (0, 96, 255), "ILLEGAL": (255, 0, 0),
+               "TURN": (255, 160, 0), "HINT": (160, 0, 255), "WHITE": (255, 255, 255)}
+LED_WORDS = {"LEGAL": "green", "LIFTED": "blue", "ILLEGAL": "red", "TURN": "amber", "HINT": "purple",
+             "WHITE": "white", "OFF": "off"}
+LED_STATUS_WHITE = 26
+LED_STATUS_BLACK = 27
+LED_BAR_WHITE = 24
+LED_BAR_BLACK = 25
+
+
+class SimError(Exception):
+    """The simulation cannot go on (firmware missing or raising, impossible hand action)."""
+
+
+class PowerCut(BaseException):
+    """Raised inside the firmware's flash write when an armed power cut strikes (BaseException,
+    so no ``except Exception`` in the firmware can swallow the loss of power)."""
+
+
+def real_time():
+    """CPython's own time module (``virtual.install`` puts the virtual clock in its place)."""
+    mod = sys.modules.get("time")
+    if mod is vclock or mod is None:
+        import importlib
+
+        return vclock._real or importlib.import_module("time")
+    return mod
+
+
+# ------------------------------------------------------------------ what a player sees
+_GLYPHS = {}
+
+
+def _glyph_table():
+    if not _GLYPHS:
+        for code in range(32, 128):
+            cols = FONT[(code - 32) * 8:(code - 31) * 8]
+            _GLYPHS[bytes(cols)] = (chr(code), False)
+            _GLYPHS[bytes(255 - b for b in cols)] = (chr(code), True)
+        _GLYPHS[bytes(8)] = (" ", False)
+        _GLYPHS[bytes([255] * 8)] = (" ", True)
+    return _GLYPHS
+
+
+def oled_rows(board):
+    """The OLED as 8 rows of 16 characters, read back from the panel's pixels with the firmware's
+    8x8 font (the text grid of drivers/oled.py). A cell that is not a character reads '#';
+    trailing blanks are stripped."""
+    px = board.oled.pixels()
+    table = _glyph_table()
+    rows = []
+    for r in range(8):
+        out = []
+        for c in range(16):
+            cols = bytearray(8)
+            for i in range(8):
+                x = c * 8 + i
+                v = 0
+                for j in range(8):
+                    if px[r * 8 + j][x]:
+                        v |= 1 << j
+                cols[i] = v
+            hit = table.get(bytes(cols))
+            out.append(hit[0] if hit else "#")
+        rows.append("".join(out).rstrip())
+    return rows
+
+
+def oled_text(board):
+    return "\n".join(oled_rows(board))
+
+
+def led_name(rgb):
+    """The game colour an LED shows (LEGAL, ILLEGAL, ...), OFF when dark, or 'rgb(r,g,b)'."""
+    r, g, b = rgb
+    if max(rgb) == 0:
+        return "OFF"
+    best = None
+    for name, ref in LED_COLOURS.items():
+        top = max(ref)
+        k = max(rgb) / float(top)
+        err = abs(r - ref[0] * k) + abs(g - ref[1] * k) + abs(b - ref[2] * k)
+        if best is None or err < best[0]:
+            best = (err, name)
+    if best[0] <= 0.15 * max(rgb) + 3:
+        return best[1]
+    return "rgb(%d,%d,%d)" % rgb
+
+
+def point_led(board, point):
+    """LED colour name of point 1..24, or the bar halves (25 = white's, 0 = black's)."""
+    if point == 25:
+        return led_name(board.leds[LED_BAR_WHITE])
+    if point == 0:
+        return led_name(board.leds[LED_BAR_BLACK])
+    return led_name(board.leds[point - 1])
+
+
+def lit_points(board, name):
+    """The points (1..24, 25/0 the bar halves) whose LED shows colour ``name``."""
+    out = [p for p in range(1, 25) if point_led(board, p) == name]
+    if point_led(board, 25) == name:
+        out.append(25)
+    if point_led(board, 0) == name:
+        out.append(0)
+    return out
+
+
+def point_cells(point):
+    """The five sensor cells of a point (white's numbering), rim first."""
+    return [5 * (point - 1) + k for k in range(5)]
+
+
+def point_content(board, point):
+    """(colour, count) on a point: colour WHITE/BLACK/0 (of the checkers there)."""
+    n = 0
+    colour = 0
+    for c in point_cells(point):
+        n += board.count(c)
+        colour = colour or board.colour(c)
+    return colour, n
+
+
+def bar_count(board, colour):
+    cells = WHITE_BAR_CELLS if colour == WHITE else BLACK_BAR_CELLS
+    return sum(board.count(c) for c in cells)
+
+
+def board_counts(board):
+    """(white, black): lists 0..25 of checkers per point in white's numbering, 25 = bar."""
+    w = [0] * 26
+    b = [0] * 26
+    for p in range(1, 25):
+        for c in point_cells(p):
+            for checker in board.stacks[c]:
+                if checker[0] == WHITE:
+                    w[p] += 1
+                else:
+                    b[p] += 1
+    w[25] = bar_count(board, WHITE)
+    b[25] = bar_count(board, BLACK)
+    return w, b
+
+
+def physical_position(board, mover_colour):
+    """The bgrules Position the checkers on the board make, seen by ``mover_colour`` (a checker in
+    the hand is not on the board: it is missing, as the sensors see it)."""
+    from bgrules import Position
+
+    w, b = board_counts(board)
+    white24 = [w[p] for p in range(1, 25)]
+    black24 = [b[25 - q] for q in range(1, 25)]  # black's own numbering
+    if mover_colour == WHITE:
+        return Position.from_points(white24, black24, w[25], b[25], check=False)
+    return Position.from_points(black24, white24, b[25], w[25], check=False)
+
+
+def set_position(board, pos, mover_colour):
+    """Set the checkers out as ``pos`` (a bgrules Position seen by ``mover_colour``)."""
+    w = [0] * 26
+    b = [0] * 26
+    own, other = (w, b) if mover_colour == WHITE else (b, w)
+    for q in range(1, 25):
+        # The mover's point q is board point q for white and 25 - q for black; the opponent's
+        # point q (its own numbering) is the other way round.
+        if mover_colour == WHITE:
+            own[q] += pos.mover(q)
+            other[25 - q] += pos.opponent(q)
+        else:
+            own[25 - q] += pos.mover(q)
+            other[q] += pos.opponent(q)
+    own[25] = pos.mover(25)
+    other[25] = pos.opponent(25)
+    board.set_points(w, b)
+
+
+# ------------------------------------------------------------------ serial and dice
+class MemorySerial:
+    """The USB serial line as the firmware sees it: ``read_line()`` hands out the host's queued
+    commands, ``write_line(text)`` records what the firmware says. JSON lines with an ``ev`` key
+    are kept, decoded, in ``events``; every line in ``lines``."""
+
+    def __init__(self):
+        self.incoming = []
+        self.lines = []
+        self.events = []
+        self.listeners = []
+
+    def send(self, text):
+        self.incoming.append(text if isinstance(text, str) else json.dumps(text))
+
+    def read_line(self):
+        if self.incoming:
+            return self.incoming.pop(0)
+        return None
+
+    def write_line(self, text):
+        text = text.rstrip("\r\n")
+        self.lines.append(text)
+        try:
+            ev = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(ev, dict) and "ev" in ev:
+            self.events.append(ev)
+            for f in self.listeners:
+                f(ev)
+
+    def last(self, kind):
+        for ev in reversed(self.events):
+            if ev.get("ev") == kind:
+                return ev
+        return None
+
+
+class SimDice:
+    """Dice for the firmware: forced values first (``force(a, b)``), then a seeded generator.
+    ``first_roll`` never gives equal dice unless they were forced."""
+
+    def __init__(self, seed=1):
+        import random
+
+        self.rng = random.Random(seed)
+        self.forced = []
+        self.rolled = []
+
+    def force(self, a, b):
+        for d in (a, b):
+            if not 1 <= d <= 6:
+                raise ValueError("a die shows 1..6, not %r" % (d,))
+        self.forced.append((a, b))
+
+    def roll(self):
+        if self.forced:
+            r = self.forced.pop(0)
+        else:
+            r = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        self.rolled.append(r)
+        return r
+
+    def first_roll(self):
+        if self.forced:
+            r = self.forced.pop(0)
+        else:
+            while True:
+                r = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+                if r[0] != r[1]:
+                    break
+        self.rolled.append(r)
+        return r
+
+
+# ------------------------------------------------------------------ flash writes and power cuts
+class _CuttingFile:
+    """A file the firmware writes on flash; the armed power cut strikes inside ``write``."""
+
+    def __init__(self, f, sim):
+        self._f = f
+        self._sim = sim
+
+    def write(self, data):
+        budget = self._sim._cut_budget
+        if budget is not None:
+            if len(data) > budget:
+                self._f.write(data[:budget])
+                self._f.flush()
+                self._sim._cut_budget = 0
+                raise PowerCut()
+            self._sim._cut_budget = budget - len(data)
+        return self._f.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+        return False
+
+    def __iter__(self):
+        return iter(self._f)
+
+
+# ------------------------------------------------------------------ the harness
+class Sim:
+    """The firmware running on the virtual board; see the module docstring."""
+
+    def __init__(self, flash_dir=None, seed=1, frame_ms=10, board_kwargs=None, buzzer=True,
+                 setup="start", boot=True, firmware_main="main"):
+        self.seed = seed
+        self.firmware_main = firmware_main  # the module with build(); tests may swap in their own
+        self.frame_ms = frame_ms
+        self.buzzer = buzzer
+        self._own_flash = flash_dir is None
+        self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
+        os.makedirs(self.flash_dir, exist_ok=True)
+        self.journal_dir = os.path.join(self.flash_dir, "journal")
+        os.makedirs(self.journal_dir, exist_ok=True)
+        kw = dict(board_kwargs or {})
+        kw.setdefault("seed", seed)
+        self.board = virtual.install(**kw)
+        self.serial = MemorySerial()
+        self.dice = SimDice(seed)
+        self.app = None
+        self.main = None
+        self.boots = 0
+        self.powercuts = 0
+        self.frames = 0
+        self._cut_budget = None
+        self._real_open = builtins.open
+        self._cwd = None
+        self.on_frame = []  # callables(sim) run before every firmware step (players, views)
+        self.closed = False
+        if setup == "start":
+            self.setup_start()
+        elif setup not in (None, "empty"):
+            raise ValueError("setup is 'start', 'empty' or None")
+        if boot:
+            self.boot()
+
+    # --- board set-up
+    def setup_start(self):
+        w = [0] * 26
+        b = [0] * 26
+        for p, n in START_WHITE.items():
+            w[p] = n
+        for p, n in START_BLACK.items():
+            b[p] = n
+        self.board.set_points(w, b)
+
+    def setup_position(self, pos, mover_colour=WHITE):
+        set_position(self.board, pos, mover_colour)
+
+    def resume_at(self, pos, on_roll, length=1, names=("White", "Black")):
+        """Put a match in progress on the flash, as if the Pico had been switched off in it:
+        ``on_roll`` (0 white, 1 black) is to roll at ``pos`` (a bgrules Position seen by that
+        player). The journal holds the settings, an opening roll won by the other player and
+        that player's play to ``pos``, accepted by ``on_roll`` (condoned: the position need not
+        follow from the opening roll). The checkers are set out to match. Call before the
+        firmware boots (``Sim(boot=False)``) or power-cycle it with ``powercut()``."""
+        jm = _journal_module()
+        opener = 1 - on_roll
+        rec = jm.settings_record(length=length, names=names)
+        records = [rec, {"a": "open", "dice": [2, 1] if opener == 0 else [1, 2]},
+                   {"a": "play", "p": opener, "move": "", "pos": pos.swapped().id(), "condoned": True}]
+        match = jm.replay(records)  # refuses a position that cannot exist
+        if match.phase != "roll":
+            raise SimError("the game is over in that position")
+        existing = [n for n in os.listdir(self.journal_dir) if n.endswith(".jnl")]
+        number = 1 + max([int(n[1:5]) for n in existing if n[1:5].isdigit()] or [0])
+        path = os.path.join(self.journal_dir, "m%04d.jnl" % number)
+        with self._real_open(path, "w") as f:
+            for r in records:
+                f.write(jm.encode(r))
+        self.setup_position(pos, WHITE if on_roll == 0 else BLACK)
+        return path
+
+    # --- the firmware
+    def _purge_firmware(self):
+        roots = FIRMWARE_MODULES + (self.firmware_main,)
+        for name in list(sys.modules):
+            root = name.split(".")[0]
+            if root in roots:
+                del sys.modules[name]
+
+    def boot(self):
+        """Import the firmware afresh and build the App from the flash directory."""
+        self._purge_firmware()
+        if FIRMWARE_DIR not in sys.path:
+            sys.path.insert(0, FIRMWARE_DIR)
+        self._enter_flash()
+        try:
+            import importlib
+
+            try:
+                main = importlib.import_module(self.firmware_main)  # firmware/main.py
+            except ImportError as exc:
+                raise SimError("cannot import the firmware's main.py from %s: %s" % (FIRMWARE_DIR, exc))
+            if not hasattr(main, "build"):
+                raise SimError("firmware/main.py has no build(journal_dir, serial, dice, buzzer)")
+            self.main = main
+            try:
+                self.app = main.build(journal_dir=self.journal_dir, serial=self.serial, dice=self.dice,
+                                      buzzer=self.buzzer)
+            except PowerCut:
+                self.app = None
+                self._after_cut()
+                return self.boot()
+        finally:
+            self._leave_flash()
+        self.boots += 1
+        return self.app
+
+    def _enter_flash(self):
+        # The firmware's relative paths (calibration file) are on its flash: run in that directory.
+        self._cwd = os.getcwd()
+        os.chdir(self.flash_dir)
+        if self._cut_budget is not None:
+            builtins.open = self._cutting_open
+
+    def _leave_flash(self):
+        builtins.open = self._real_open
+        if self._cwd is not None:
+            os.chdir(self._cwd)
+            self._cwd = None
+
+    def _cutting_open(self, path, mode="r", *args, **kwargs):
+        f = self._real_open(path, mode, *args, **kwargs)
+        if any(m in mode for m in "wax+"):
+            return _CuttingFile(f, self)
+        return f
+
+    def now(self):
+        return self.board.clock.ticks_ms()
+
+    def step(self):
+        """One frame: the players act, the firmware's loop runs once, virtual time moves on.
+        Returns False when an armed power cut struck during it (the firmware has rebooted)."""
+        for f in self.on_frame:
+            f(self)
+        if self.app is None:
+            self.boot()
+        self._enter_flash()
+        try:
+            self.app.step(self.now())
+        except PowerCut:
+            self._leave_flash()
+            self._after_cut()
+            self.board.clock.advance_ms(self.frame_ms)
+            self.frames += 1
+            return False
+        finally:
+            self._leave_flash()
+        self.board.clock.advance_ms(self.frame_ms)
+        self.frames += 1
+        return True
+
+    def run_ms(self, ms):
+        end = self.board.clock.ms + ms
+        while self.board.clock.ms < end:
+            self.step()
+
+    def run_until(self, predicate, timeout_ms=5000):
+        """Step until ``predicate(sim)`` is true; False when ``timeout_ms`` passes first."""
+        end = self.board.clock.ms + timeout_ms
+        while True:
+            if predicate(self):
+                return True
+            if self.board.clock.ms >= end:
+                return False
+            self.step()
+
+    # --- power
+    def arm_powercut(self, after_bytes=0):
+        """The power fails once the firmware has written ``after_bytes`` more bytes to flash
+        (0: at the very start of its next write)."""
+        self._cut_budget = after_bytes
+
+    def powercut(self, off_ms=500):
+        """Cut the power now (between two loop iterations), wait ``off_ms``, power up again."""
+        self._after_cut(off_ms)
+
+    def _after_cut(self, off_ms=500):
+        self._cut_budget = None
+        self.app = None
+        self.main = None
+        self.powercuts += 1
+        self._purge_firmware()
+        b = self.board
+        # The Pico resets: every pad back to input without pulls; the LED chain and the OLED
+        # lose power (the chain goes dark, the panel comes back off with its RAM undefined).
+        b.out = 0
+        b.oe = 0
+        b.pull_up = 0
+        b.pull_down = 0
+        b.leds = [(0, 0, 0)] * len(b.leds)
+        b.oled = Ssd1306()
+        b.i2c0_devices[OLED_ADDR] = b.oled
+        b.clock.advance_ms(off_ms)
+        self.boot()
+
+    # --- hands on the board
+    def press(self, button, hold_ms=120, bounce_ms=3):
+        """Press and release ``button`` (ROLL_W, CUBE_W, ROLL_B, CUBE_B), running the firmware
+        meanwhile; ``hold_ms`` >= 800 is a long press."""
+        if button not in BUTTONS:
+            raise SimError("no button %r (buttons: %s)" % (button, ", ".join(BUTTON_NAMES)))
+        self.board.button(button, True, bounce_ms=bounce_ms)
+        self.run_ms(hold_ms)
+        self.board.button(button, False, bounce_ms=bounce_ms)
+        self.run_ms(60)
+
+    def top_cell(self, point, colour=None):
+        """The cell a hand takes a checker from: the highest stack on the point (rim last)."""
+        cells = point_cells(point) if 1 <= point <= 24 else list(
+            WHITE_BAR_CELLS if point == 25 else BLACK_BAR_CELLS)
+        best = None
+        for c in cells:
+            n = self.board.count(c)
+            if n and (colour is None or self.board.colour(c) == colour):
+                if best is None or n >= self.board.count(best):
+                    best = c
+        return best
+
+    def free_cell(self, point, colour=None):
+        """The cell a hand puts a checker on: the least loaded, rim first."""
+        if point == 25 or point == 0:
+            cells = list(WHITE_BAR_CELLS if (colour == WHITE if colour else point == 25) else BLACK_BAR_CELLS)
+        else:
+            cells = point_cells(point)
+        return min(cells, key=lambda c: (self.board.count(c), c))
+
+    def lift(self, point, colour=None, height_mm=40.0):
+        """Take the top checker of a point (1..24; 25 white's bar, 0 black's bar) into the hand."""
+        if self.board.hand is not None:
+            raise SimError("the hand already holds a checker: place it first")
+        cell = self.top_cell(point, colour)
+        if cell is None:
+            raise SimError("no %schecker on %s to lift" % (
+                "" if colour is None else ("white " if colour == WHITE else "black "), _where(point)))
+        self.board.lift(cell, height_mm)
+        return cell
+
+    def hover(self, point, height_mm=20.0):
+        if self.board.hand is None:
+            raise SimError("the hand holds no checker to hover with")
+        cell = self.free_cell(point, self.board.hand[0])
+        self.board.hover(cell, height_mm)
+
+    def place(self, point):
+        """Put the held checker down on a point (1..24), on its own bar (``'bar'``) or off the
+        board (``'off'``, borne off: it goes to the tray, where no sensor sees it)."""
+        hand = self.board.hand
+        if hand is None:
+            raise SimError("the hand holds no checker to place")
+        if point == "off":
+            self.board.hand = None
+            self.board._stale = True  # the checker left the sensors' reach
+            return None
+        if point == "bar":
+            cell = self.free_cell(25 if hand[0] == WHITE else 0, hand[0])
+        else:
+            cell = self.free_cell(point, hand[0])
+        self.board.drop(cell)
+        return cell
+
+    # --- reading the journal and the view
+    def journal_files(self):
+        try:
+            names = sorted(n for n in os.listdir(self.journal_dir) if n.endswith(".jnl"))
+        except OSError:
+            return []
+        return [os.path.join(self.journal_dir, n) for n in names]
+
+    def journal_path(self):
+        files = self.journal_files()
+        return files[-1] if files else None
+
+    def journal_records(self, path=None):
+        """(records, problem) of the current (or given) journal file; companion.journal.parse."""
+        path = path or self.journal_path()
+        if not path:
+            return [], None
+        with self._real_open(path) as f:
+            return _journal_module().parse(f.read())
+
+    def oled_rows(self):
+        return oled_rows(self.board)
+
+    def view(self, pixels=False):
+        """The terminal view: points with their checkers (W3 = three white), the LEDs under them
+        (g legal, r illegal, b lifted, * other), the bar and the hand, then the OLED (its text as
+        read back from the pixels, or with ``pixels`` the pixels themselves)."""
+        from .virtual.render import board_text
+
+        text = board_text(self.board, oled=pixels)
+        if pixels:
+            return text
+        rows = self.oled_rows()
+        box = ["  +" + "-" * 16 + "+"] + ["  |%-16s|" % r for r in rows] + ["  +" + "-" * 16 + "+"]
+        return text + "\n  OLED:\n" + "\n".join(box)
+
+    def status(self):
+        return self.serial.last("status")
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        builtins.open = self._real_open
+        self.app = None
+        self._purge_firmware()
+        virtual.uninstall()
+        if self._own_flash and os.environ.get("BGC_SIM_KEEP") is None:
+            pass  # the caller may still want the journal; remove_flash() deletes it
+
+    def remove_flash(self):
+        shutil.rmtree(self.flash_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _journal_module():
+    if FIRMWARE_DIR not in sys.path:
+        sys.path.insert(0, FIRMWARE_DIR)
+    import importlib
+
+    return importlib.import_module("companion.journal")
+
+
+def _where(point):
+    if point == 25:
+        return "white's bar"
+    if point == 0:
+        return "black's bar"
+    return "point %d" % point

@@ -1,0 +1,184 @@
+"""main.build() on the virtual board (CPython), and a short game of the controller under
+MicroPython 1.27 (bgc.upy), with the heap it allocates."""
+import json
+import os
+
+import pytest
+
+from companion_helpers import ForcedDice
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Serial:
+    def __init__(self):
+        self.inbox = []
+        self.sent = []
+
+    def read_line(self):
+        return self.inbox.pop(0) if self.inbox else None
+
+    def write_line(self, text):
+        self.sent.append(json.loads(text))
+
+    def events(self, ev):
+        return [e for e in self.sent if e["ev"] == ev]
+
+
+@pytest.fixture
+def board():
+    from bgc import virtual
+
+    b = virtual.install(seed=3)
+    yield b
+    virtual.uninstall()
+
+
+def test_main_build_and_steps_on_the_virtual_board(board, tmp_path):
+    import importlib
+    import sys
+
+    from bgc import virtual
+
+    start_w = [0] * 26
+    start_b = [0] * 26
+    for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        start_w[p] = n
+        start_b[25 - p] = n
+    board.set_points(start_w, start_b)
+    sys.modules.pop("main", None)
+    main = importlib.import_module("main")
+    serial = Serial()
+    app = main.build(journal_dir=str(tmp_path / "journal"), serial=serial,
+                     dice=ForcedDice(rolls=[(6, 5)], openings=[(4, 2)]))
+
+    def run(ms):
+        for _ in range(ms // 10):
+            board.clock.advance_ms(10)
+            app.step(board.clock.ticks_ms())
+
+    run(200)
+    assert serial.events("boot")[0]["resumed"] is False
+    serial.inbox.append("new length=3 names=Ann,Bob")
+    serial.inbox.append("hello")  # unknown: an error line, the game goes on
+    run(300)
+    assert serial.events("new")[0]["settings"]["names"] == ["Ann", "Bob"]
+    assert "unknown command" in serial.events("error")[0]["error"]
+    assert app.companion.phase == "opening"
+    board.button("ROLL_W", True)
+    run(100)
+    board.button("ROLL_W", False)
+    run(200)
+    assert serial.events("roll")[0]["dice"] == [4, 2]
+    assert app.companion.phase == "moving"
+    # white lifts a checker from its 8 point: its destinations light up (4-2: 6, 4, 2)
+    board.lift(7 * 5 + 2)
+    run(300)
+    from drivers.leds import LEGAL, LIFTED
+
+    def lit(colour):
+        b = 64
+        want = tuple(c * b // 255 for c in colour)
+        return [i + 1 for i in range(24) if tuple(board.leds[i]) == want]
+
+    assert lit(LIFTED) == [8]
+    assert lit(LEGAL) == [2, 4, 6]
+    # a hand hovering over other points is never judged
+    board.hover(11 * 5, 20.0)
+    run(200)
+    assert serial.events("illegal") == []
+    board.drop(3 * 5 + 1)  # 8/4
+    board.lift(5 * 5 + 4)
+    board.drop(3 * 5 + 2)  # 6/4
+    run(300)
+    assert serial.events("illegal") == []
+    board.button("ROLL_W", True)
+    run(100)
+    board.button("ROLL_W", False)
+    run(200)
+    assert serial.events("play")[0]["move"] == "8/4 6/4"
+    assert "Bob" in "".join(app.companion.fx.screen)
+    text = open(tmp_path / "journal" / "m0001.jnl").read()
+    assert '"move": "8/4 6/4"' in text
+
+
+UPY_GAME = r'''
+import gc
+from companion.controller import Companion, ROLL_W, ROLL_B, SHORT
+from companion.store import Store
+
+class Fs:
+    def mkdir(self, p): pass
+    def listdir(self, p):
+        out = []
+        for i in range(1, 10):
+            n = "m%04d.jnl" % i
+            try:
+                open(p + "/" + n).close()
+                out.append(n)
+            except OSError:
+                pass
+        return out
+    def stat(self, p):
+        f = open(p); n = len(f.read()); f.close()
+        return (0, 0, 0, 0, 0, 0, n)
+    def remove(self, p): pass
+    def statvfs(self, p): return (4096, 4096, 100, 100, 100, 0, 0, 0, 0, 255)
+
+class Dice:
+    def __init__(self): self.r = [(6, 5), (3, 3)]
+    def roll(self): return self.r.pop(0)
+    def first_roll(self): return (3, 1)
+
+white = [0] * 26; black = [0] * 26
+for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    white[p] = n; black[25 - p] = n
+
+frame = bytearray(128)
+def show():
+    for i in range(128): frame[i] = 0
+    for p in range(1, 25):
+        used = 0
+        for col, n in ((1, white[p]), (2, black[p])):
+            for k in range(min(n, 5 - used)):
+                frame[5 * (p - 1) + used + k] = col | (4 if n > 5 + k else 0)
+            used += min(n, 5 - used)
+    return frame
+
+t = [0]
+def mv(side, a, b):
+    side[a] -= 1; side[b] += 1
+    t[0] += 30
+    c.on_frame(show(), t[0])
+
+base = gc.mem_alloc()
+c = Companion(Store("/input", Fs()), Dice())
+c.boot(show(), 0)
+boot = gc.mem_alloc() - base
+c.new_match({"length": 3}, True)
+c.on_button(ROLL_W, SHORT, 100)
+mv(white, 8, 5); mv(white, 6, 5)
+c.on_button(ROLL_W, SHORT, 200)
+c.on_button(ROLL_B, SHORT, 300)
+a = gc.mem_alloc()
+mv(black, 1, 7)
+place = gc.mem_alloc() - a
+mv(black, 12, 17)
+c.on_button(ROLL_B, SHORT, 400)
+for line in c.fx.out:
+    print(line)
+print("HEAP", boot, place)
+'''
+
+
+def test_short_game_under_micropython():
+    from bgc import upy
+
+    out = upy.run(UPY_GAME, [os.path.join(ROOT, "firmware")])
+    lines = [l for l in out.splitlines() if l.startswith("{")]
+    evs = [json.loads(l) for l in lines]
+    plays = [e["move"] for e in evs if e["ev"] == "play"]
+    assert plays == ["8/5 6/5", "24/18 13/8"]
+    assert [e["dice"] for e in evs if e["ev"] == "roll"] == [[3, 1], [6, 5]]
+    heap = [l for l in out.splitlines() if l.startswith("HEAP")][0].split()
+    assert int(heap[2]) < 64 * 1024  # one placement judged within a modest allocation
