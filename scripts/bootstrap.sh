@@ -15,3 +15,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extra"
     echo "$want" > "$stamp"
 fi
+if [ "${1:-}" = "test" ]; then
+    # The export tests check our files with GNU Backgammon itself (Debian package gnubg).
+    sh scripts/install_gnubg.sh
+fi
