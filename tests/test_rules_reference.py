@@ -118,3 +118,12 @@ def test_property_every_listed_play_checks_legal_and_every_step_is_a_partial(pos
     turn = Turn(pos, a, b)
     for play in turn.plays()[:20]:
         assert turn.check(play.position) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(_positions(), st.integers(1, 6), st.integers(1, 6))
+def test_property_notation_round_trip_gives_the_same_position(pos, a, b):
+    from bgrules import apply_moves
+
+    for play in Turn(pos, a, b).plays():
+        assert apply_moves(pos, play.notation()) == play.position, play.notation()

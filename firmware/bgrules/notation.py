@@ -20,16 +20,20 @@ def format_steps(steps):
     """Notation for a play given as single-die steps (from, to, hit), in the order played."""
     chains = []  # each: [from, to, hit-at-to, [intermediate places that hit]]
     for src, dst, hit in steps:
+        # The same checker going on: join the steps into one move (24/18/16 -> 24/16). Of the
+        # checkers that reached ``src``, continue one that did not hit there, so the hit stays
+        # written where it happened (bar/19* bar/13, not bar/19 bar/19*/13).
+        going_on = None
         for ch in chains:
-            # The same checker going on: join the steps into one move (24/18/16 -> 24/16).
-            if ch[1] == src and src != OFF:
-                if ch[2]:
-                    ch[3].append(src)
-                ch[1] = dst
-                ch[2] = hit
-                break
-        else:
+            if ch[1] == src and src != OFF and (going_on is None or going_on[2] and not ch[2]):
+                going_on = ch
+        if going_on is None:
             chains.append([src, dst, hit, []])
+        else:
+            if going_on[2]:
+                going_on[3].append(src)
+            going_on[1] = dst
+            going_on[2] = hit
     words = []
     for src, dst, hit, mids in chains:
         w = _place(src)
@@ -107,7 +111,11 @@ def apply_moves(position, text, opposite=None):
     """The position after the mover plays ``text`` (no check of the dice: see Turn.check)."""
     pos = position.copy()
     c = pos.cells
-    for path, hits in parse_moves(text):
+    moves = parse_moves(text)
+    # A move that hits where it lands goes first: another checker may pass that point or land
+    # there after the hit (bar/19*/13 bar/13*: the blot on 13 is hit by the second move).
+    moves = [m for m in moves if m[0][-1] in m[1]] + [m for m in moves if m[0][-1] not in m[1]]
+    for path, hits in moves:
         src = path[0]
         if not c[src]:
             raise NotationError("no checker of the player on roll on %s" % _place(src))

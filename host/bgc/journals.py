@@ -12,16 +12,9 @@ journal still exports what is readable.
 """
 
 import os
-import sys
 
-from . import FIRMWARE_DIR
 
-try:  # the firmware's own journal code, imported in place (as bgrules is)
-    from companion import journal as _journal
-except ImportError:  # pragma: no cover - depends on how bgc was installed
-    if FIRMWARE_DIR not in sys.path:
-        sys.path.append(FIRMWARE_DIR)
-    from companion import journal as _journal
+from companion import journal as _journal  # the firmware's own journal code, imported in place
 
 from bgrules import Position
 from bgrules.position import BAR, OFF, OPP
@@ -174,14 +167,14 @@ def steps_between(start, final):
 
 
 def _play_steps(turn, final):
-    """(steps, notation, legal) for the play that ends at ``final``."""
-    plays = turn.plays()
-    for play in plays:
-        if play.position == final:
-            return play.steps, play.notation(), True
-    if not plays and final == turn.start:
-        return (), "", True
-    return None, None, False
+    """(steps, notation, legal) for the play that ends at ``final``: the target search of
+    Turn.play_to (a handful of nodes, not every play of the roll)."""
+    if turn.dice_to_play == 0:
+        return (), "", final == turn.start
+    play = turn.play_to(final)
+    if play is None:
+        return None, None, False
+    return play.steps, play.notation(), True
 
 
 def _format_steps(steps):
