@@ -19,7 +19,6 @@ journal record maps (cube actions, beavers, resignations, closed-out turns, cond
 money sessions) and what the format cannot hold.
 """
 
-from .journals import KIND_WORDS
 
 COLUMN = 27  # GNU Backgammon: "%3d) %-27s " for the left column
 
@@ -154,4 +153,4 @@ def mat_text(log, date=None):
     return "\n".join(lines) + "\n", warnings
 
 
-__all__ = ["mat_text", "mat_name", "move_text", "KIND_WORDS"]
+__all__ = ["mat_text", "mat_name", "move_text"]

@@ -3,7 +3,7 @@
 mpremote's raw REPL interrupts the game loop (Ctrl-C); the firmware journals every completed
 action before showing it, so nothing is lost, and after the copy the Pico is soft-reset so that
 main.py starts again and resumes the match from its journal (``--no-restart`` leaves it at the
-REPL). A copy is *verified* when its size and CRC-32 match the file on the Pico and it replays
+REPL). A copy is *verified* when its size and CRC-32s (one per 1 KB piece) match the file on the Pico and it replays
 through the rules engine to its last line. Verified copies of finished matches (and of any older
 journal than the newest one, which may be the match in progress) are added to /journal/exported,
 so that the firmware may free their space first when flash runs low. Nothing is deleted on the
@@ -52,17 +52,17 @@ if names is None:
 else:
     for n in names:
         p = %(dir)r + "/" + n
-        crc = 0
+        crcs = []
         size = 0
         f = open(p, "rb")
         while True:
-            b = f.read(1024)
+            b = f.read(%(chunk)d)
             if not b:
                 break
-            crc = binascii.crc32(b, crc)
+            crcs.append(binascii.crc32(b))
             size += len(b)
         f.close()
-        r["files"].append([n, size, crc & 0xffffffff])
+        r["files"].append([n, size, crcs])
     try:
         f = open(%(exported)r)
         r["exported"] = [x.strip() for x in f.read().split("\\n") if x.strip()]
@@ -90,7 +90,7 @@ def _exec(transport, code, what):
 
 def list_journals(transport):
     """(files [(name, size, crc)], exported names) on the Pico; files is None without /journal."""
-    out = _exec(transport, _LIST % {"dir": JOURNAL_DIR, "exported": EXPORTED}, "listing /journal")
+    out = _exec(transport, _LIST % {"dir": JOURNAL_DIR, "exported": EXPORTED, "chunk": CHUNK}, "listing /journal")
     data = json.loads(out.decode("utf-8").strip().splitlines()[-1])
     files = data["files"]
     return (None if files is None else [tuple(f) for f in files]), data["exported"]
@@ -106,6 +106,12 @@ def read_file(transport, path, progress_cb):
     except Exception as exc:
         raise UserError("lost the connection to the Pico while copying %s (%s)\nhint: check the USB cable "
                         "and run `bgc pull` again: nothing was deleted" % (path, exc)) from None
+
+
+def chunk_crcs(data):
+    """CRC-32 of each CHUNK-byte piece, as the Pico computes them while listing (one CRC per
+    piece, so the Pico never holds a whole journal in RAM)."""
+    return [binascii.crc32(data[i:i + CHUNK]) & 0xFFFFFFFF for i in range(0, len(data), CHUNK)]
 
 
 def _write_local(path, data):
@@ -158,7 +164,7 @@ def run(args):
             if previous != data:
                 _write_local(local, data)
             problems = []
-            if len(data) != size or (binascii.crc32(data) & 0xFFFFFFFF) != crc:
+            if len(data) != size or chunk_crcs(data) != crc:
                 problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))
             log = journals.replay_text(data.decode("utf-8", "replace"), local)
             if log.problem:

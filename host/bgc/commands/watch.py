@@ -73,7 +73,7 @@ class Screen:
             try:
                 pos = Position.from_id(s.get("pos", ""))
                 out += board_lines(pos, on_roll, names, cube, owner)
-            except (PositionError, TypeError, ValueError):
+            except (PositionError, TypeError, ValueError, AttributeError):
                 out.append("(no board: position %r)" % s.get("pos"))
             dice = s.get("dice") or [0, 0]
             parts = ["%s on roll" % names[on_roll] if on_roll in (0, 1) else ""]
@@ -101,9 +101,12 @@ def describe(ev, status):
         d = ev.get("dice") or [0, 0]
         return "%s rolls %d-%d" % (who(), d[0], d[1])
     if kind == "play":
-        return "%s plays %s" % (who(), ev.get("move") or "(no move)")
+        return "%s plays %s%s" % (who(), ev.get("move") or "(no move)", " (accepted illegal play)" if ev.get("condoned") else "")
     if kind == "cube":
-        return "%s %s%s" % (who(), ev.get("action", "cube"), (" %s" % ev["value"]) if "value" in ev else "")
+        value = ev.get("cube", ev.get("value"))
+        return "%s %ss%s" % (who(), ev.get("action", "double"), (" (cube %s)" % value) if value else "")
+    if kind == "pass":
+        return "%s is closed out: no roll" % who()
     if kind == "illegal":
         return "ILLEGAL: %s" % (ev.get("reason") or ev.get("msg") or "")
     if kind == "resign":
