@@ -397,7 +397,8 @@ class VirtualPico:
         store.set_limits(memory_size=self.memory_bytes)
         store.set_epoch_deadline(1)
         wasi = WasiConfig()
-        wasi.argv = ["micropython", "-c", _BOOT]
+        # A heap big enough that no collection is ever needed: the build's collector is unsafe.
+        wasi.argv = ["micropython", "-X", "heapsize=%dK" % (self.memory_bytes * 3 // 4 // 1024), "-c", _BOOT]
         wasi.env = []
         wasi.stdout_custom = self._guest_output
         wasi.stderr_custom = self._guest_output

@@ -14,6 +14,7 @@
 # fraction of a microsecond. Code that never calls any of them (``while True: pass``) is stopped
 # by the host the hard way after a grace period.
 
+import gc as _rgc
 import sys as _rsys
 import builtins
 import io
@@ -517,6 +518,20 @@ def _run(job, g):
         return {"status": "exc", "trace": _trace(e), "kbd": isinstance(e, KeyboardInterrupt)}
 
 
+class _Gc:
+    # This wasm build's collector frees objects that are still live (see bgc/upy.py): a
+    # collection corrupts the heap, so the virtual Pico never collects and runs a large heap
+    # instead (bgc.vpico passes -X heapsize).
+    def collect(self):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(_rgc, name)
+
+
+gc = _Gc()
+
+
 def _install():
     info = call("vp_hello", uctypes.addressof(_flag), _rsys.version)
     _info.update(info)
@@ -536,6 +551,7 @@ def _install():
         ("micropython", micropython),
         ("random", random),
         ("vfs", vfs),
+        ("gc", gc),
     ):
         _rsys.modules[name] = mod
     return info
