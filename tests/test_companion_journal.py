@@ -83,3 +83,16 @@ def test_replay_refuses_an_illegal_play_unless_condoned():
 
 def test_journal_reads_a_missing_file_as_empty(tmp_path):
     assert journal.Journal(str(tmp_path / "none.jnl")).read() == ([], None)
+
+
+def test_a_line_cut_before_its_newline_is_not_glued_to_the_next(tmp_path):
+    path = str(tmp_path / "m.jnl")
+    first = journal.encode(journal.settings_record(3))
+    second = journal.encode({"a": "open", "dice": [3, 1]})
+    with open(path, "w") as f:
+        f.write(first + second[:-1])  # power cut after the checksum, before the newline
+    j = journal.Journal(path)  # the next boot
+    j.append({"a": "open", "dice": [5, 2]})
+    records, problem = j.read()
+    assert problem is None
+    assert [r.get("dice") for r in records] == [None, [3, 1], [5, 2]]

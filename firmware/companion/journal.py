@@ -140,14 +140,36 @@ class Journal:
 
     def __init__(self, path):
         self.path = path
+        self._unterminated = None  # unknown until the first append of this boot
+
+    def _ends_unterminated(self):
+        # A power cut between a line's checksum and its newline leaves a whole, readable line
+        # with no end: the next line must not be glued onto it.
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return False
+        try:
+            size = f.seek(0, 2)
+            if not size:
+                return False
+            f.seek(size - 1)
+            return f.read(1) != b"\n"
+        finally:
+            f.close()
 
     def append(self, record):
         line = encode(record)
+        if self._unterminated is None:
+            self._unterminated = self._ends_unterminated()
         f = open(self.path, "a")
         try:
+            if self._unterminated:
+                f.write("\n")
             f.write(line)
         finally:
             f.close()
+        self._unterminated = False
         return line
 
     def read(self):
