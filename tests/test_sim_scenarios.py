@@ -57,7 +57,7 @@ def test_script_cli_parse_error_and_missing_file(tmp_path, capsys):
 
 
 def test_interactive_prompt_reads_stdin_without_a_tty(tmp_path):
-    commands = "send new length=1\npress white roll\nlift 24\nshow\nexpect led 24 LIFTED\nfly\nquit\n"
+    commands = "send new length=1\ndice 6 4\npress white roll\nlift 24\nshow\nexpect led 24 LIFTED\nfly\nquit\n"
     r = subprocess.run([sys.executable, "-m", "bgc", "sim", "--flash", str(tmp_path / "f")], input=commands,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -767,6 +767,7 @@ class Companion:
         self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i) for i in places]})
         self._ask_say()
         self.hint = self._hint()
+        self.status()  # the phase is now "ask": a host watching the board must know
 
     def _ask_say(self):
         m = self.match
@@ -785,6 +786,7 @@ class Companion:
                 self.phase = "moving"
                 self.tracker.prev[0] = 255  # force a fresh verdict
                 self._moving_frame()
+                self.status()
                 return
         if self.ask_chosen >= 0:
             i = self.ask_places[0] if len(self.ask_places) == 1 else self._chosen_place

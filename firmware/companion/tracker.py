@@ -15,6 +15,15 @@
 #   HIT      legal, but a hit checker has not reached the bar yet: the bar LED asks for it
 #   ILLEGAL  a checker was put where no legal continuation allows: ``red`` and ``reason``
 #
+# A hit is made either way round: the checker put down beside the blot first (both colours on
+# the point: the bar LED asks for the blot), or the blot taken off first. Then, for the rules, the
+# blot is still on its point until the hitting checker comes: the frame is legal as long as a
+# checker can still land there (Turn.destinations).
+#
+# At DONE the player says the play is finished: checkers missing from the board are borne off,
+# and a refusal names the rule that breaks; they are taken for checkers still in a hand only when
+# no rule explains them as borne off.
+#
 # Only the frames the classifier calls stable reach the tracker, so a checker sliding over
 # points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
 #
@@ -35,6 +44,12 @@ ILLEGAL = 4
 VERDICTS = ("same", "legal", "lifted", "hit", "illegal")
 
 _ZERO = bytes(52)
+
+# how a frame is explained (Tracker._explain)
+_SEEN_LIFTED = 1
+_SEEN = 2
+_IN_HAND = 3
+_FOUND = 4
 
 
 def led_of(white, place):
@@ -57,7 +72,9 @@ class Tracker:
         self.rng = bytearray(52)  # 1: only "lo or more" is sensed here (5+ on a point, fault)
         self.prev = bytearray(52)
         self.known = bytearray(52)  # the last legal position seen with every checker accounted
-        self.work = bytearray(52)
+        self.work = bytearray(52)  # the frame as the rules see it (at DONE: the position seen)
+        self.alt = bytearray(52)  # the same with blots taken off ahead of the hit put back
+        self.base = bytearray(52)  # the legal position that explains the frame
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.turn = None
         self.start = None
@@ -229,36 +246,54 @@ class Tracker:
         for i in range(1, 26):
             if cand[i] > known[i]:
                 added.append(i)
-        legal = False
-        if not surplus and not blocked and turn.locate(cand):
-            legal = True
-            if deficit and not added:
-                # Only lifts since the last legal position: a checker in the air (or borne off).
-                self._lifted(cand, recent, True)
-            else:
-                known[:] = cand
-                self.verdict = LEGAL
-        elif deficit and not blocked:
-            # Checkers in a hand: put them back where they were lifted from.
-            h = self._returned(cand, deficit)
-            if turn.locate(h):
-                legal = True
-                if added:
-                    known[:] = h
-                self._lifted(h, recent, False)
-        if not legal and not blocked:
-            found = self._search_ranged(cand, surplus, deficit)
-            if found is not None:
-                legal = True
-                known[:] = found
-                self.verdict = LEGAL
-        if legal:
+        how = 0
+        pending = None
+        if not blocked:
+            how = self._explain(cand, deficit, surplus, added)
+            if not how:
+                # Blots taken off before the checker that hits them arrives: for the rules they
+                # are still on their points, and the frame is legal if those hits can still come
+                # (any others on the bar were hit by a checker that went on).
+                off = self._blots_off(cand)
+                if off:
+                    alt = self.alt
+                    opposite = turn.rules.opposite
+                    n = len(off) if len(off) < 4 else 4
+                    for mask in range(1, 1 << n):
+                        pending = [off[j] for j in range(n) if mask >> j & 1]
+                        alt[:] = cand
+                        for q in pending:
+                            alt[OPP + opposite[q]] = 1
+                            alt[OPP + BAR] -= 1
+                        how = self._explain(alt, deficit, surplus, added)
+                        if how and self._can_hit(alt if how < _IN_HAND else self.base, pending, recent):
+                            cand = alt
+                            break
+                        how = 0
+                    if not how:
+                        pending = None
+        if how == _SEEN_LIFTED:
+            # Only lifts since the last legal position: a checker in the air (or borne off).
+            self._lifted(cand, recent, True)
+        elif how == _SEEN:
+            known[:] = cand
+            self.verdict = LEGAL
+        elif how == _IN_HAND:
+            # Checkers in a hand: they go back where they were lifted from.
+            if added:
+                known[:] = self.base
+            self._lifted(self.base, recent, False)
+        elif how == _FOUND:
+            known[:] = self.base
+            self.verdict = LEGAL
+        if how:
             if od > 0 or hit_pts:
                 if self.verdict == LEGAL:
                     self.verdict = HIT
                 self.hint = [0 if self.mover_white else 25] + hit_pts
                 self.reason = "Hit checker to the bar"
-            self.complete = self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and self._is_complete(known)
+            self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
+                             and self._is_complete(known))
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.
         self.verdict = ILLEGAL
@@ -290,6 +325,63 @@ class Tracker:
         else:
             self.verdict = LEGAL
         return self.verdict
+
+    def _explain(self, cand, deficit, surplus, added):
+        """How the legal (partial) play the frame ``cand`` shows is reached: _SEEN_LIFTED (as
+        seen, only lifts since ``known``: checkers in the air or borne off), _SEEN (as seen),
+        _IN_HAND (the missing checkers are in a hand: ``base`` has them put back), _FOUND (a
+        count the sensors cannot tell, resolved: ``base``); 0 when no legal play explains it."""
+        turn = self.turn
+        if not surplus and turn.locate(cand):
+            return _SEEN_LIFTED if deficit and not added else _SEEN
+        if deficit:
+            self._returned(cand, deficit, self.base)
+            if turn.locate(self.base):
+                return _IN_HAND
+        found = self._search_ranged(cand, surplus, deficit)
+        if found is not None:
+            self.base[:] = found
+            return _FOUND
+        return 0
+
+    def _blots_off(self, cand):
+        """Points (mover's numbering) whose blot of the opponent has gone to the bar (or a
+        hand) while none of the mover's checkers stands there: taken off ahead of the checker
+        that hits it. None when there are none."""
+        start = self.start.cells
+        opposite = self.turn.rules.opposite
+        extra = cand[OPP + BAR] - start[OPP + BAR]
+        out = None
+        for q in range(1, 25):
+            o = OPP + opposite[q]
+            if extra > 0 and start[o] == 1 and cand[o] == 0 and cand[q] == 0:
+                if out is None:
+                    out = []
+                out.append(q)
+                extra -= 1
+        return out
+
+    def _can_hit(self, base, pending, recent):
+        """Each blot in ``pending`` can still be hit from the legal mid-turn ``base``: a checker
+        behind it may land on it (the one just lifted is asked first)."""
+        turn = self.turn
+        reach = 0
+        for left in turn.locate(base):
+            n = 0
+            for d in left:
+                n += d
+            if n > reach:
+                reach = n
+        for q in pending:
+            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent)
+            s = min(25, q + reach)
+            while s > q and not ok:
+                if s != recent and base[s] and q in turn.destinations(base, s):
+                    ok = True
+                s -= 1
+            if not ok:
+                return False
+        return True
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED
@@ -323,9 +415,13 @@ class Tracker:
                 lit.append(led_of(mw, d))
         self.lit = lit
 
-    def _returned(self, cand, deficit):
-        """``cand`` with ``deficit`` missing checkers put back where ``known`` had them."""
-        h = bytearray(cand)
+    def _returned(self, cand, deficit, h=None):
+        """``cand`` with ``deficit`` missing checkers put back where ``known`` had them (into
+        ``h`` when given)."""
+        if h is None:
+            h = bytearray(cand)
+        else:
+            h[:] = cand
         known = self.known
         for i in range(25, 0, -1):
             while deficit and h[i] < known[i]:
@@ -419,11 +515,17 @@ class Tracker:
                 found.append(f)
         if found:
             return [bytearray(f) for f in found], ""
-        if on < CHECKERS - start[0]:
+        # DONE says the play is finished, so the checkers missing from the board are borne off
+        # (15 a side) and the refusal names the rule that breaks. Only when the engine can name
+        # no rule (no die could have taken them off, nor a rule relaxed) and putting them back
+        # where they were lifted from is the start of a legal play are they taken for checkers
+        # still in a hand.
+        reason = turn.check(Position(cand))
+        if on < CHECKERS - start[0] and (not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)):
             h = self._returned(cand, CHECKERS - start[0] - on)
             if turn.locate(h):
                 return [], "Checker in hand: put it down"
-        return [], turn.check(Position(cand)) or "Illegal play"
+        return [], reason or "Illegal play"
 
     # --- set-up check --------------------------------------------------------------------------
 

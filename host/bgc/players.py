@@ -274,7 +274,7 @@ class Players:
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
                       "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
-                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0}
+                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0}
         self.false_flags = []  # the events counted as false illegal flags
         self.history = []  # the last hand actions: (frame, action), for reporting a false flag
         sim.serial.listeners.append(self._on_event)
@@ -324,7 +324,14 @@ class Players:
             self.queue.pop(0)
             if a.kind == "place" and a.args[0] != "bar":
                 self.stats["checker_moves"] += 1
-            execute(sim, a)
+            try:
+                execute(sim, a)
+            except simmod.SimError:
+                # The board is not as the hand expected (the firmware was reset in the middle
+                # of a game-over set-up, say): drop the plan and look again.
+                self.queue = []
+                self.stats["replans"] += 1
+                return
             self.history.append((sim.frames, a))
             if len(self.history) > 40:
                 del self.history[:20]
@@ -511,4 +518,7 @@ class Players:
 
 
 def _same_move(shown, want):
-    return shown.replace(" ", "") == want.replace(" ", "")[:len(shown.replace(" ", ""))]
+    # The OLED line is 16 characters: a shown play is cut short only when "ROLL=" + play fills
+    # it; a shorter one is the whole play ("2/off" is not "2/off 1/off").
+    s, w = shown.replace(" ", ""), want.replace(" ", "")
+    return s == w or (len("ROLL=" + shown) >= 16 and w.startswith(s))

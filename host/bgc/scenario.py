@@ -174,6 +174,9 @@ def parse_line(text, line):
         if p == "bar" and side is None:
             raise ScenarioSyntaxError(line, "lift bar needs the colour: lift bar white|black")
         return Step(line, stripped, op, (p, side))
+    if op == "add":
+        need((2, 2), "add POINT|bar white|black")
+        return Step(line, stripped, op, (_point(a[0], line, ("bar",)), _side(a[1], line)))
     if op == "place":
         need((1, 1), "place POINT|bar|off")
         return Step(line, stripped, op, (_point(a[0], line, ("bar", "off")),))
@@ -215,7 +218,7 @@ def parse_line(text, line):
         return Step(line, stripped, op, ())
     if op == "expect":
         return _parse_expect(stripped, line, a)
-    raise ScenarioSyntaxError(line, "unknown action %r (setup, resume, dice, press, lift, place, hover, slide, move, "
+    raise ScenarioSyntaxError(line, "unknown action %r (setup, resume, dice, press, lift, place, add, hover, slide, move, "
                                     "wait, powercut, send, timeout, show, expect)" % tok[0])
 
 
@@ -381,6 +384,13 @@ class Runner:
         if point == "bar":
             point = 25 if side == simmod.WHITE else 0
         self.sim.lift(point, side)
+        self.sim.run_ms(100)
+
+    def do_add(self, st):
+        point, colour = st.args
+        if point == "bar":
+            point = 25 if colour == simmod.WHITE else 0
+        self.sim.board.place(self.sim.free_cell(point, colour), colour)
         self.sim.run_ms(100)
 
     def do_place(self, st):
