@@ -18,7 +18,7 @@ from drivers.leds import COLOURS, Leds
 from drivers.oled import Oled
 
 GC_EVERY = 64  # loop iterations between collections: short pauses, never a long one mid-turn
-DRIFT_EVERY = 16  # frames between baseline drift updates on cells that read empty
+DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 
 
 class OpeningDice:
@@ -95,10 +95,13 @@ class App:
             c.on_frame(cl.state, now_ms)
         self.loops += 1
         if self.loops % DRIFT_EVERY == 0:
+            # Drift is followed only on cells the game knows are empty and that read empty.
             state = cl.state
             empty = self._empty
+            c.tracker.empty_cells(empty)
             for i in range(pinmap.N_CELLS):
-                empty[i] = 1 if state[i] == EMPTY else 0
+                if state[i] != EMPTY:
+                    empty[i] = 0
             cl.refresh_baseline(raw, empty)
         ev = self.buttons.poll(now_ms)
         while ev:

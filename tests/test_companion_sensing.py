@@ -155,3 +155,22 @@ def test_two_blots_taken_off_first_one_hit_in_passing(tmp_path):
     assert h.events("illegal") == []
     h.press(ROLL_W)
     assert h.events("play")[0]["move"] == "13/11*/9 6/4* 6/4"
+
+
+def test_baseline_refresh_is_limited_to_cells_the_game_knows_are_empty():
+    from bgrules import Position
+    from companion.tracker import Tracker
+
+    t = Tracker()
+    t.begin(Position.start(), True)
+    mask = bytearray(128)
+    t.empty_cells(mask)
+    occupied = {24, 13, 8, 6, 1, 12, 17, 19}  # white's and black's start points, white's numbering
+    for p in range(1, 25):
+        cells = mask[5 * (p - 1): 5 * p]
+        assert all(cells) == (p not in occupied) and any(cells) == (p not in occupied), p
+    assert all(mask[120:128])  # nobody on the bar
+    t.begin(Position.start().swapped(), False)  # black on roll: the same board
+    mask2 = bytearray(128)
+    t.empty_cells(mask2)
+    assert mask2 == mask

@@ -113,6 +113,26 @@ class Tracker:
 
     # --- reading a frame ---------------------------------------------------------------------
 
+    def empty_cells(self, mask):
+        """mask[cell] = 1 for the sensor cells (bytearray(128)) on points and bar halves where the
+        last position the game accounted for has no checker. The classifier's baseline follows
+        drift only on such cells (and only while they also read empty), so a weakly sensed
+        checker is never taken into the baseline."""
+        known = self.known
+        wb = 0 if self.mover_white else OPP
+        bb = OPP if self.mover_white else 0
+        for p in range(1, 25):
+            e = 0 if known[wb + p] or known[bb + 25 - p] else 1
+            base = 5 * (p - 1)
+            for k in range(5):
+                mask[base + k] = e
+        e = 0 if known[wb + BAR] else 1
+        for cell in range(120, 124):
+            mask[cell] = e
+        e = 0 if known[bb + BAR] else 1
+        for cell in range(124, 128):
+            mask[cell] = e
+
     def read(self, frame):
         """Fill ``seen``/``lo``/``rng`` from a classifier frame (bytearray(128)). No judgement."""
         seen = self.seen
