@@ -157,6 +157,26 @@ def test_two_blots_taken_off_first_one_hit_in_passing(tmp_path):
     assert h.events("play")[0]["move"] == "13/11*/9 6/4* 6/4"
 
 
+def test_blot_taken_off_first_then_the_hitter_lifted_while_bearing_off(tmp_path):
+    # white 2 on 2, 3 on 4... bearing off with a black blot on board 1; 6-2 played 7/1* 2/off.
+    # With the blot on the bar and 7 in the air, 7/off (7/5/off) also explains the frame but
+    # leaves nothing to hit with: the checker in the hand is the hitter (seed 217 of the
+    # reliability run, the one false flag in 1,000 noisy games).
+    h = opened(tmp_path)
+    at(h, Position.from_id("e7sRACD+3hEAAA"), True, (6, 2))
+    h.lift("b", 1)
+    h.put("b", 25)
+    h.lift("w", 7)
+    assert h.events("illegal") == [] and h.leds("illegal") == []
+    assert 1 in h.leds("legal")  # the blot's point is lit for the hitter
+    h.put("w", 1)
+    h.lift("w", 2)  # 2/off into the tray
+    assert h.events("illegal") == []
+    h.press(ROLL_W)
+    assert h.events("illegal") == []
+    assert h.events("play")[0]["move"] == "7/1* 2/off"
+
+
 def test_baseline_refresh_is_limited_to_cells_the_game_knows_are_empty():
     from bgrules import Position
     from companion.tracker import Tracker

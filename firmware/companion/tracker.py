@@ -289,6 +289,10 @@ class Tracker:
                         if how and self._can_hit(alt if how < _IN_HAND else self.base, pending, recent):
                             cand = alt
                             break
+                        if how == _SEEN_LIFTED and self._hitter_in_hand(alt, deficit, pending, recent):
+                            how = _IN_HAND
+                            cand = alt
+                            break
                         how = 0
                     if not how:
                         pending = None
@@ -402,6 +406,15 @@ class Tracker:
             if not ok:
                 return False
         return True
+
+    def _hitter_in_hand(self, alt, deficit, pending, recent):
+        """The checkers missing from ``alt`` also read as borne off, but one of them may be the
+        hitter, still in the air (7/1* 2/off with the blot taken off first, then 7 lifted: 7/off
+        explains the frame too, yet leaves nothing to hit with). Put them back (into ``base``)
+        and ask again."""
+        base = self.base
+        self._returned(alt, deficit, base)
+        return bool(self.turn.locate(base)) and self._can_hit(base, pending, recent)
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED
