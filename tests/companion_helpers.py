@@ -2,6 +2,7 @@
 Companion with its journal in a temporary directory."""
 import os
 
+from bgc.virtual.frames import ideal_frame
 from bgrules.position import OPP, Position
 from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG
 from companion.store import Store
@@ -25,21 +26,8 @@ def board_of(pos, white_on_roll=True):
 
 
 def frame_of(white, black, stack_flags=True):
-    """The classifier frame of a board: checkers fill a point's 5 cells from the rim, the 6th
-    and later stack on the cells from the rim (STACK flag); bars have 4 cells a colour."""
-    f = bytearray(128)
-    for p in range(1, 25):
-        used = 0  # a checker put beside an opponent's blot takes the next cell
-        for colour, n in ((WHITE, white[p]), (BLACK, black[p])):
-            if not n:
-                continue
-            for k in range(min(n, 5 - used)):
-                f[5 * (p - 1) + used + k] = colour | (STACK if stack_flags and n > 5 + k else 0)
-            used += min(n, 5 - used)
-    for colour, n, base in ((WHITE, white[25], 120), (BLACK, black[25], 124)):
-        for k in range(min(n, 4)):
-            f[base + k] = colour | (STACK if stack_flags and n > 4 + k else 0)
-    return f
+    """The classifier frame of a board (bgc.virtual.frames.ideal_frame)."""
+    return ideal_frame(white, black, stack_flags)
 
 
 def frame_pos(pos, white_on_roll=True, stack_flags=True):

@@ -106,24 +106,7 @@ UPY_GAME = r'''
 import gc
 from companion.controller import Companion, ROLL_W, ROLL_B, SHORT
 from companion.store import Store
-
-class Fs:
-    def mkdir(self, p): pass
-    def listdir(self, p):
-        out = []
-        for i in range(1, 10):
-            n = "m%04d.jnl" % i
-            try:
-                open(p + "/" + n).close()
-                out.append(n)
-            except OSError:
-                pass
-        return out
-    def stat(self, p):
-        f = open(p); n = len(f.read()); f.close()
-        return (0, 0, 0, 0, 0, 0, n)
-    def remove(self, p): pass
-    def statvfs(self, p): return (4096, 4096, 100, 100, 100, 0, 0, 0, 0, 255)
+from frames import OpenFlash, ideal_frame
 
 class Dice:
     def __init__(self): self.r = [(6, 5), (3, 3)]
@@ -136,14 +119,7 @@ for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
 
 frame = bytearray(128)
 def show():
-    for i in range(128): frame[i] = 0
-    for p in range(1, 25):
-        used = 0
-        for col, n in ((1, white[p]), (2, black[p])):
-            for k in range(min(n, 5 - used)):
-                frame[5 * (p - 1) + used + k] = col | (4 if n > 5 + k else 0)
-            used += min(n, 5 - used)
-    return frame
+    return ideal_frame(white, black, out=frame)
 
 t = [0]
 def mv(side, a, b):
@@ -152,7 +128,7 @@ def mv(side, a, b):
     c.on_frame(show(), t[0])
 
 base = gc.mem_alloc()
-c = Companion(Store("/input", Fs()), Dice())
+c = Companion(Store("/input", OpenFlash()), Dice())
 c.boot(show(), 0)
 boot = gc.mem_alloc() - base
 c.new_match({"length": 3}, True)
@@ -174,7 +150,8 @@ print("HEAP", boot, place)
 def test_short_game_under_micropython():
     from bgc import upy
 
-    out = upy.run(UPY_GAME, [os.path.join(ROOT, "firmware")])
+    frames = os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")
+    out = upy.run(UPY_GAME, [os.path.join(ROOT, "firmware"), frames])
     lines = [l for l in out.splitlines() if l.startswith("{")]
     evs = [json.loads(l) for l in lines]
     plays = [e["move"] for e in evs if e["ev"] == "play"]

@@ -25,6 +25,7 @@ for p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):
 board.set_points(w, b)
 import main
 from bgrules import Position, Turn
+from virtual.frames import OpenFlash  # no os module in this wasm build
 
 class Serial:
     def __init__(self):
@@ -48,27 +49,8 @@ class Dice:  # an LCG: the same dice under both interpreters
     def first_roll(self):
         return self.die(), self.die()
 
-class Fs:  # the flash: files through open(); no os module in this wasm build
-    def mkdir(self, d): pass
-    def listdir(self, d):
-        out = []
-        for i in range(1, 10):
-            n = "m%04d.jnl" % i
-            try:
-                open(d + "/" + n).close()
-                out.append(n)
-            except OSError:
-                pass
-        return out
-    def stat(self, p):
-        f = open(p); n = len(f.read()); f.close()
-        return (0, 0, 0, 0, 0, 0, n)
-    def statvfs(self, d):
-        return (4096, 4096, 256, 200, 200, 0, 0, 0, 0, 255)
-    def remove(self, p): raise OSError(30)
-
 ser = Serial()
-app = main.build(journal_dir="/input", serial=ser, dice=Dice(), buzzer=False, fs=Fs())
+app = main.build(journal_dir="/input", serial=ser, dice=Dice(), buzzer=False, fs=OpenFlash())
 clock = board.clock
 
 def run(frames):
