@@ -177,6 +177,20 @@ def test_blot_taken_off_first_then_the_hitter_lifted_while_bearing_off(tmp_path)
     assert h.events("play")[0]["move"] == "7/1* 2/off"
 
 
+def test_blot_on_the_bar_without_a_hit_is_refused_at_done(tmp_path):
+    # the same frame, but the lifted checker went into the tray: 7/off (7/5/off) hits nothing,
+    # so the blot has no business on the bar and DONE says why
+    h = opened(tmp_path)
+    at(h, Position.from_id("e7sRACD+3hEAAA"), True, (6, 2))
+    h.lift("b", 1)
+    h.put("b", 25)
+    h.lift("w", 7)
+    h.press(ROLL_W)
+    assert h.events("play") == []
+    ev = h.events("illegal")
+    assert ev and ev[-1]["at"] == "done" and ev[-1]["reason"]
+
+
 def test_baseline_refresh_is_limited_to_cells_the_game_knows_are_empty():
     from bgrules import Position
     from companion.tracker import Tracker
