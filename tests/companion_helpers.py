@@ -7,8 +7,6 @@ from bgrules.position import OPP, Position
 from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG
 from companion.store import Store
 
-EMPTY, WHITE, BLACK, STACK, FAULT = 0, 1, 2, 4, 8
-
 
 def board_of(pos, white_on_roll=True):
     """(white, black): lists of 26 counts by board point (white's numbering 1..24); index 25
@@ -25,14 +23,9 @@ def board_of(pos, white_on_roll=True):
     return white, black
 
 
-def frame_of(white, black, stack_flags=True):
-    """The classifier frame of a board (bgc.virtual.frames.ideal_frame)."""
-    return ideal_frame(white, black, stack_flags)
-
-
 def frame_pos(pos, white_on_roll=True, stack_flags=True):
     w, b = board_of(pos, white_on_roll)
-    return frame_of(w, b, stack_flags)
+    return ideal_frame(w, b, stack_flags)
 
 
 class ForcedDice:
@@ -88,7 +81,7 @@ class Harness:
             self.c.boot(self.frame(), self.now)
 
     def frame(self):
-        return frame_of(self.white, self.black)
+        return ideal_frame(self.white, self.black)
 
     def set_pos(self, pos, white_on_roll=True):
         self.white, self.black = board_of(pos, white_on_roll)

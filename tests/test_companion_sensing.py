@@ -5,7 +5,8 @@ These come from the simulated games on the virtual board (tests/test_sim_reliabi
 scripts/reliability_games.py, scripts/illegal_corpus.py)."""
 from bgrules.position import Position
 from bgrules.turn import Turn
-from companion_helpers import Harness, frame_of, ROLL_W
+from bgc.virtual.frames import ideal_frame
+from companion_helpers import Harness, ROLL_W
 from test_companion_game import opened, at
 
 
@@ -106,7 +107,7 @@ def test_done_with_a_checker_still_in_the_hand_says_so(tmp_path):
 def test_bear_off_from_a_big_stack_without_stack_flags(tmp_path):
     # seven on the ace point: the 6th and 7th stack, and the STACK flag may be missed
     h = opened(tmp_path)
-    h.frame = lambda: frame_of(h.white, h.black, stack_flags=False)
+    h.frame = lambda: ideal_frame(h.white, h.black, stack_flags=False)
     w = [0] * 24
     w[0] = 7
     b = [0] * 24

@@ -289,7 +289,10 @@ class Tracker:
                         if how and self._can_hit(alt if how < _IN_HAND else self.base, pending, recent):
                             cand = alt
                             break
-                        if how == _SEEN_LIFTED and self._hitter_in_hand(alt, deficit, pending, recent):
+                        # 7/1* 2/off, blot first, then 7 lifted: 7/off also reads the frame but
+                        # leaves nothing to hit with; the checker in the air may be the hitter
+                        if (how == _SEEN_LIFTED and self._in_hand(alt, deficit)
+                                and self._can_hit(self.base, pending, recent)):
                             how = _IN_HAND
                             cand = alt
                             break
@@ -358,10 +361,8 @@ class Tracker:
         turn = self.turn
         if not surplus and turn.locate(cand):
             return _SEEN_LIFTED if deficit and not added else _SEEN
-        if deficit:
-            self._returned(cand, deficit, self.base)
-            if turn.locate(self.base):
-                return _IN_HAND
+        if deficit and self._in_hand(cand, deficit):
+            return _IN_HAND
         found = self._search_ranged(cand, surplus, deficit)
         if found is not None:
             self.base[:] = found
@@ -406,15 +407,6 @@ class Tracker:
             if not ok:
                 return False
         return True
-
-    def _hitter_in_hand(self, alt, deficit, pending, recent):
-        """The checkers missing from ``alt`` also read as borne off, but one of them may be the
-        hitter, still in the air (7/1* 2/off with the blot taken off first, then 7 lifted: 7/off
-        explains the frame too, yet leaves nothing to hit with). Put them back (into ``base``)
-        and ask again."""
-        base = self.base
-        self._returned(alt, deficit, base)
-        return bool(self.turn.locate(base)) and self._can_hit(base, pending, recent)
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED
@@ -462,6 +454,12 @@ class Tracker:
                 deficit -= 1
         h[0] = CHECKERS - self._on(h, 0)
         return h
+
+    def _in_hand(self, cand, deficit):
+        """The missing checkers of ``cand`` read as still in a hand: ``base`` gets them put back;
+        True when that is a legal (partial) play."""
+        self._returned(cand, deficit, self.base)
+        return bool(self.turn.locate(self.base))
 
     def _search_ranged(self, cand, surplus, deficit, final=False):
         """The first legal position that differs from ``cand`` only in the count of places the

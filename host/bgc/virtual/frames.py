@@ -1,14 +1,12 @@
 """Stand-ins for the companion's inputs that skip the physics, for tests and benchmarks under
-either interpreter (this module imports nothing, so a MicroPython guest can load it alone):
+either interpreter (it needs only the firmware tree, so a MicroPython guest can load it alone):
 
 * ``ideal_frame``: the classifier frame a perfectly calibrated board shows for a position;
 * ``OpenFlash``: the journal's file-system calls on top of ``open()`` alone, for the wasm
   MicroPython build used by the tests, which cannot import its ``os``.
 """
 
-WHITE = 1
-BLACK = 2
-STACK = 4
+from drivers.classify import BLACK, STACK, WHITE
 
 
 def ideal_frame(white, black, stack_flags=True, out=None):
