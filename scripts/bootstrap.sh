@@ -16,6 +16,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 if [ "${1:-}" = "test" ]; then
-    # The export tests check our files with GNU Backgammon itself (Debian package gnubg).
-    sh scripts/install_gnubg.sh
+    # GNU Backgammon for the export checks; where ../shared/tools is present, what its 32-bit
+    # MicroPython and its emulated Pico need.
+    sh scripts/install_test_tools.sh
 fi

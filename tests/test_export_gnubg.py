@@ -18,7 +18,7 @@ from bgc import cli, export, journals
 GNUBG = export.find_gnubg()
 pytestmark = pytest.mark.skipif(
     GNUBG is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
-    reason="GNU Backgammon is not installed and BGC_SKIP_GNUBG=1 (scripts/install_gnubg.sh installs it)",
+    reason="GNU Backgammon is not installed and BGC_SKIP_GNUBG=1 (scripts/install_test_tools.sh installs it)",
 )
 
 # Matches to several lengths (Crawford games, drops, takes, resignations accepted and rejected,

@@ -14,7 +14,7 @@ from bgc.vpico import VirtualPico
 STAND_IN = "import time\nwhile True:\n    time.sleep_ms(50)\n"
 
 
-# GNU Backgammon is part of the test setup (scripts/install_gnubg.sh); only an explicit
+# GNU Backgammon is part of the test setup (scripts/install_test_tools.sh); only an explicit
 # BGC_SKIP_GNUBG=1 (a machine where it cannot be installed) skips these checks.
 @pytest.mark.skipif(export.find_gnubg() is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
                     reason="GNU Backgammon is not installed and BGC_SKIP_GNUBG=1")

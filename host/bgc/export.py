@@ -160,7 +160,7 @@ def gnubg_read(paths, timeout=300):
     exe = find_gnubg()
     if not exe:
         raise GnubgError("GNU Backgammon (gnubg) is not installed\nhint: `sudo apt-get install gnubg` "
-                         "(or run scripts/install_gnubg.sh)")
+                         "(or run scripts/install_test_tools.sh)")
     with tempfile.TemporaryDirectory(prefix="bgc-gnubg-") as tmp:
         script = os.path.join(tmp, "read.py")
         src = os.path.join(tmp, "in.json")

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian packages the tests use, only those missing; quiet, safe to run again.
+#   gnubg        GNU Backgammon: the export tests compare our .mat/.sgf with what it rebuilds
+#   libc6-i386   only where ../shared/tools is present: runs its 32-bit MicroPython (Pico-sized objects)
+#   nodejs, npm  only where ../shared/tools/rp2emu is present: the emulated Pico
+# Needs root (or sudo) the first time something is missing.
+set -eu
+cd "$(dirname "$0")/.."
+TOOLS=${BGC_SHARED_TOOLS:-../shared/tools}
+want=""
+if ! { [ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1; }; then
+    want="$want gnubg"
+fi
+if [ -f "$TOOLS/micropython-unix/micropython-32" ] && ! "$TOOLS/micropython-unix/micropython-32" -c "" >/dev/null 2>&1; then
+    want="$want libc6-i386"
+fi
+if [ -f "$TOOLS/rp2emu/run.mjs" ] && ! command -v node >/dev/null 2>&1; then
+    want="$want nodejs npm"
+fi
+[ -z "$want" ] && exit 0
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "install_test_tools.sh: missing Debian packages:$want; run 'apt-get install$want' as root" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $want >/dev/null
