@@ -21,8 +21,10 @@ next piece of code to run. One interpreter process lives from one soft reset to 
 globals persist between raw-REPL executions exactly as on the device.
 """
 
+import errno
 import json
 import os
+import posixpath
 import select
 import shutil
 import signal
@@ -592,6 +594,20 @@ class VirtualPico:
 
     def _vp_reset(self, kind):
         self._reset_kind = kind
+
+    def _vp_rename(self, old, new):
+        """os.rename for the guest: 0, or the errno it fails with (paths are the Pico's)."""
+        paths = []
+        for p in (old, new):
+            p = posixpath.normpath(p)
+            if p == "/" or any(p == m.rstrip("/") or p.startswith(m.rstrip("/") + "/") for m in ["/.vpico"] + list(self.mounts)):
+                return errno.EROFS if p != "/" else errno.EBUSY
+            paths.append(os.path.join(self.flash_dir, p.lstrip("/")))
+        try:
+            os.rename(*paths)
+        except OSError as exc:
+            return exc.errno or errno.EIO
+        return 0
 
     def _vp_statvfs(self):
         used = 0

@@ -328,6 +328,15 @@ def _listdir(path=""):
     return [e[0] for e in _ilistdir(path)]
 
 
+def _rename(old, new):
+    # VfsPosix rooted at the flash builds both host paths in one shared buffer, so its rename
+    # loses the old name (MicroPython 1.27); the host renames instead.
+    cwd = _ros.getcwd().rstrip("/") + "/"
+    err = call("vp_rename", old if old.startswith("/") else cwd + old, new if new.startswith("/") else cwd + new)
+    if err:
+        raise OSError(err)
+
+
 def _stat(path):
     st = _ros.stat(path)
     return (st[0], 0, 0, 0, 0, 0, st[6], st[7], st[8], st[9])
@@ -342,7 +351,7 @@ class os:
     remove = _ros.remove
     unlink = _ros.remove
     rmdir = _ros.rmdir
-    rename = _ros.rename
+    rename = _rename
     urandom = _ros.urandom
     ilistdir = _ilistdir
     stat = _stat
