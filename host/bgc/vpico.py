@@ -216,9 +216,14 @@ class VirtualPico:
         os.set_blocking(self._master, False)
         self.port = os.ttyname(self._slave)
         if self.link:
-            if os.path.islink(self.link):
-                os.unlink(self.link)
-            os.symlink(self.port, self.link)
+            try:
+                if os.path.islink(self.link):
+                    os.unlink(self.link)
+                os.symlink(self.port, self.link)
+            except OSError as exc:
+                link, self.link = self.link, None
+                self.stop()
+                raise VirtualPicoError("cannot make the link %s: %s" % (link, exc.strerror or exc)) from None
         self._wake_r, self._wake_w = os.pipe()
         for target, name in ((self._reader_main, "vpico-reader"), (self._board_main, "vpico-board")):
             t = threading.Thread(target=target, name=name, daemon=True)

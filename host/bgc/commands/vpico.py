@@ -30,7 +30,11 @@ def run(args):
         raise UserError("--flash %s is not a directory" % args.flash)
     if args.link and os.path.exists(args.link) and not os.path.islink(args.link):
         raise UserError("--link %s exists and is not a symlink; choose another path" % args.link)
-    pico = VirtualPico(args.flash, link=args.link)
+    try:
+        pico = VirtualPico(args.flash, link=args.link)
+    except OSError as exc:
+        raise UserError("cannot use %s as the flash directory: %s\nhint: give --flash a directory you can "
+                        "write to (it is created if missing)" % (args.flash, exc.strerror or exc))
     try:
         pico.start()
     except VirtualPicoError as exc:
@@ -52,8 +56,4 @@ def run(args):
         pass
     finally:
         pico.stop()
-    # wasmtime's runtime threads can panic noisily during interpreter shutdown; everything is
-    # already closed and flushed, so leave without running the interpreter's teardown.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    return 0
