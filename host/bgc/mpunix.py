@@ -23,7 +23,8 @@ class NoMicroPython(RuntimeError):
     """No UNIX-port MicroPython could be found or run."""
 
 
-def _runs(argv):
+def is_32bit(argv):
+    """True for a 32-bit interpreter, False for a 64-bit one, None if ``argv`` does not run."""
     # A 32-bit binary without the i386 libc fails here; so does a broken script.
     try:
         r = subprocess.run(argv + ["-c", "import sys; print(sys.maxsize)"], capture_output=True, timeout=20)
@@ -59,7 +60,7 @@ def find_micropython(prefer_32bit=True):
     if key not in _found:
         tried = []
         for argv in _candidates(prefer_32bit):
-            is32 = _runs(argv)
+            is32 = is_32bit(argv)
             if is32 is not None:
                 _found[key] = (argv, is32)
                 break

@@ -195,13 +195,17 @@ class VirtualPico:
 
     def start(self, timeout=30):
         """Open the pty, boot the Pico (boot.py, main.py), return once it is running."""
-        from .mpunix import NoMicroPython, find_micropython
+        from .mpunix import NoMicroPython, find_micropython, is_32bit
 
         if self.micropython is None:
             try:
                 self.micropython, self.is_32bit = find_micropython(prefer_32bit=True)
             except NoMicroPython as exc:
                 raise VirtualPicoError(str(exc)) from None
+        elif self.is_32bit is None:
+            self.is_32bit = is_32bit(self.micropython)
+            if self.is_32bit is None:
+                raise VirtualPicoError("%s does not run as MicroPython" % " ".join(self.micropython))
         if self.heap_kb is None:
             self.heap_kb = HEAP_KB_32BIT if self.is_32bit else HEAP_KB_64BIT
         self._guest_dir = tempfile.mkdtemp(prefix="vpico-guest-")

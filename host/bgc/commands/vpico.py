@@ -48,7 +48,8 @@ def run(args):
     print(pico.port, flush=True)
     where = "flash: %s" % pico.flash_dir + ("" if args.flash else " (temporary)")
     link = "; link: %s" % args.link if args.link else ""
-    print("virtual Pico running (%s%s); Ctrl-C to stop" % (where, link), file=sys.stderr, flush=True)
+    interpreter = "; MicroPython: %s, %d kB heap" % (" ".join(pico.micropython), pico.heap_kb)
+    print("virtual Pico running (%s%s%s); Ctrl-C to stop" % (where, link, interpreter), file=sys.stderr, flush=True)
     try:
         while not done.wait(0.5):
             pass
