@@ -255,8 +255,8 @@ def test_ctrl_c_interrupts_a_program_that_allocates_and_collects_cleanly_every_t
     )
     with VirtualPico(str(flash)) as p:
         with serial.Serial(p.port, timeout=0.2) as port:
-            for i in range(12):
-                time.sleep(0.05 * (i % 4))
+            for i in range(30):
+                time.sleep(0.02 * (i % 4))
                 port.write(b"\x03")
                 data = read_until(port, b">>> ")
                 assert b"KeyboardInterrupt" in data and b"vpico:" not in data, data
