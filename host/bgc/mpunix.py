@@ -12,9 +12,10 @@ import shlex
 import subprocess
 import sys
 
-from . import FIRMWARE_DIR
+from . import ROOT
 
-ROOT = os.path.dirname(FIRMWARE_DIR)  # the checkout
+# ../shared/tools beside the checkout (BGC_SHARED_TOOLS names another place).
+SHARED_TOOLS = os.environ.get("BGC_SHARED_TOOLS") or os.path.join(os.path.dirname(ROOT), "shared", "tools")
 
 _found = {}
 
@@ -43,7 +44,7 @@ def _candidates(prefer_32bit):
     if env:
         yield shlex.split(env)
         return
-    tools = os.path.join(os.path.dirname(ROOT), "shared", "tools", "micropython-unix")
+    tools = os.path.join(SHARED_TOOLS, "micropython-unix")
     names = ("micropython-32", "micropython") if prefer_32bit else ("micropython", "micropython-32")
     for name in names:
         path = os.path.join(tools, name)
@@ -72,3 +73,12 @@ def find_micropython(prefer_32bit=True):
             )
     argv, is32 = _found[key]
     return list(argv), is32
+
+
+def describe(argv):
+    """One line naming the interpreter, for benchmark reports."""
+    r = subprocess.run(
+        argv + ["-c", "import sys\nprint(sys.version.split('; ')[-1], sys.maxsize > 2**31 and '64-bit' or '32-bit')"],
+        capture_output=True, text=True, timeout=30,
+    )
+    return r.stdout.strip()
