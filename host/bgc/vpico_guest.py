@@ -7,8 +7,8 @@
 # rp2 values in sys.implementation, os.uname(), machine.unique_id(); an ``os`` whose ilistdir and
 # statvfs answer like littlefs; sys.stdin and select.poll fed from the serial port. It does that by
 # putting stand-ins into sys.modules: MicroPython looks there before its built-in modules, so
-# ``import os`` in any later code gets the stand-in. The garbage collector, the heap limit, time
-# and the rest are the interpreter's own.
+# ``import os`` in any later code gets the stand-in (time too, for Ctrl-C below). The garbage
+# collector, the heap limit, gc, random and the rest are the interpreter's own.
 #
 # Host calls: one JSON line on the request pipe, one JSON line back on the response pipe.
 #
