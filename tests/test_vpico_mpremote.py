@@ -234,3 +234,32 @@ def test_kbd_intr_off_makes_ctrl_c_plain_input(tmp_path):
             port.write(b"\x03")
             data = read_until(port, b">>> ")
             assert b"KeyboardInterrupt" in data
+
+
+def test_ctrl_c_interrupts_a_program_that_allocates_and_collects_cleanly_every_time(tmp_path):
+    # Like the firmware's loop: allocations, collections, the clock. A Ctrl-C must stop it with a
+    # KeyboardInterrupt at a safe point each time (a signal raised inside an allocation left the
+    # UNIX port's heap locked and then hung it), and it restarts after each soft reset.
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text(
+        "import gc, time\n"
+        "print('started')\n"
+        "n = 0\n"
+        "while True:\n"
+        "    frame = [bytearray(64) for i in range(40)]\n"
+        "    if n % 50 == 0:\n"
+        "        gc.collect()\n"
+        "    time.ticks_ms()\n"
+        "    n += 1\n"
+    )
+    with VirtualPico(str(flash)) as p:
+        with serial.Serial(p.port, timeout=0.2) as port:
+            for i in range(30):
+                time.sleep(0.02 * (i % 4))
+                port.write(b"\x03")
+                data = read_until(port, b">>> ")
+                assert b"KeyboardInterrupt" in data and b"vpico:" not in data, data
+                port.write(b"\x04")
+                read_until(port, b"started")
+        assert p.log == []  # never restarted the hard way

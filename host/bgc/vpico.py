@@ -13,8 +13,9 @@ From Python::
         subprocess.run(["mpremote", "connect", pico.port, "fs", "ls"])
 
 Two threads do the work. The reader thread moves bytes from the pty into the receive buffer, and
-turns the interrupt character into a KeyboardInterrupt while code runs (SIGINT to the interpreter,
-or the answer to the host call it waits in), as rp2's USB receive handler does. The board thread
+turns the interrupt character into a KeyboardInterrupt while code runs (a byte on the interrupt
+pipe the guest checks, or the answer to the host call it waits in), as rp2's USB receive handler
+does. The board thread
 runs the interpreter process, forwards its output to the pty and answers its host calls; the REPL
 itself (pyexec.c's logic) runs on the host inside the guest's ``vp_next`` call, which returns the
 next piece of code to run. One interpreter process lives from one soft reset to the next, so
@@ -27,7 +28,6 @@ import os
 import posixpath
 import select
 import shutil
-import signal
 import subprocess
 import tempfile
 import termios
@@ -54,7 +54,7 @@ _FRIENDLY, _RAW = "friendly", "raw"
 _GUEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vpico_guest.py")
 _BOOT = (
     "import sys, vfs\nvfs.mount(vfs.VfsPosix(%r), '/.vpico', readonly=True)\n"
-    "sys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main(%d, %d)\n"
+    "sys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main(%d, %d, %d)\n"
 )
 
 
@@ -129,8 +129,8 @@ class VirtualPico:
     unique_id: 8 bytes as 16 hex digits (``machine.unique_id()``, the USB serial number).
     heap_kb: the interpreter's heap (default: Pico-like, see HEAP_KB_32BIT / HEAP_KB_64BIT).
     micropython: the interpreter's command (default: bgc.mpunix.find_micropython()).
-    kill_grace: a Ctrl-C that the running code has not answered after this many seconds (stuck
-        in one long C call, say) lets the next Ctrl-C stop the interpreter the hard way; it is
+    kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
+        prints, polls or reads the clock) before the interpreter is stopped the hard way and
         restarted at the REPL, losing its globals.
     """
 
@@ -182,8 +182,9 @@ class VirtualPico:
         self._running = False
         self._in_host = False
         self._kbd = False
-        self._sigint_at = None
-        self._sigint_sent = False
+        self._kbd_r = self._kbd_w = None
+        self._kill_timer = None
+        self._killed = False
         self._exit_expected = False
         self._banner = b""
         self._ready = threading.Event()
@@ -320,22 +321,44 @@ class VirtualPico:
             self._rx_cond.notify_all()
 
     def _raise_kbd(self):
-        # Called with _rx_cond held. Inside a host call the guest cannot take a signal without
-        # losing its place in the exchange: the answer to the call carries the interrupt instead.
+        # Called with _rx_cond held. A guest waiting in a host call gets the interrupt with the
+        # answer; running code finds it on the interrupt pipe (never a signal: see vpico_guest.py).
         if self._in_host or not self._running or self._proc is None:
             self._kbd = True
             self._rx_cond.notify_all()
             return
-        now = time.monotonic()
-        if self._sigint_at is not None and now - self._sigint_at < self.kill_grace:
-            # One is on its way; a second SIGINT before the first is raised ends the interpreter.
-            return
-        self._sigint_at = now
-        self._sigint_sent = True
         try:
-            self._proc.send_signal(signal.SIGINT)
+            os.write(self._kbd_w, b"\x03")
         except OSError:
             pass
+        if self._kill_timer is None:
+            self._kill_timer = threading.Timer(self.kill_grace, self._kill_if_unanswered)
+            self._kill_timer.daemon = True
+            self._kill_timer.start()
+
+    def _kbd_in_pipe(self):
+        """Whether a Ctrl-C waits on the interrupt pipe; takes it off if so."""
+        try:
+            if not select.select([self._kbd_r], [], [], 0)[0]:
+                return False
+            os.read(self._kbd_r, 64)
+        except (OSError, ValueError, TypeError):
+            return False
+        return True
+
+    def _kill_if_unanswered(self):
+        with self._rx_cond:
+            self._kill_timer = None
+            if self._stopping or not self._running or self._in_host or self._proc is None:
+                return
+            try:
+                unanswered = bool(select.select([self._kbd_r], [], [], 0)[0])
+            except (OSError, ValueError, TypeError):
+                return
+            if not unanswered:
+                return
+            self._killed = True
+        self._kill()
 
     def _tx(self, data, cook=False):
         """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and a
@@ -401,22 +424,28 @@ class VirtualPico:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         out_r, out_w = os.pipe()
-        # The guest reads its answers without blocking (it waits in poll), see vpico_guest._take.
+        kbd_r, kbd_w = os.pipe()
+        # The guest reads without blocking (it waits in poll), see vpico_guest._take and check().
         os.set_blocking(resp_r, False)
-        argv = self.micropython + ["-X", "heapsize=%dk" % self.heap_kb, "-c", _BOOT % (self._guest_dir, req_w, resp_r)]
+        os.set_blocking(kbd_r, False)
+        os.set_blocking(kbd_w, False)
+        self._kbd_r, self._kbd_w = kbd_r, kbd_w
+        boot = _BOOT % (self._guest_dir, req_w, resp_r, kbd_r)
+        argv = self.micropython + ["-X", "heapsize=%dk" % self.heap_kb, "-c", boot]
         self._exit_expected = False
-        self._sigint_sent = False
+        self._killed = False
         try:
             # A session of its own: a Ctrl-C typed at `bgc vpico` stops the host, not the guest.
             self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
-                                          pass_fds=(req_w, resp_r), cwd=self._guest_dir, start_new_session=True)
+                                          pass_fds=(req_w, resp_r, kbd_r), cwd=self._guest_dir,
+                                          start_new_session=True)
         except OSError as exc:
             self._proc = None
             why = "cannot start %s: %s" % (self.micropython[0], exc)
         for fd in (req_w, resp_r, out_w):
             os.close(fd)
         if self._proc is None:
-            for fd in (req_r, resp_w, out_r):
+            for fd in (req_r, resp_w, out_r, kbd_r, kbd_w):
                 os.close(fd)
             self._guest_died(why)
             return
@@ -447,22 +476,24 @@ class VirtualPico:
             self._kill()
             code = proc.wait()
             self._forward(out_r, drain=True)
-            for fd in (req_r, resp_w, out_r):
-                os.close(fd)
             with self._rx_cond:
                 self._running = False
                 self._in_host = False
-            self._proc = None
+                self._proc = None
+                self._kbd_r = self._kbd_w = None
+                if self._kill_timer:
+                    self._kill_timer.cancel()
+                    self._kill_timer = None
+            for fd in (req_r, resp_w, out_r, kbd_r, kbd_w):
+                os.close(fd)
         if self._stopping or self._exit_expected:
             return
-        if self._sigint_sent and code in (1, -signal.SIGINT):
-            # A second Ctrl-C while the first was not yet raised ends the UNIX port (it cannot
-            # stop a long C call any other way): carry on at the REPL as after a KeyboardInterrupt.
+        if self._killed:
             self._resume_result = {
                 "status": "exc",
                 "kbd": True,
-                "trace": "vpico: the program did not answer Ctrl-C; restarted the interpreter "
-                "(globals are lost)\nKeyboardInterrupt: \n",
+                "trace": "vpico: the program did not notice Ctrl-C within %.1f s; "
+                "restarted the interpreter (globals are lost)\nKeyboardInterrupt: \n" % self.kill_grace,
             }
             self._next_action = "resume"
         else:
@@ -486,9 +517,9 @@ class VirtualPico:
     def _answer(self, line, resp_w):
         with self._rx_cond:
             self._in_host = True
-            # Any SIGINT sent before this request will have been raised inside the guest's call()
-            # by the time the answer is read there.
-            self._sigint_at = None
+            # A Ctrl-C the running code did not look for yet goes with this call's answer.
+            if self._kbd_in_pipe():
+                self._kbd = True
         try:
             name, args = json.loads(line)
             if name.startswith("vp_") and hasattr(self, "_" + name):
@@ -550,7 +581,6 @@ class VirtualPico:
     def _vp_next(self, result):
         with self._rx_cond:
             self._running = False
-            self._sigint_at = None
         try:
             if self._gen is None:
                 self.boot_count += 1
@@ -653,7 +683,7 @@ class VirtualPico:
     def _execute(self, job, print_eof):
         with self._rx_cond:
             self._kbd = False
-            self._sigint_sent = False
+            self._kbd_in_pipe()  # one meant for the program before
             self._intr_char = 3
             if 3 in self._rx:
                 # A Ctrl-C that came while the board was between programs (mid soft reset, say)

@@ -7,15 +7,19 @@
 # rp2 values in sys.implementation, os.uname(), machine.unique_id(); an ``os`` whose ilistdir and
 # statvfs answer like littlefs; sys.stdin and select.poll fed from the serial port. It does that by
 # putting stand-ins into sys.modules: MicroPython looks there before its built-in modules, so
-# ``import os`` in any later code gets the stand-in. The garbage collector, the heap limit, time
-# and the rest are the interpreter's own.
+# ``import os`` in any later code gets the stand-in (time too, for Ctrl-C below). The garbage
+# collector, the heap limit, gc, random and the rest are the interpreter's own.
 #
-# Host calls: one JSON line on the request pipe, one JSON line back on the response pipe. Ctrl-C
-# reaches running code as SIGINT, which the interpreter turns into KeyboardInterrupt at its next
-# backward jump or interrupted system call. Such a KeyboardInterrupt can land inside call(); call()
-# then finishes its exchange (the response is read into a buffer that never loses bytes) and
-# raises it afterwards, so the two pipes never fall out of step. While the guest waits in a host
-# call the host sends no signal: it answers the call with "k" and call() raises KeyboardInterrupt.
+# Host calls: one JSON line on the request pipe, one JSON line back on the response pipe.
+#
+# Ctrl-C: the UNIX port raises KeyboardInterrupt for SIGINT from inside the signal handler, at any
+# instruction, also in the middle of an allocation or a collection; that leaves the heap locked or
+# the collector's mutex held (seen: "heap is locked", then a deadlock). So the host never signals.
+# It writes a byte into the interrupt pipe, and check() looks at that pipe (a poll of ~4 us) in
+# time.ticks_ms/ticks_us, print, the sleeps (which wait on that pipe, so Ctrl-C cuts them short),
+# machine.idle and WDT.feed. A Ctrl-C that comes while the guest waits in a host call (stdin reads,
+# select.poll on stdin) is carried by the answer ("k"). Code that calls none of these is stopped
+# the hard way after a grace period (bgc.vpico kills and restarts the interpreter).
 
 import sys as _rsys
 import builtins
@@ -29,11 +33,14 @@ import machine as _rmachine
 import vfs as _rvfs
 
 _info = {}
+_print = builtins.print
 _req = None  # request pipe (guest -> host)
 _resp = None  # response pipe (host -> guest), non-blocking
 _resp_poll = None
 _rbuf = b""
 _line = None
+_kbd = None  # the interrupt pipe (host -> guest), non-blocking
+_kbd_poll = None
 _MAX_REQUEST = 60000  # below the pipe's 64 kB: the write never blocks, so it is never cut short
 
 
@@ -43,54 +50,56 @@ class HostGone(BaseException):
     pass
 
 
+def check():
+    # The one place a Ctrl-C from the serial port turns into KeyboardInterrupt in running code.
+    if _kbd_poll.poll(0):
+        _kbd.read(64)
+        raise KeyboardInterrupt
+
+
+def _wait_kbd(ms):
+    # Sleep ``ms`` milliseconds unless Ctrl-C comes first.
+    if _kbd_poll.poll(ms):
+        _kbd.read(64)
+        raise KeyboardInterrupt
+
+
 def _take():
-    # One step of reading the response. The bytes read join _rbuf in the same expression that
-    # reads them (no point between where KeyboardInterrupt could be raised), and a complete line
-    # leaves _rbuf only by being stored in _line.
+    # One step of reading the response: wait for bytes, keep them, cut off a complete line.
     global _line, _rbuf
     i = _rbuf.find(b"\n")
     if i < 0:
         _resp_poll.poll(-1)
-        n = len(_rbuf)
-        try:
-            _rbuf = _rbuf + _resp.read(4096)
-        except TypeError:  # None: nothing there after all
+        data = _resp.read(4096)
+        if data is None:
             return
-        if len(_rbuf) == n:
+        if not data:
             raise HostGone()
+        _rbuf += data
         return
-    _line = _rbuf[:i]; _rbuf = _rbuf[i + 1 :]  # noqa: E702 - one step, see above
+    _line = _rbuf[:i]
+    _rbuf = _rbuf[i + 1 :]
 
 
 def _exchange(req):
-    """Send one request line and read its response line; (line, Ctrl-C seen meanwhile)."""
+    """Send one request line, return its response line."""
     global _line
-    kbd = False
-    sent = False
     _line = None
-    while True:
-        try:
-            if not sent:
-                _req.write(req)
-                sent = True
-            while _line is None:
-                _take()
-            break
-        except KeyboardInterrupt:
-            kbd = True
-    return _line, kbd
+    _req.write(req)
+    while _line is None:
+        _take()
+    return _line
 
 
 def _call(name, args, swallow_kbd=False):
     req = json.dumps([name, args]).encode() + b"\n"
     if len(req) > _MAX_REQUEST:
         raise ValueError("host call %s: arguments too large (%d bytes)" % (name, len(req)))
-    line, kbd = _exchange(req)
-    r = json.loads(line)
-    if r.get("k") and not swallow_kbd:
-        kbd = True
-    if kbd and not swallow_kbd:
-        raise KeyboardInterrupt
+    r = json.loads(_exchange(req))
+    if r.get("k"):
+        _kbd.read(64)  # the host drained the pipe already; a byte written since is the same Ctrl-C
+        if not swallow_kbd:
+            raise KeyboardInterrupt
     if "e" in r:
         raise RuntimeError(r["e"])
     return r.get("v")
@@ -280,6 +289,51 @@ class select:
     select = _select_select
 
 
+# --- time ---------------------------------------------------------------------------------------
+
+
+def _sleep_ms(ms):
+    check()
+    if ms > 0:
+        _wait_kbd(ms)
+
+
+class time:
+    ticks_add = _rtime.ticks_add
+    ticks_diff = _rtime.ticks_diff
+    ticks_cpu = _rtime.ticks_cpu
+    time = _rtime.time
+    time_ns = _rtime.time_ns
+    gmtime = _rtime.gmtime
+    localtime = _rtime.localtime
+    mktime = _rtime.mktime
+
+    def ticks_ms():
+        check()
+        return _rtime.ticks_ms()
+
+    def ticks_us():
+        check()
+        return _rtime.ticks_us()
+
+    sleep_ms = _sleep_ms
+
+    def sleep(s):
+        _sleep_ms(int(s * 1000))
+
+    def sleep_us(us):
+        if us >= 2000:
+            _sleep_ms(us // 1000)
+        else:
+            check()
+            _rtime.sleep_us(us)
+
+
+def _print_checked(*args, **kwargs):
+    check()
+    _print(*args, **kwargs)
+
+
 # --- vfs: one littlefs volume at / ----------------------------------------------------------------
 
 
@@ -389,7 +443,7 @@ class _WDT:
         self.timeout = timeout
 
     def feed(self):
-        pass
+        check()
 
 
 class machine:
@@ -414,11 +468,11 @@ class machine:
         return _info.get("reset_cause", 1)
 
     def idle():
-        _rtime.sleep_ms(1)
+        check()
 
     def lightsleep(ms=None):
         if ms is not None:
-            _rtime.sleep_ms(ms)
+            _sleep_ms(ms)
 
     deepsleep = lightsleep
 
@@ -523,12 +577,15 @@ def _run(job, g):
         return {"status": "exc", "trace": _trace(e), "kbd": isinstance(e, KeyboardInterrupt)}
 
 
-def _install(req_fd, resp_fd):
-    global _req, _resp, _resp_poll
+def _install(req_fd, resp_fd, kbd_fd):
+    global _req, _resp, _resp_poll, _kbd, _kbd_poll
     _req = open(req_fd, "wb")
     _resp = open(resp_fd, "rb")
     _resp_poll = _rselect.poll()
     _resp_poll.register(resp_fd, _rselect.POLLIN)
+    _kbd = open(kbd_fd, "rb")
+    _kbd_poll = _rselect.poll()
+    _kbd_poll.register(kbd_fd, _rselect.POLLIN)
     info = _call("vp_hello", (_rsys.version, _rsys.maxsize), swallow_kbd=True)
     _info.update(info)
     # The flash directory becomes the Pico's "/"; the virtual Pico's own folders stay mounted
@@ -545,11 +602,13 @@ def _install(req_fd, resp_fd):
     sys.version = "3.4.0; MicroPython v%s on %s" % (info["version"], info["date"])
     _info["uname"] = _Attrs(("sysname", "nodename", "release", "version", "machine"), info["uname"])
     builtins.input = _input
+    builtins.print = _print_checked
     _rsys.path[:] = ["", ".frozen", "/lib"]
     for name, mod in (
         ("sys", sys),
         ("os", os),
         ("select", select),
+        ("time", time),
         ("machine", machine),
         ("micropython", micropython),
         ("vfs", vfs),
@@ -558,36 +617,25 @@ def _install(req_fd, resp_fd):
     return info
 
 
-def _serve(g, state):
-    # state: [result of the last program, the next job or None]
-    while True:
-        if state[1] is None:
-            line, kbd = _exchange(json.dumps(["vp_next", [state[0]]]).encode() + b"\n")
-            state[1] = json.loads(line).get("v"); state[0] = None  # noqa: E702 - one step
-            if kbd or json.loads(line).get("k"):
-                state[1]["kbd"] = 1
-        job = state[1]
-        if job["op"] == "exit":
-            return
-        if job.get("fresh"):
-            g.clear()
-            g["__name__"] = "__main__"
-        state[0] = _run(job, g); state[1] = None  # noqa: E702 - one step
-
-
-def main(req_fd, resp_fd):
-    info = _install(req_fd, resp_fd)
+def main(req_fd, resp_fd, kbd_fd):
+    info = _install(req_fd, resp_fd, kbd_fd)
     for path in info.get("setup", ()):
         # The setup hook (e.g. the virtual board) runs before boot.py, in its own namespace.
         r = _run({"path": path}, {"__name__": "_vpico_setup"})
         if r["status"] == "exc":
             call("vp_setup_failed", r["trace"])
     g = {"__name__": "__main__"}
-    state = [None, None]
+    result = None
     while True:
-        try:
-            _serve(g, state)
-            return
-        except KeyboardInterrupt:
-            # A Ctrl-C that landed between two programs: the program it was meant for is over.
-            pass
+        r = json.loads(_exchange(json.dumps(["vp_next", [result]]).encode() + b"\n"))
+        job = r.get("v")
+        if job["op"] == "exit":
+            break
+        if r.get("k"):
+            # A Ctrl-C that came as the program was handed over (mpremote's right after a reset).
+            _kbd.read(64)
+            job["kbd"] = 1
+        if job.get("fresh"):
+            g.clear()
+            g["__name__"] = "__main__"
+        result = _run(job, g)
