@@ -4,6 +4,7 @@
 
 LOW_FREE = 16 * 1024  # below this many free bytes a new match first removes exported logs
 EXPORTED = "exported"
+DAMAGED = ".damaged"  # m0001.jnl.damaged: a damaged journal as it was, kept when the board repaired it
 
 
 def _is_log(name):
@@ -46,6 +47,16 @@ class Store:
         last = self.latest()
         n = int(last[1:5]) + 1 if last else 1
         return "m%04d.jnl" % n
+
+    def damaged_name(self, name):
+        """A name not yet taken for the copy of the damaged log ``name``: NAME.damaged, then
+        NAME.damaged2, ..."""
+        n = 1
+        while True:
+            kept = name + DAMAGED + (str(n) if n > 1 else "")
+            if self.size(kept) < 0:
+                return kept
+            n += 1
 
     def size(self, name):
         try:
