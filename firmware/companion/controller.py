@@ -168,6 +168,8 @@ class Companion:
                 except OSError as exc:
                     note += "; repair failed: %s" % exc
                     r = None  # the file still holds the damage: new records must not go after it
+                    if damaged and self.store.size(kept[kept.rfind("/") + 1 :]) < 0:
+                        damaged["kept"] = None
             match = r.match if r is not None else None
             if match is not None and match.phase != MATCH_OVER:
                 self.match = match

@@ -67,8 +67,8 @@ def decode(line):
 
 def _lines(f):
     """(line number, offset just past the line, line bytes) for each line of the binary file
-    ``f``, the last one maybe without its newline; the bytes are None for a line longer than
-    MAX_LINE (not read into RAM whole)."""
+    ``f``; the bytes are None for a line longer than MAX_LINE (not read into RAM whole). A last
+    line without its newline comes with the offset as -1 - offset."""
     number = 0
     pos = 0
     buf = b""
@@ -92,7 +92,7 @@ def _lines(f):
             buf = b""
             over = True
     if buf or over:
-        yield number + 1, pos + len(buf), None if over else buf
+        yield number + 1, -1 - (pos + len(buf)), None if over else buf  # negative: no newline at the end
 
 
 def parse(text):
@@ -243,14 +243,15 @@ class Reading:
         self.records = 0  # records replayed, the settings record included
         self.good = 0  # bytes of the file up to the end of the last record replayed
         self.problem = None  # None, or (line number, what is wrong) for the first line that does not fit
-        self.unreadable = False  # that line could not be read at all (vs. read but refused)
+        self.cut = False  # that line is a torn write: unreadable, unterminated, not a whole line plus a byte
         self.later = 0  # readable lines after it (not replayed: they are kept beside the journal)
         self.after = 0  # non-empty lines after it
 
     @property
     def torn(self):
-        """The only damage is an unreadable last line: a power cut in the middle of a write."""
-        return self.problem is not None and self.unreadable and not self.after
+        """The only damage is a torn last line: a power cut in the middle of a write (append
+        writes the newline last, so a torn line never has one)."""
+        return self.problem is not None and self.cut and not self.after
 
 
 def recover(path):
@@ -288,13 +289,22 @@ def recover(path):
                     apply(r.match, record)
             except JournalError as exc:
                 r.problem = (number, str(exc))
-                r.unreadable = not readable
+                r.cut = not readable and end < 0 and line is not None and not _whole(line[:-1])
                 continue
             r.records += 1
-            r.good = end
+            r.good = end if end >= 0 else -1 - end
     finally:
         f.close()
     return r
+
+
+def _whole(line):
+    # A whole line whose newline was damaged (not a torn write).
+    try:
+        decode(line)
+        return True
+    except JournalError:
+        return False
 
 
 def _copy(src, dst, limit=-1, tail=""):
