@@ -188,8 +188,11 @@ class Companion:
         else:
             self.note_line = "Torn line gone" if note else ""
         if resumed:
-            self.say(self.note_line + " rest kept aside" if damaged else self.note_line or "Match resumed")
+            said = self.note_line + " rest kept aside" if damaged else self.note_line or "Match resumed"
+            self.say(said)
             self._resume()
+            if self.note_line and self.msg != said:  # e.g. "No legal move": show both
+                self.say(self.note_line + " " + self.msg)
         else:
             self.say(self.note_line if damaged else "Line dropped" if note else "")
             self._setup()
