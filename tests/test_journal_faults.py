@@ -269,3 +269,20 @@ def test_damaged_journals_boot_under_micropython(tmp_path):
     assert [b["resumed"] for b in boots] == [True, True, False, False, False]
     for name, body in cases.items():
         assert (tmp_path / name / "m0001.jnl.damaged").read_bytes() == body
+
+
+def test_a_fault_of_the_rules_engine_on_one_record_does_not_stop_the_boot(tmp_path, monkeypatch):
+    # Rule "boots", even for a fault of the firmware's own: the match is not resumed (it may be
+    # half-changed), the file is kept, and the next boot resumes from the records before it.
+    from bgrules.match import Match
+
+    real = Match.pass_turn
+    monkeypatch.setattr(Match, "pass_turn", lambda self, p=None: 1 // 0)
+    i = F._first(REF3, "pass")
+    d, c, evs = _boot(tmp_path, REF3.data)
+    damaged = [e for e in evs if e["ev"] == "damaged"][0]
+    assert damaged["line"] == i + 1 and "ZeroDivisionError" in damaged["reason"] and not damaged["resumed"]
+    assert (d / "m0001.jnl.damaged").read_bytes() == REF3.data
+    monkeypatch.setattr(Match, "pass_turn", real)
+    c, evs = F._boot(str(d), F._frame(REF3.states[i]))
+    assert evs[0]["resumed"] and c.match.match_id() == REF3.states[i]["match"]

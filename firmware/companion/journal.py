@@ -291,6 +291,10 @@ def recover(path):
                 r.problem = (number, str(exc))
                 r.cut = not readable and end < 0 and line is not None and not _whole(line[:-1])
                 continue
+            except Exception as exc:  # a fault of the firmware itself must not stop every boot
+                r.problem = (number, "cannot be replayed (%s)" % _short(exc))
+                r.match = None  # it may have been half-changed: resume nothing, keep the file
+                continue
             r.records += 1
             r.good = end if end >= 0 else -1 - end
     finally:
