@@ -286,3 +286,22 @@ def test_a_fault_of_the_rules_engine_on_one_record_does_not_stop_the_boot(tmp_pa
     monkeypatch.setattr(Match, "pass_turn", real)
     c, evs = F._boot(str(d), F._frame(REF3.states[i]))
     assert evs[0]["resumed"] and c.match.match_id() == REF3.states[i]["match"]
+
+
+def test_logs_lists_the_kept_copy_and_delete_removes_it(tmp_path):
+    # Rule "kept": the copy stays until the players remove it on purpose (serial `delete`); the
+    # low-flash clean-up never touches it (it is never marked exported).
+    from companion_helpers import Harness
+
+    d = tmp_path / "journal"
+    d.mkdir()
+    (d / "m0001.jnl").write_bytes(REF3.data[: REF3.spans[10][0]] + b"x\n" + REF3.data[REF3.spans[11][0] :])
+    h = Harness(tmp_path, boot=False)
+    h.c.boot(h.frame(), 0)
+    h.line('{"cmd": "logs"}')
+    files = h.events("logs")[0]["files"]
+    assert [(f["name"], f.get("damaged", False)) for f in files] == [("m0001.jnl", False), ("m0001.jnl.damaged", True)]
+    h.line("delete m0001.jnl.damaged2")
+    assert h.events("error")[-1]["error"] == "no log m0001.jnl.damaged2"
+    h.line("delete m0001.jnl.damaged")
+    assert h.events("deleted")[0]["name"] == "m0001.jnl.damaged" and not (d / "m0001.jnl.damaged").exists()
