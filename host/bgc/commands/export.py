@@ -75,7 +75,7 @@ def run(args):
             why = log.problem[1] if log.problem else "the file is empty"
             print("bgc: %s: nothing to export: %s\nhint: is it a match journal from the board (/journal/mNNNN.jnl)?"
                   % (path, why), file=sys.stderr)
-            status = 1
+            status = 2  # a bad input, as for a single file (bgc.cli.UserError); the others are still exported
             continue
         text, warnings = export.export_text(log, args.format, args.date)
         if target == "-":
@@ -96,10 +96,12 @@ def run(args):
                 continue  # said below, with the hint
             print("bgc: warning: %s: %s" % (os.path.basename(path), w), file=sys.stderr)
         if log.problem:
-            status = 1
-            print("bgc: %s is damaged: it stops at %s; exported the %d record%s before it\nhint: a torn last line "
-                  "comes from a power cut during a write; `bgc replay %s` shows the whole journal"
-                  % (path, log.problem[1], log.records, "" if log.records == 1 else "s", path), file=sys.stderr)
+            status = max(status, 1)
+            from .replay import damage_hint
+
+            print("bgc: %s is damaged: %s; exported the %d record%s before it\nhint: %s; `bgc replay %s` shows "
+                  "the whole journal" % (path, log.damage_text(), log.records, "" if log.records == 1 else "s",
+                                         damage_hint(log), path), file=sys.stderr)
     if args.check:
         if args.format not in ("mat", "sgf"):
             raise UserError("--check compares .mat and .sgf exports with GNU Backgammon; this is --format %s"
