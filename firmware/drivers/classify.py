@@ -32,6 +32,9 @@ WHITE = const(1)
 BLACK = const(2)
 STACK = const(4)  # or-ed onto WHITE/BLACK: two or more checkers
 FAULT = const(8)  # reading outside what a working sensor can output
+# or-ed onto WHITE/BLACK: weaker than any one checker of that colour, as when a checker of the
+# other colour sits on top of it (hardware/sensing.md); believed only after ``under_frames``
+UNDER = const(16)
 WHITE_STACK = const(5)
 BLACK_STACK = const(6)
 
@@ -64,18 +67,24 @@ class CalibrationError(ValueError):
 
 
 class Classifier:
-    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT):
+    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT, under_pct=80,
+                 under_frames=20):
         if stable_frames < 1 or stable_frames > 250:
             raise ValueError("stable_frames must be 1..250")
         self.n = n
         self.stable_frames = stable_frames
         self.empty_pct = empty_pct
         self.stack_pct = stack_pct
+        self.under_pct = under_pct
+        # a hand holding a checker 10 mm over a cell reads like a checker resting on it: only
+        # a reading that lasts is taken for one (20 frames: 0.2 s at the 10 ms loop)
+        self.under_frames = under_frames
         self.default_unit = unit
         self.base16 = array("i", [MID * 16] * n)  # baseline x16: the slow refresh keeps fractions
         self.unit = array("H", [0] * n)  # 0: use default_unit
         self._t_empty = array("H", [0] * n)
         self._t_stack = array("H", [0] * n)
+        self._t_under = array("H", [0] * n)
         self.instant = bytearray(n)  # this frame's classification
         self.state = bytearray(n)  # debounced, what the game should believe
         self._count = bytearray(n)  # frames the instant state has been unchanged
@@ -90,6 +99,7 @@ class Classifier:
             u = self.unit[c] or self.default_unit
             self._t_empty[c] = min(65535, u * self.empty_pct // 100)
             self._t_stack[c] = min(65535, u * self.stack_pct // 100)
+            self._t_under[c] = min(65535, u * self.under_pct // 100)
 
     def baseline(self, c):
         return self.base16[c] >> 4
@@ -99,6 +109,7 @@ class Classifier:
         base16 = self.base16
         te = self._t_empty
         ts = self._t_stack
+        tu = self._t_under
         inst = self.instant
         state = self.state
         count = self._count
@@ -120,18 +131,21 @@ class Classifier:
                     s = EMPTY
                 elif d >= ts[c]:
                     s |= STACK
+                elif d < tu[c]:
+                    s |= UNDER
             if s == inst[c]:
                 k = count[c]
-                if k < need:
+                n_ok = need if s < UNDER else self.under_frames
+                if k < n_ok:
                     k += 1
                     count[c] = k
-                if k >= need and state[c] != s:
+                if k >= n_ok and state[c] != s:
                     state[c] = s
                     changed += 1
             else:
                 inst[c] = s
                 count[c] = 1
-                if need == 1 and state[c] != s:
+                if need == 1 and s < UNDER and state[c] != s:
                     state[c] = s
                     changed += 1
         self.faults = faults
