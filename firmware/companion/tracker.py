@@ -86,7 +86,7 @@ class Tracker:
         self.alt = bytearray(52)  # the same with blots taken off ahead of the hit put back
         self.base = bytearray(52)  # the legal position that explains the frame
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
-        self.under = bytearray(25)  # colour (1 white, 2 black) of a cell reading weak there
+        self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
         self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
         self.turn = None
         self.start = None
@@ -173,7 +173,7 @@ class Tracker:
                     continue
                 c = s & 3
                 if s & _UNDER:
-                    under[p] = c
+                    under[p] += 1 if c == 1 else 16
                 if c == 1:
                     nw += 1
                     if s & _STACK:
@@ -231,10 +231,10 @@ class Tracker:
             self.under_ok[:] = under
             return
         ok = self.under_ok
-        for side, bottom, short in ((wb, 2, short_w), (bb, 1, short_b)):
+        for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
-                if under[p] == bottom and ok[p] != bottom:
+                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15:
                     i = side + (p if side == wb else 25 - p)
                     seen[i] += 1
                     self.lo[i] += 1
