@@ -3,6 +3,8 @@ checkers, fed to the companion as classifier frames. One test per behaviour a pl
 
 These come from the simulated games on the virtual board (tests/test_sim_reliability.py,
 scripts/reliability_games.py, scripts/illegal_corpus.py)."""
+import pytest
+
 from bgrules.position import Position
 from bgrules.turn import Turn
 from bgc.virtual.frames import ideal_frame
@@ -224,8 +226,6 @@ def _bear_off_position(mover, other):
         b[i - 1] = n
     return Position.from_points(w, b)
 
-
-import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize("white, lone, rest, dice, lit, bears_off", [
