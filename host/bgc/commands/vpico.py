@@ -26,15 +26,28 @@ def register(subparsers):
 def run(args):
     from ..vpico import VirtualPico, VirtualPicoError
 
-    if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
-        raise UserError("--flash %s is not a directory" % args.flash)
-    if args.link and os.path.exists(args.link) and not os.path.islink(args.link):
-        raise UserError("--link %s exists and is not a symlink; choose another path" % args.link)
+    from .. import files
+
+    if args.flash:
+        files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out for "
+                          "a temporary one")
+    if args.link:
+        if os.path.lexists(args.link) and not os.path.islink(args.link):
+            raise UserError("--link %s exists and is not a symlink\nhint: choose another path, e.g. /tmp/pico"
+                            % args.link)
+        folder = os.path.dirname(os.path.abspath(args.link))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError("--link %s: cannot make a link in %s (%s)\nhint: choose a path in a folder you may "
+                            "write to, e.g. /tmp/pico" % (args.link, folder, "no such folder" if not
+                                                         os.path.isdir(folder) else "no permission"))
     pico = VirtualPico(args.flash, link=args.link)
     try:
         pico.start()
     except VirtualPicoError as exc:
         raise UserError("the virtual Pico did not start: %s" % exc)
+    except OSError as exc:
+        pico.stop()
+        raise UserError("the virtual Pico did not start: %s\nhint: check --flash and --link" % exc) from None
     done = threading.Event()
 
     def _stop(*_):
