@@ -36,8 +36,7 @@ def write_file(path, data, hint="choose another output file"):
     except OSError as exc:
         raise _failure(path, exc, hint) from None
     if mode is not None and stat.S_ISDIR(mode):
-        raise UserError("cannot write %s: it is a directory\nhint: give a file name, e.g. %s"
-                        % (path, os.path.join(path, "NAME")))
+        raise UserError("cannot write %s: it is a directory\nhint: %s" % (path, hint))
     if mode is not None and not stat.S_ISREG(mode):
         _write_in_place(path, target, data, hint)
         return

@@ -115,7 +115,10 @@ def chunk_crcs(data):
 
 
 def _read_local(path):
-    """The earlier copy's bytes, or None when there is none to compare with."""
+    """The earlier copy's bytes, or None when there is none to compare with (only a regular file
+    is read: a device such as /dev/zero never ends)."""
+    if not os.path.isfile(path):
+        return None
     try:
         with open(path, "rb") as f:
             return f.read()
@@ -124,10 +127,11 @@ def _read_local(path):
 
 
 def run(args):
-    from .. import device, files, journals
+    from .. import device, journals
+    from ..files import make_folder, write_file
 
     out_dir = args.out
-    files.make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
+    make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
 
     results = []
     with device.connect(args.port) as transport:
@@ -157,7 +161,7 @@ def run(args):
             previous = _read_local(local)
             if previous != data:
                 try:
-                    files.write_file(local, data, hint="pick another directory with --out; nothing was deleted "
+                    write_file(local, data, hint="pick another directory with --out; nothing was deleted "
                                      "from the Pico")
                 except UserError:
                     _restart(transport, args)  # the game goes on while the user makes room
