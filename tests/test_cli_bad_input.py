@@ -176,9 +176,9 @@ TABLE = [
     ("sim --length 0", ["sim", "--demo", "--length", "0"], "--length"),
     ("sim --delay -1", ["sim", "--demo", "--delay", "-1"], "--delay"),
     # vpico
-    ("vpico --flash under /proc", ["vpico", "--flash", "{proc}"], "--flash"),
-    ("vpico --flash a regular file", ["vpico", "--flash", "{text}"], "not a folder"),
-    ("vpico --link under /proc", ["vpico", "--link", "{proc}"], "--link"),
+    ("vpico --flash under /proc", ["vpico", "--flash", "{proc}"], "as the flash directory"),
+    ("vpico --flash a regular file", ["vpico", "--flash", "{text}"], "is not a directory"),
+    ("vpico --link under /proc", ["vpico", "--link", "{proc}"], "cannot make the link"),
     ("vpico --link a regular file", ["vpico", "--link", "{text}"], "not a symlink"),
     # watch
     ("watch --port absent", ["watch", "--port", "{missing}"], "does not exist"),
@@ -397,7 +397,7 @@ def test_no_traceback_reaches_the_terminal(inputs, tmp_path):
         (["draw-board", "-o", inputs["folder"]], "it is a directory"),
         (["bench", "--games", "0"], "--games"),
         (["export", inputs["missing"]], "no such journal"),
-        (["vpico", "--link", inputs["proc"]], "--link"),
+        (["vpico", "--link", inputs["proc"]], "cannot make the link"),
     ]
     for args, says in cases:
         proc = run_bgc(args, str(tmp_path))

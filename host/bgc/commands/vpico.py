@@ -26,28 +26,19 @@ def register(subparsers):
 def run(args):
     from ..vpico import VirtualPico, VirtualPicoError
 
-    from .. import files
-
-    if args.flash:
-        files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out for "
-                          "a temporary one")
-    if args.link:
-        if os.path.lexists(args.link) and not os.path.islink(args.link):
-            raise UserError("--link %s exists and is not a symlink\nhint: choose another path, e.g. /tmp/pico"
-                            % args.link)
-        folder = os.path.dirname(os.path.abspath(args.link))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
-            raise UserError("--link %s: cannot make a link in %s (%s)\nhint: choose a path in a folder you may "
-                            "write to, e.g. /tmp/pico" % (args.link, folder, "no such folder" if not
-                                                         os.path.isdir(folder) else "no permission"))
-    pico = VirtualPico(args.flash, link=args.link)
+    if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
+        raise UserError("--flash %s is not a directory" % args.flash)
+    if args.link and os.path.exists(args.link) and not os.path.islink(args.link):
+        raise UserError("--link %s exists and is not a symlink; choose another path" % args.link)
+    try:
+        pico = VirtualPico(args.flash, link=args.link)
+    except OSError as exc:
+        raise UserError("cannot use %s as the flash directory: %s\nhint: give --flash a directory you can "
+                        "write to (it is created if missing)" % (args.flash, exc.strerror or exc))
     try:
         pico.start()
     except VirtualPicoError as exc:
         raise UserError("the virtual Pico did not start: %s" % exc)
-    except OSError as exc:
-        pico.stop()
-        raise UserError("the virtual Pico did not start: %s\nhint: check --flash and --link" % exc) from None
     done = threading.Event()
 
     def _stop(*_):
@@ -57,7 +48,8 @@ def run(args):
     print(pico.port, flush=True)
     where = "flash: %s" % pico.flash_dir + ("" if args.flash else " (temporary)")
     link = "; link: %s" % args.link if args.link else ""
-    print("virtual Pico running (%s%s); Ctrl-C to stop" % (where, link), file=sys.stderr, flush=True)
+    interpreter = "; MicroPython: %s, %d kB heap" % (" ".join(pico.micropython), pico.heap_kb)
+    print("virtual Pico running (%s%s%s); Ctrl-C to stop" % (where, link, interpreter), file=sys.stderr, flush=True)
     try:
         while not done.wait(0.5):
             pass
@@ -65,8 +57,4 @@ def run(args):
         pass
     finally:
         pico.stop()
-    # wasmtime's runtime threads can panic noisily during interpreter shutdown; everything is
-    # already closed and flushed, so leave without running the interpreter's teardown.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    return 0
