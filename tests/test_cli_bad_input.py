@@ -270,7 +270,7 @@ def test_export_stdout_device_is_written_in_place(inputs, tmp_path, capsys):
     import threading
 
     got = []
-    reader = threading.Thread(target=lambda: got.append(open(str(fifo), "rb").read()))
+    reader = threading.Thread(target=lambda: got.append(open(str(fifo), "rb").read()), daemon=True)
     reader.start()
     status, _, err = bgc(capsys, ["export", inputs["m0001.jnl"], "-o", str(fifo)])
     reader.join(10)
@@ -428,3 +428,12 @@ def test_replay_boards_draw_the_cube_after_a_take(tmp_path, capsys):
     board = after.split("Position ID", 1)[0]
     assert "Cube %d with %s" % (double["cube"], log.names[take["p"]]) in board, board
     assert "(Cube: 1)" not in board
+
+
+@pytest.mark.parametrize("args", [["demo", "--seed", "1"], ["moves", START, "6", "4"]])
+def test_standard_output_onto_a_full_disk_is_one_line(args, tmp_path):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "bgc"] + args, stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=str(tmp_path), timeout=120)
+    assert_user_error(proc.returncode, "", proc.stderr)
+    assert "No space left on device" in proc.stderr

@@ -89,6 +89,8 @@ def main(argv=None):
     except UserError as exc:
         print("\n".join(message_lines(exc, args.command)), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`bgc replay ... | head`): not an error
+        return 0
     except OSError as exc:
         # A file or device error no command foresaw: still one line the user can act on.
         where = " %s" % shown(exc.filename) if exc.filename else ""
@@ -98,8 +100,6 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":
