@@ -213,7 +213,8 @@ def test_bad_input_is_one_line_with_a_hint(name, argv, says, inputs, tmp_path, c
 
 
 def test_moves_batch_never_echoes_a_huge_line_back(capsys, monkeypatch):
-    lines = [HUGE, "%s 6 %s" % (START, "7" * 100000), "%s %s 1" % (HUGE[:5000], "6"), "a b c d " * 20000]
+    lines = [HUGE, "%s 6 %s" % (START, "7" * 100000), "%s 6 %s" % (START, "7" * 4000),
+             "%s %s 1" % (HUGE[:5000], "6"), "a b c d " * 20000]
     status, out, err = bgc(capsys, ["moves", "--batch"], stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch)
     answers = out.splitlines()
     assert status == 0 and len(answers) == len(lines)

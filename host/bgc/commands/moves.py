@@ -4,7 +4,7 @@ import sys
 
 from bgrules import Position, PositionError, Turn
 
-from ..cli import SHOWN, shown
+from ..cli import SHOWN, UserError, shown
 from ..engine import read_die, read_position
 
 
@@ -31,11 +31,9 @@ def batch_line(line):
         return "error: %s" % (str(exc) if len(words[0]) <= SHOWN else "a Position ID has 14 characters: %s"
                               % shown(words[0]))
     try:
-        d1, d2 = int(words[1]), int(words[2])
-    except ValueError:
+        d1, d2 = read_die(words[1]), read_die(words[2])
+    except UserError:
         return "error: dice must be numbers 1 to 6, got %s %s" % (shown(words[1], 10), shown(words[2], 10))
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        return "error: dice must be numbers 1 to 6, got %d %d" % (d1, d2)
     return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
 
 
@@ -49,9 +47,8 @@ def run(args):
             out.write(batch_line(line) + "\n")
         return 0
     if not args.position or len(args.dice) != 2:
-        from ..cli import UserError
-
-        raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)")
+        raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
+                        % "4HPwATDgc/ABMA")
     pos = read_position(args.position)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
     plays = Turn(pos, d1, d2).plays()
