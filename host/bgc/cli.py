@@ -7,6 +7,7 @@ function taking the parsed arguments and returning the exit status.
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 
 from . import __version__, commands
@@ -37,6 +38,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         verb = self.prog.split(" ", 1)[1] if " " in self.prog else ""
+        message = re.sub(r"'([^']{%d,})'" % (SHOWN + 1), lambda m: shown(m.group(1)), message)
         raise _UsageError("%s\nhint: `%s --help` says what each argument takes"
                           % (_clip_line(message), "bgc " + verb if verb else "bgc"))
 

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from ..cli import UserError
+from ..cli import UserError, shown
 
 PROMPT_HELP = """\
 commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
@@ -54,10 +54,10 @@ def run(args):
     from .. import sim as simmod
 
     if args.length < 1 or args.length > 64:
-        raise UserError("--length must be 1..64, got %d\nhint: a match of 1 to 64 points" % args.length)
+        raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
     if args.delay is not None and not 0 <= args.delay <= 60000:
-        raise UserError("--delay must be 0..60000 ms, got %d\nhint: --fast shows the views without pausing"
-                        % args.delay)
+        raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
+                        % shown(args.delay, 10))
     if args.flash:
         from .. import files
 
