@@ -116,7 +116,7 @@ TABLE = [
     ("demo --seed not a number", ["demo", "--seed", "x"], "invalid int value"),
     # deploy
     ("deploy --firmware missing", ["deploy", "--firmware", "{missing}"], "does not exist"),
-    ("deploy --firmware a file", ["deploy", "--firmware", "{text}"], "does not exist"),
+    ("deploy --firmware a file", ["deploy", "--firmware", "{text}"], "is not a folder"),
     ("deploy --firmware without main.py", ["deploy", "--firmware", "{folder}"], "has no main.py"),
     ("deploy --port absent", ["deploy", "--firmware", "{firmware}", "--port", "{missing}"], "does not exist"),
     ("deploy --port not a serial port", ["deploy", "--firmware", "{firmware}", "--port", "/dev/null"],
@@ -134,6 +134,8 @@ TABLE = [
     ("draw-board --geometry missing", ["draw-board", "--geometry", "{missing}", "-o", "{missing_folder_file}"],
      "cannot read geometry"),
     ("draw-board --geometry a folder", ["draw-board", "--geometry", "{folder}"], "cannot read geometry"),
+    ("draw-board --geometry a device that never ends", ["draw-board", "--geometry", "/dev/zero"],
+     "not a regular file"),
     ("draw-board --geometry undecodable", ["draw-board", "--geometry", "{undecodable.txt}"], "cannot read geometry"),
     ("draw-board --geometry not JSON", ["draw-board", "--geometry", "{text}"], "cannot read geometry"),
     ("draw-board --geometry lacking board", ["draw-board", "--geometry", "{no_board.json}"], "'board'"),
@@ -148,6 +150,7 @@ TABLE = [
     ("export --check -f json", ["export", "{m0001.jnl}", "-o", "{missing}", "--check", "-f", "json"], "--check"),
     ("export -o onto a folder's file", ["export", "{m0001.jnl}", "-o", "{under_a_file}"], "cannot"),
     ("export -o into a missing folder", ["export", "{m0001.jnl}", "-o", "{missing_folder_file}"], "does not exist"),
+    ("export a device that never ends", ["export", "/dev/zero"], "not a regular file"),
     ("export -f unknown", ["export", "{m0001.jnl}", "-f", "pdf"], "invalid choice"),
     # match
     ("match bad Match ID", ["match", "nonsense"], "Match ID"),
@@ -167,7 +170,8 @@ TABLE = [
     ("pull --port busy", ["pull", "--out", "{folder}", "--port", "{busy}"], "is busy"),
     # replay
     ("replay missing journal", ["replay", "{missing}"], "cannot read"),
-    ("replay a folder", ["replay", "{folder}"], "cannot read"),
+    ("replay a folder", ["replay", "{folder}"], "it is a folder"),
+    ("replay a device that never ends", ["replay", "/dev/zero"], "not a regular file"),
     ("replay an empty file", ["replay", "{empty}"], "holds no match"),
     ("replay undecodable bytes", ["replay", "{undecodable.txt}"], "holds no match"),
     # sim
@@ -175,7 +179,8 @@ TABLE = [
     ("sim --flash a regular file", ["sim", "--flash", "{text}"], "not a folder"),
     ("sim --script undecodable", ["sim", "--script", "{undecodable.txt}"], "not UTF-8"),
     ("sim --script missing", ["sim", "--script", "{missing}"], "cannot read the script"),
-    ("sim --script a folder", ["sim", "--script", "{folder}"], "cannot read the script"),
+    ("sim --script a folder", ["sim", "--script", "{folder}"], "it is a folder"),
+    ("sim --script a device that never ends", ["sim", "--script", "/dev/zero"], "not a regular file"),
     ("sim --length 0", ["sim", "--demo", "--length", "0"], "--length"),
     ("sim --delay -1", ["sim", "--demo", "--delay", "-1"], "--delay"),
     ("sim --length huge", ["sim", "--demo", "--length", "9" * 4000], "--length"),

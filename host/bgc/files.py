@@ -4,8 +4,8 @@
 cut never leaves half a file under the real name, and removes the ``.part`` when the write fails.
 It never renames over what is not a regular file: a device or a pipe (``-o /dev/stdout``,
 ``/dev/full``) is written in place, a directory is refused; a symbolic link is followed and its
-target replaced. ``make_folder`` makes the folders they go into. Every failure is a
-bgc.cli.UserError that names the file or folder.
+target replaced. ``make_folder`` makes the folders they go into; ``check_input`` refuses to read
+what is not a regular file. Every failure is a bgc.cli.UserError that names the file or folder.
 """
 
 import errno
@@ -57,6 +57,18 @@ def write_file(path, data, hint="choose another output file"):
         except OSError:
             pass
         raise _failure(path, exc, hint) from None
+
+
+def check_input(path, what, hint):
+    """UserError unless ``path`` is a regular file (following links): a device such as /dev/zero
+    would never end, a folder or a missing path cannot be read."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise UserError("cannot read %s %s: %s\nhint: %s" % (what, path, exc.strerror or exc, hint)) from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise UserError("cannot read %s %s: it is %s\nhint: %s" % (what, path, kind, hint))
 
 
 def make_folder(path, what, hint):

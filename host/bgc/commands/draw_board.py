@@ -16,6 +16,8 @@ def register(subparsers):
 def run(args):
     if args.write_geometry:
         files.write_file(args.geometry, hwdraw.geometry_json(), hint="choose another file with --geometry")
+    files.check_input(args.geometry, "geometry", "`bgc draw-board --write-geometry` writes it from the "
+                      "firmware's pin map")
     try:
         geo = hwdraw.load(args.geometry)
     except (OSError, ValueError) as exc:

@@ -56,6 +56,7 @@ def _targets(paths, fmt, output, many=False):
 
 def _check_arguments(args):
     """Refuse bad options before anything is read or written."""
+    from .. import files
     from ..export import GNUBG_MISSING, find_gnubg
     from ..export_mat import event_date
 
@@ -72,6 +73,8 @@ def _check_arguments(args):
         if not os.path.exists(j):
             raise UserError("no such journal: %s\nhint: `bgc pull` copies the journals off the board into "
                             "./journals; give a .jnl file or that directory" % j)
+        if not os.path.isdir(j):
+            files.check_input(j, "the journal", "give a .jnl file or a folder of them")
 
 
 def run(args):

@@ -83,8 +83,9 @@ def view_text(sim, pixels=False):
 
 # ------------------------------------------------------------------ --script
 def run_script(args, simmod):
-    from .. import scenario
+    from .. import files, scenario
 
+    files.check_input(args.script, "the script", "give a scenario file (docs/sim.md)")
     try:
         with open(args.script, encoding="utf-8") as f:
             text = f.read()
