@@ -12,6 +12,7 @@ import time
 
 from bgrules import Position, Turn
 
+from ..cli import UserError, shown
 from ..engine import read_die, read_position
 
 HARD = [("aDcQID2kUqkKKg", 1, 1), ("aDcQID2kUqkKKg", 2, 2), ("aDcQID2kUqkKKg", 3, 3)]
@@ -148,7 +149,15 @@ def _summary(label, rows, hard_rows):
     return med, worst
 
 
+def _check_arguments(args):
+    for name, value, top in (("--games", args.games, 100000), ("--repeat", args.repeat, 1000)):
+        if not 1 <= value <= top:
+            raise UserError("%s must be a number from 1 to %d, got %s\nhint: the defaults (--games 150 "
+                            "--repeat 3) take about a minute" % (name, top, shown(value, 10)))
+
+
 def run(args):
+    _check_arguments(args)
     rng = random.Random(args.seed)
     if args.position:
         pid = read_position(args.position[0]).id()

@@ -62,7 +62,8 @@ def _sha(data):
 def collect(firmware_dir):
     """{device path: local source path} for every file of the firmware tree."""
     if not os.path.isdir(firmware_dir):
-        raise UserError("firmware directory %s does not exist" % firmware_dir)
+        raise UserError("firmware directory %s %s\nhint: --firmware takes the firmware/ folder of a bgcompanion "
+                        "checkout" % (firmware_dir, "is not a folder" if os.path.exists(firmware_dir) else "does not exist"))
     files = {}
     for root, dirs, names in os.walk(firmware_dir):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
@@ -72,7 +73,8 @@ def collect(firmware_dir):
                 rel = os.path.relpath(path, firmware_dir).replace(os.sep, "/")
                 files["/" + rel] = path
     if "/main.py" not in files:
-        raise UserError("%s has no main.py: is --firmware pointing at the firmware tree?" % firmware_dir)
+        raise UserError("%s has no main.py\nhint: --firmware takes the firmware/ folder of a bgcompanion checkout"
+                        % firmware_dir)
     return files
 
 

@@ -116,23 +116,24 @@ def chunk_crcs(data):
     return [binascii.crc32(data[i:i + CHUNK]) & 0xFFFFFFFF for i in range(0, len(data), CHUNK)]
 
 
-def _write_local(path, data):
-    tmp = path + ".part"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+def _read_local(path):
+    """The earlier copy's bytes, or None when there is none to compare with (only a regular file
+    is read: a device such as /dev/zero never ends)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def run(args):
     from .. import device, journals
+    from ..files import make_folder, write_file
 
     out_dir = args.out
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as exc:
-        raise UserError("cannot create the output directory %s: %s" % (out_dir, exc.strerror or exc))
-    if not os.access(out_dir, os.W_OK):
-        raise UserError("cannot write to %s\nhint: pick another directory with --out" % out_dir)
+    make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
 
     results = []
     with device.connect(args.port) as transport:
@@ -160,12 +161,14 @@ def run(args):
             if not size:
                 device.progress(done, total, "copying " + name)
             local = os.path.join(out_dir, name)
-            previous = None
-            if os.path.exists(local):
-                with open(local, "rb") as f:
-                    previous = f.read()
+            previous = _read_local(local)
             if previous != data:
-                _write_local(local, data)
+                try:
+                    write_file(local, data, hint="pick another directory with --out; nothing was deleted "
+                                     "from the Pico")
+                except UserError:
+                    _restart(transport, args)  # the game goes on while the user makes room
+                    raise
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
                 problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))

@@ -21,8 +21,9 @@ def register(subparsers):
 
 
 def run(args):
-    from .. import export, journals
+    from .. import export, files, journals
 
+    files.check_input(args.journal, "the journal", "give a journal file (mNNNN.jnl), e.g. one `bgc pull` copied")
     try:
         log = journals.load(args.journal)
     except OSError as exc:
