@@ -175,3 +175,317 @@ def _scan_bench(n):
 _scan_bench(SCAN_FRAMES)
 del _scan_bench
 """
+
+RULES = r"""
+print("RULES_BEGIN")
+""" + "%s" + r"""
+print("RULES_END")
+"""
+
+# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the players'
+# steps per turn, in order) and, to choose those plays, on CPython with the virtual board
+# (PLAYS = None: each turn takes the play with the smallest position ID, like the sim tests).
+MATCH = r"""
+import gc, time
+from array import array
+import main
+from companion.controller import Companion
+from companion.store import Store
+from drivers.buttons import event, SHORT, ROLL_W, ROLL_B
+from drivers.classify import Classifier
+from drivers.hall import HallScanner
+from drivers.leds import Leds
+from drivers.oled import Oled
+from frames import ideal_frame
+
+class Scanner:
+    # the real scan (its time and registers), then the raw frame an ideal board would give
+    def __init__(self):
+        self.hw = HallScanner()
+        self.board = array("H", [32768] * 128)
+    def scan(self):
+        raw = self.hw.scan()
+        raw[:] = self.board
+        return raw
+
+class Buttons:
+    def __init__(self):
+        self.q = []
+    def poll(self, now):
+        return self.q.pop(0) if self.q else 0
+
+class Serial:
+    sent = False
+    def read_line(self):
+        if not self.sent:
+            self.sent = True
+            return "new length=1"
+        return None
+    def write_line(self, text):
+        pass
+
+class Dice:  # an LCG: the same dice on CPython and on the Pico
+    s = 20240601
+    def die(self):
+        Dice.s = (Dice.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (Dice.s >> 16) % 6 + 1
+    def roll(self):
+        return self.die(), self.die()
+    def first_roll(self):
+        return self.die(), self.die()
+
+LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
+W = [0] * 26
+B = [0] * 26
+for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    W[p] = k
+    B[25 - p] = k
+frame = bytearray(128)
+scanner = Scanner()
+buttons = Buttons()
+
+def show():
+    ideal_frame(W, B, out=frame)
+    bd = scanner.board
+    for i in range(128):
+        bd[i] = LEVEL[frame[i]]
+
+show()
+companion = Companion(Store(JOURNAL_DIR), Dice(), buzzer=False)
+app = main.App(companion, scanner, Classifier(), buttons, Leds(), Oled(), Serial(), None)
+ticks_us = time.ticks_us
+diff = time.ticks_diff
+mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
+mem_free = getattr(gc, "mem_free", lambda: 0)
+
+class TimedGc:  # main.py's gc, with its collections timed
+    def __init__(self, real):
+        self.real = real
+        self.mem_alloc = real.mem_alloc
+        self.mem_free = real.mem_free
+        self.times = []
+    def collect(self):
+        t = ticks_us()
+        self.real.collect()
+        self.times.append((diff(ticks_us(), t), companion.phase, LAST[0]))
+if PLAYS is not None:
+    main.gc = TimedGc(gc)
+LAST = ["boot"]  # the last input the App answered (where a collection happens)
+stats = {"frame": [], "loop": [], "done": [], "roll": [], "auto": [], "min_free": 1 << 30}
+on_frame = companion.on_frame
+on_button = companion.on_button
+
+def timed_frame(f, now):
+    a = mem_alloc()
+    t = ticks_us()
+    on_frame(f, now)
+    dt = diff(ticks_us(), t)
+    if companion.phase in ("moving", "ask"):
+        stats["frame"].append(dt)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_frame", companion.phase))
+    LAST[0] = "frame"
+def timed_button(b, kind, now):
+    ph = companion.phase
+    a = mem_alloc()
+    t = ticks_us()
+    on_button(b, kind, now)
+    dt = diff(ticks_us(), t)
+    stats["done" if ph == "moving" else "roll"].append(dt)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_button", ph))
+    LAST[0] = "DONE" if ph == "moving" else "button"
+companion.on_frame = timed_frame
+companion.on_button = timed_button
+
+def run(n):
+    for _ in range(n):
+        nf = len(stats["frame"])
+        a = mem_alloc()
+        t = ticks_us()
+        app.step(time.ticks_ms())
+        dt = diff(ticks_us(), t)
+        if len(stats["frame"]) > nf:
+            stats["loop"].append(dt)  # scan + classify + answer + LEDs written
+        free = mem_free()
+        if free < stats["min_free"]:
+            stats["min_free"] = free
+        if mem_alloc() < a:
+            stats["auto"].append(("step", companion.phase))
+        app.collect_if_due()
+
+def press(player):
+    buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
+    run(3)
+
+def wp(point, player):  # a point of the mover's numbering as white's numbering
+    return point if player == 0 or point == 25 else 25 - point
+
+def move(steps, player):
+    mine, other = (W, B) if player == 0 else (B, W)
+    for src, dst, hit in steps:
+        mine[wp(src, player)] -= 1
+        show(); run(5)
+        if dst:
+            mine[wp(dst, player)] += 1
+            show(); run(5)
+        if hit:
+            other[wp(dst, player)] -= 1
+            show(); run(5)
+            other[25] += 1
+            show(); run(5)
+
+chosen = []
+turns = 0
+run(8)
+for _ in range(2000):
+    ph = companion.phase
+    m = companion.match
+    if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
+        break
+    if ph in ("opening", "ask"):
+        press(0 if ph == "opening" else m.on_roll)
+    elif ph == "roll":
+        press(m.on_roll)
+    elif ph == "moving":
+        p = m.on_roll
+        if PLAYS is None:
+            best = None
+            for pl in m.turn.plays():
+                if best is None or pl.position.id() < best.position.id():
+                    best = pl
+            steps = list(best.steps) if best else []
+            chosen.append(steps)
+        else:
+            steps = PLAYS[turns]
+        move(steps, p)
+        turns += 1
+        press(p)
+        if companion.phase == "moving" and companion.match.on_roll == p:
+            raise SystemExit("DONE refused: %s" % companion.msg)
+    else:
+        run(5)
+if PLAYS is None:
+    print("PLAYS", repr(chosen))
+else:
+    gc.collect()
+    stats["free_after"] = mem_free()
+    stats["gc"] = main.gc.times
+    stats["turns"] = turns
+    stats["phase"] = companion.phase
+    stats["oled"] = app.oled.present
+    print("MATCH", repr(stats))
+"""
+
+JOURNAL = r"""
+def _journal_bench(n):
+    from companion import journal as J
+    import os
+    try:
+        os.remove("/bench.jnl")
+    except OSError:
+        pass
+    j = J.Journal("/bench.jnl")
+    rec = {"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]], "pos": "4HPwATDgc/ABMA"}
+    ts = []
+    for _ in range(n):
+        t = time.ticks_us()
+        j.append(rec)
+        ts.append(time.ticks_diff(time.ticks_us(), t))
+    print("JOURNAL", ts)
+_journal_bench(20)
+del _journal_bench
+"""
+
+
+def choose_plays(tmp):
+    """The match's plays, chosen on CPython with the virtual board (the same guest program)."""
+    from bgc import virtual
+
+    from bgc.virtual import frames
+
+    sys.modules["frames"] = frames
+    virtual.install()
+    try:
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp}
+        import io
+        from contextlib import redirect_stdout
+
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            exec(compile(MATCH, "match", "exec"), env)
+    finally:
+        virtual.uninstall()
+    return results(buf.getvalue(), "PLAYS")[0]
+
+
+def ms(us):
+    return "%.2f ms" % (us / 1000)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=300, help="random-game positions for the rules answers (300)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-match", action="store_true", help="skip the whole match")
+    args = ap.parse_args(argv)
+    import tempfile
+
+    from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
+    from bgc.gnubg_ref import random_positions
+
+    rng = random.Random(args.seed)
+    cases = [make_case(pid, a, b, rng) for pid, a, b in random_positions(args.games, seed=args.seed)]
+    hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
+    tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+    steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL),
+             ("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM))]
+    if not args.no_match:
+        with tempfile.TemporaryDirectory() as tmp:
+            plays = choose_plays(tmp)
+        steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = %r\n" % plays + MATCH))
+    out, _ = emulate(steps, puts=[(tree, "/lib")])
+    print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash at zero wait")
+    print("states, flash writes take no time): every time below is a LOWER BOUND for a real Pico.")
+    print("free heap after boot: %d B; after importing the firmware (.mpy): %d B"
+          % (results(out, "HEAP_BOOT")[0], results(out, "HEAP_IMPORT")[0]))
+    ts, tc, _, _ = results(out, "SCAN")[0]
+    print("hall scan of 128 cells: median %s, worst %s; classifier update: median %s, worst %s; together worst %s"
+          % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
+             ms(max(a + b for a, b in zip(ts, tc)))))
+    jt = results(out, "JOURNAL")[0]
+    print("journal append (one play record, flash time not counted): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    body = out.split("RULES_BEGIN", 1)[1].split("RULES_END", 1)[0]
+    rows = [tuple(int(x) for x in line.split()) for line in body.splitlines() if line.strip()]
+    rnd, hd = rows[: len(cases)], rows[len(cases):]
+    for i, name in enumerate(("roll", "frame", "done")):
+        print("rules %-5s over %d random-game positions: median %s, worst %s; worst with the hard positions %s"
+              % (name, len(rnd), ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
+                 ms(max(r[i] for r in rnd + hd))))
+    if not args.no_match:
+        st = results(out, "MATCH")[0]
+        print("whole 1-point match (%d turns, ended in phase %s, OLED present: %s):" % (st["turns"], st["phase"], st["oled"]))
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s"
+              % (len(st["frame"]), ms(statistics.mean(st["frame"])), ms(max(st["frame"]))))
+        print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s"
+              % (ms(statistics.mean(st["loop"])), ms(max(st["loop"]))))
+        print("  DONE answer: median %s, worst %s; other buttons (roll...) worst %s"
+              % (ms(statistics.median(st["done"])), ms(max(st["done"])), ms(max(st["roll"]))))
+        print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
+        gcs = st["gc"]
+        where = {}
+        for _, phase, last in gcs:
+            where["after %s (%s)" % (last, phase)] = where.get("after %s (%s)" % (last, phase), 0) + 1
+        print("  collections by main.py: %d, %s to %s each; where: %s"
+              % (len(gcs), ms(min(g[0] for g in gcs)) if gcs else "-", ms(max(g[0] for g in gcs)) if gcs else "-",
+                 ", ".join("%s x%d" % kv for kv in sorted(where.items()))))
+        print("  automatic collections (inside a loop step): %d %s" % (len(st["auto"]), st["auto"][:5]))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as exc:
+        print("bench_pico: %s" % exc, file=sys.stderr)
+        sys.exit(2)

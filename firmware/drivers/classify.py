@@ -266,6 +266,10 @@ class Classifier:
             self.calib_note = str(e)
             return False
 
+    def settled(self):
+        """True if every cell's instant reading is its stable state (nothing is being moved)."""
+        return self.instant == self.state
+
     def count(self, code):
         k = 0
         for c in range(self.n):
