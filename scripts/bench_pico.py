@@ -101,8 +101,10 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
     run in order in one boot (they share globals). Returns (stdout, {name: emulated ms})."""
     emu = find_emulator()
-    work = os.path.join(CACHE, "bench_pico")
-    os.makedirs(work, exist_ok=True)
+    import tempfile
+
+    os.makedirs(CACHE, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="bench_pico-", dir=CACHE)  # runs at once (bench, test) keep apart
     cmd = ["node", os.path.join(emu, "run.mjs"), "--max-emu-s", str(max_emu_s)]
     for local, remote in puts:
         cmd += ["--put", "%s:%s" % (local, remote)]
@@ -111,7 +113,10 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None):
         with open(path, "w") as f:
             f.write(code)
         cmd += ["--run", path]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     times = {m.group(1): float(m.group(2)) for m in re.finditer(r"\[rp2emu\] (\S+?)(?:\.py)?: emulated ([0-9.]+) ms", r.stderr)}
     if r.returncode or "Traceback" in r.stdout:
         raise BenchError("emulated Pico run failed (exit %d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-2000:]))
@@ -251,10 +256,18 @@ def show():
         bd[i] = LEVEL[frame[i]]
 
 show()
-companion = Companion(Store(JOURNAL_DIR), Dice(), buzzer=False)
+try:
+    fs = FS  # the real os, taken before the virtual board replaced it (UNIX port)
+except NameError:
+    fs = None
+companion = Companion(Store(JOURNAL_DIR, fs), Dice(), buzzer=False)
 app = main.App(companion, scanner, Classifier(), buttons, Leds(), Oled(), Serial(), None)
-ticks_us = time.ticks_us
-diff = time.ticks_diff
+try:
+    clock = REAL_TIME  # the UNIX port with the virtual board: its time module is the virtual clock
+except NameError:
+    clock = time
+ticks_us = clock.ticks_us
+diff = clock.ticks_diff
 mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 mem_free = getattr(gc, "mem_free", lambda: 0)
 
@@ -271,7 +284,7 @@ class TimedGc:  # main.py's gc, with its collections timed
 if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
-stats = {"frame": [], "loop": [], "done": [], "roll": [], "auto": [], "min_free": 1 << 30}
+stats = {"frame": [], "loop": [], "done": [], "roll": [], "auto": [], "min_free": 1 << 30, "done_worst": (0,)}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -292,6 +305,8 @@ def timed_button(b, kind, now):
     on_button(b, kind, now)
     dt = diff(ticks_us(), t)
     stats["done" if ph == "moving" else "roll"].append(dt)
+    if ph == "moving" and dt > stats["done_worst"][0]:
+        stats["done_worst"] = (dt, turns, companion.match.position_id(), companion.msg)
     if mem_alloc() < a:
         stats["auto"].append(("on_button", ph))
     LAST[0] = "DONE" if ph == "moving" else "button"
