@@ -443,6 +443,7 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=300, help="random-game positions for the rules answers (300)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-match", action="store_true", help="skip the whole match")
+    ap.add_argument("--no-rules", action="store_true", help="skip the rules answers")
     args = ap.parse_args(argv)
     import tempfile
 
@@ -453,8 +454,9 @@ def main(argv=None):
     cases = [make_case(pid, a, b, rng) for pid, a, b in random_positions(args.games, seed=args.seed)]
     hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
     tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
-    steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL),
-             ("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM))]
+    steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
+    if not args.no_rules:
+        steps.append(("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM)))
     if not args.no_match:
         with tempfile.TemporaryDirectory() as tmp:
             plays = choose_plays(tmp)
@@ -470,10 +472,10 @@ def main(argv=None):
              ms(max(a + b for a, b in zip(ts, tc)))))
     jt = results(out, "JOURNAL")[0]
     print("journal append (one play record, flash time not counted): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
-    body = out.split("RULES_BEGIN", 1)[1].split("RULES_END", 1)[0]
+    body = out.split("RULES_BEGIN", 1)[1].split("RULES_END", 1)[0] if not args.no_rules else ""
     rows = [tuple(int(x) for x in line.split()) for line in body.splitlines() if line.strip()]
     rnd, hd = rows[: len(cases)], rows[len(cases):]
-    for i, name in enumerate(("roll", "frame", "done")):
+    for i, name in enumerate(("roll", "frame", "done") if rows else ()):
         print("rules %-5s over %d random-game positions: median %s, worst %s; worst with the hard positions %s"
               % (name, len(rnd), ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
                  ms(max(r[i] for r in rnd + hd))))
@@ -484,8 +486,9 @@ def main(argv=None):
               % (len(st["frame"]), ms(statistics.mean(st["frame"])), ms(max(st["frame"]))))
         print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s"
               % (ms(statistics.mean(st["loop"])), ms(max(st["loop"]))))
-        print("  DONE answer: median %s, worst %s; other buttons (roll...) worst %s"
-              % (ms(statistics.median(st["done"])), ms(max(st["done"])), ms(max(st["roll"]))))
+        print("  DONE answer: median %s, worst %s (turn %d, position %s, %r); other buttons (roll...) worst %s"
+              % ((ms(statistics.median(st["done"])), ms(max(st["done"]))) + tuple(st["done_worst"][1:])
+                 + (ms(max(st["roll"])),)))
         print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
         gcs = st["gc"]
         where = {}
