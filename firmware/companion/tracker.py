@@ -464,7 +464,7 @@ class Tracker:
     def _search_ranged(self, cand, surplus, deficit, final=False):
         """The first legal position that differs from ``cand`` only in the count of places the
         sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
-        With ``final`` every legal complete play is collected (a list)."""
+        With ``final`` every legal complete play other than ``cand`` itself is collected (a list)."""
         ranged = []
         for i in range(1, 26):
             if self.rng[i]:
@@ -486,6 +486,8 @@ class Tracker:
                     return None
                 w[0] = CHECKERS - on
                 if final:
+                    if budget[0] == k:
+                        return None  # every count as seen: that is ``cand``, which final() judged
                     if turn.is_legal(w):
                         out.append(bytes(w))
                     return None
