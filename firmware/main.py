@@ -17,7 +17,13 @@ from drivers.hall import HallScanner
 from drivers.leds import COLOURS, Leds
 from drivers.oled import Oled
 
-GC_EVERY = 64  # loop iterations between collections: short pauses, never a long one mid-turn
+# Collections (~10-15 ms each on a Pico, docs/performance.md) are made where nobody waits: right
+# after the LEDs have answered a frame or a button (the players' next move is hundreds of ms away),
+# once this much has been allocated since the last one; or in a quiet loop (no cell unsettled)
+# when the heap runs low. So the collector's own automatic collection, which would strike in the
+# middle of whatever allocates when the heap is full, never comes.
+GC_AFTER_ANSWER = 8 * 1024  # bytes allocated since the last collection
+GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 
 
@@ -64,6 +70,10 @@ class App:
         self._empty = bytearray(pinmap.N_CELLS)  # 1 = the cell reads empty (drift tracking)
         self._palette = [COLOURS[name] for name in COLOUR_NAMES]
         self.booted = False
+        self.answered = False  # apply() wrote the LEDs: a collection now delays nobody
+        self.collections = 0
+        # None under CPython (the simulator): its collector is not the one to schedule
+        self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
 
     def boot(self, now_ms):
         cl = self.classifier
@@ -127,6 +137,7 @@ class App:
             for i in range(pinmap.N_LEDS):
                 leds.set(i, pal[fx.leds[i]])
             leds.show()
+            self.answered = True
         if fx.screen_changed:
             fx.screen_changed = False
             self.oled.lines(fx.screen)
@@ -139,14 +150,29 @@ class App:
         if self.buzzer is not None:
             self.buzzer.set(fx.buzz)
 
+    def collect_if_due(self):
+        """Collect garbage now if this is a moment nobody waits for (see GC_AFTER_ANSWER);
+        True if it did. Called by run() after every step."""
+        if self._alloc_after_gc is None:
+            return False
+        if self.answered:
+            self.answered = False
+            due = gc.mem_alloc() - self._alloc_after_gc >= GC_AFTER_ANSWER
+        else:
+            due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
+        if due:
+            gc.collect()
+            self._alloc_after_gc = gc.mem_alloc()
+            self.collections += 1
+        return due
+
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal
         is consistent at any instant: lines are written whole and closed."""
         try:
             while True:
-                if self.loops % GC_EVERY == 0:
-                    gc.collect()
                 self.step(time.ticks_ms())
+                self.collect_if_due()
         except KeyboardInterrupt:
             if self.buzzer is not None:
                 self.buzzer.set(False)

@@ -72,8 +72,10 @@ cl.calibrate_empty(sc.scan, 4)
 board.place(17, virtual.WHITE)
 cl.update(sc.scan())
 board.update()
+
 def frames(n):
-    # In a function: a new global created after heap_lock() would itself allocate.
+    # Locals only: a new global made while the heap is locked would grow the globals dict,
+    # which is the harness allocating, not the scan.
     for _ in range(n):
         cl.update(sc.scan())
 

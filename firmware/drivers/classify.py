@@ -50,6 +50,13 @@ CALIB_MAGIC = b"BGC1"
 CALIB_VERSION = const(1)
 CALIB_PATH = "calib.bin"
 
+try:
+    # machine code where MicroPython has an emitter (the Pico, the UNIX port) and plain Python
+    # under CPython; a MicroPython build without an emitter cannot compile it (SyntaxError)
+    from drivers.fastloops import classify_frame
+except (ImportError, SyntaxError):
+    classify_frame = None
+
 NAMES = {EMPTY: ".", WHITE: "w", BLACK: "b", WHITE_STACK: "W", BLACK_STACK: "B", FAULT: "!"}
 
 
@@ -111,6 +118,17 @@ class Classifier:
 
     def update(self, raw):
         """Classify one frame of raw counts; returns how many stable cells changed. No allocation."""
+        if classify_frame is None:
+            return self.update_bytecode(raw)
+        r = classify_frame(raw, self.base16, self._t_empty, self._t_stack, self.instant, self.state,
+                           self._count, self.n, self.stable_frames)
+        self.faults = r >> 16
+        self.frames += 1
+        return r & 0xFFFF
+
+    def update_bytecode(self, raw):
+        """update() as bytecode: the reference for drivers.fastloops.classify_frame, and the
+        path of a MicroPython without a native emitter."""
         base16 = self.base16
         te = self._t_empty
         ts = self._t_stack
@@ -278,6 +296,10 @@ class Classifier:
         except CalibrationError as e:
             self.calib_note = str(e)
             return False
+
+    def settled(self):
+        """True if every cell's instant reading is its stable state (nothing is being moved)."""
+        return self.instant == self.state
 
     def count(self, code):
         k = 0

@@ -174,8 +174,7 @@ def run(args):
     mpy = micropython_times(cases + hard, args.repeat)
     med, worst = _summary("MicroPython", mpy[: len(cases)], mpy[len(cases) :])
     heap = max(r[3] for r in mpy)
-    print("Pico estimate (x50): median roll %.1f ms frame %.1f ms done %.1f ms; worst roll %.1f ms frame %.1f ms done %.1f ms"
-          % tuple(x / 1000 * 50 for x in med + worst))
+    print("Pico: scripts/bench_pico.py measures these answers on an emulated Pico")
     if not args.no_gnubg and not args.position:
         ratio = gnubg_ratio(cases + hard)
         if ratio:

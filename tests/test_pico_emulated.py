@@ -1,0 +1,90 @@
+"""The firmware on the emulated Pico (MicroPython v1.27.0 RPI_PICO on rp2040js, ../shared/tools/rp2emu):
+it boots, imports from .mpy compiled for armv6m (as bgc deploy ships it) with the heap the game
+needs left over, answers a rules question as CPython does, and its machine-code scan and classifier
+loops give what the bytecode loops give. Skipped where node or ../shared/tools are missing; about
+30 s of host time. The figures themselves come from scripts/bench_pico.py (docs/performance.md)."""
+import os
+import shutil
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import bench_pico  # noqa: E402
+
+HEAP_AFTER_IMPORT = 150_000  # issue 10: free heap after importing the firmware
+
+
+def _need_emulator():
+    if not shutil.which("node") or not shutil.which("npm"):
+        pytest.skip("node/npm not installed (sh scripts/install_test_tools.sh)")
+    if not os.path.isfile(os.path.join(bench_pico.SHARED_EMU, "run.mjs")) and "BGC_RP2EMU" not in os.environ:
+        pytest.skip("no emulated Pico: ../shared/tools/rp2emu is not present")
+
+
+CHECKS = r"""
+from bgrules import Position, Turn
+t = Turn(Position.start(), 3, 1)
+good = Position.from_id(GOOD)
+bad = Position.from_id(BAD)
+print("RULES", (t.dice_to_play, t.check(good), t.check(bad)))
+
+import drivers.hall as H
+from machine import mem32
+sc = H.HallScanner()
+fast = bytes(sc.scan())
+gpio_fast = mem32[0xD0000010] & 0x3FC
+kernel = H.scan_frame
+H.scan_frame = None
+slow = bytes(sc.scan())
+gpio_slow = mem32[0xD0000010] & 0x3FC
+print("SCAN", (kernel is not None, fast == slow, gpio_fast == gpio_slow, fast[:2]))
+
+from array import array
+from drivers.classify import Classifier
+import random
+random.seed(7)
+a = Classifier()
+b = Classifier()
+same = True
+for i in range(40):
+    raw = array("H", [32768 + random.choice((0, 0, 0, 14000, -14000, 28000, -28000, 31000, -32000, 600))
+                      + random.randrange(-3000, 3000) for _ in range(128)])
+    for _ in range(1 + i % 4):
+        if a.update(raw) != b.update_bytecode(raw) or a.state != b.state or a.faults != b.faults:
+            same = False
+print("CLASSIFY", (same, a.frames, a.faults))
+"""
+
+
+def test_firmware_boots_imports_and_answers_on_the_emulated_pico():
+    _need_emulator()
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from bgrules import Position, Turn
+
+    start = Position.start()
+    turn = Turn(start, 3, 1)
+    good = next(p.position for p in turn.plays() if p.steps[0][0] == 8)  # 8/5 6/5 and kin
+    bad = start.copy()
+    bad.cells[24] -= 1
+    bad.cells[18] += 1  # 24/18 with 3-1: six pips for four
+    expected = (turn.dice_to_play, turn.check(good), turn.check(bad))
+    assert expected[0] == 2 and expected[1] is None and expected[2]  # legal / illegal, as the rules say
+
+    tree = bench_pico.compile_tree(os.path.join(bench_pico.CACHE, "pico_mpy_test"))
+    out, _ = bench_pico.emulate(
+        [("boot", bench_pico.BOOT), ("imports", bench_pico.IMPORT),
+         ("checks", "GOOD = %r\nBAD = %r\n" % (good.id(), bad.id()) + CHECKS)],
+        puts=[(tree, "/lib")], max_emu_s=30, timeout=300)
+    boot = bench_pico.results(out, "HEAP_BOOT")[0]
+    after = bench_pico.results(out, "HEAP_IMPORT")[0]
+    assert boot > 200_000, out
+    assert after >= HEAP_AFTER_IMPORT, "free heap after importing the firmware: %d B" % after
+    assert bench_pico.results(out, "RULES")[0] == expected
+    has_kernel, same_raw, same_gpio, _ = bench_pico.results(out, "SCAN")[0]
+    assert has_kernel, "the machine-code scan is not used on the Pico"
+    assert same_raw and same_gpio
+    same, frames, faults = bench_pico.results(out, "CLASSIFY")[0]
+    assert same and frames > 40 and faults > 0
