@@ -11,7 +11,7 @@
 
 from bgrules.position import Position, BAR, OPP
 from bgrules.turn import Turn, Play
-from bgrules.rules import STANDARD, RULESETS
+from bgrules.rules import STANDARD, ruleset
 from bgrules import matchid
 
 
@@ -125,6 +125,8 @@ class Match:
             return "The game is over"
         if phase == OPENING:
             return "No double before opening"
+        if not self.rules.cube:
+            return "No cube in %s" % self.rules.name
         if phase == DOUBLED:
             return "Take or drop first"
         if phase == RESIGN:
@@ -297,14 +299,14 @@ class Match:
             if not condone:
                 raise MatchError(why)
             me = self.on_roll
-            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite)
+            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers)
             if impossible:
                 raise MatchError(impossible)
             self.condoned += 1
             self.last_condoned = True
         else:
             self.last_condoned = False
-        result = final.result(self.rules.opposite)
+        result = self.rules.result(self.position, final)
         if result:
             self.position = final.copy()
             me = self.on_roll
@@ -429,10 +431,7 @@ class Match:
 
     def dumps(self):
         """One line that ``Match.loads`` turns back into this match (see docs/match-play.md)."""
-        rules = "standard"
-        for key in RULESETS:
-            if RULESETS[key] is self.rules:
-                rules = key
+        rules = self.rules.key
         cstate = 1 if self.crawford_game else (2 if self.post_crawford else 0)
         fields = [
             "v1",
@@ -472,7 +471,7 @@ class Match:
         if f.get("v") != "1":
             raise MatchError("Saved match: unknown version")
         try:
-            rules = RULESETS[f.get("r", "standard")]
+            rules = ruleset(f.get("r", "standard"))
             auto, auto_done = [int(x) for x in f["a"].split(".")]
             beavers, offer = [int(x) for x in f["b"].split(".")]
             t0, t1 = [int(x) for x in f["t"].split(".")]

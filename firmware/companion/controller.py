@@ -14,6 +14,7 @@
 
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
 from bgrules.position import Position
+from bgrules.rules import VARIANTS
 from companion import journal as J
 from companion import display, protocol, moves
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
@@ -501,7 +502,7 @@ class Companion:
         length = s["length"]
         rec = J.settings_record(length, s["crawford"] if length else False, s["holland"] if length else False,
                                 s["auto"] if not length else 0, s["beavers"] if not length else 0,
-                                s["jacoby"] if not length else False, s["names"], settings.get("rules", "standard"))
+                                s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
         try:
             match = J.new_match(rec)
         except (MatchError, J.JournalError) as exc:
@@ -844,7 +845,7 @@ class Companion:
             self.emit("options", {"current": cur, "choices": {
                 "length": "0 (money) or 1-64", "crawford": [True, False], "holland": [True, False],
                 "auto": "0-15 (money)", "beavers": "0-3 (money)", "jacoby": [True, False],
-                "names": "two names, 1-20 characters", "rules": ["standard", "nackgammon"]}})
+                "names": "two names, 1-20 characters", "rules": list(VARIANTS)}})
         elif cmd == "logs":
             self.emit("logs", {"files": self.store.listing(self.name), "free": self.store.free()})
         elif cmd == "delete":

@@ -13,7 +13,7 @@ import json
 
 from bgrules.match import Match, MatchError
 from bgrules.position import Position, PositionError
-from bgrules.rules import RULESETS
+from bgrules.rules import ruleset
 
 VERSION = 1
 
@@ -79,8 +79,9 @@ def new_match(record):
         raise JournalError("a journal starts with the match settings")
     if record.get("v") != VERSION:
         raise JournalError("journal version %r, this firmware reads %d" % (record.get("v"), VERSION))
-    rules = RULESETS.get(record.get("rules", "standard"))
-    if rules is None:
+    try:
+        rules = ruleset(record.get("rules", "standard"))
+    except ValueError:
         raise JournalError("unknown rules %r" % record.get("rules"))
     try:
         return Match(record["length"], record["crawford"], record["holland"], record["auto"],
