@@ -102,7 +102,7 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"]}
+                         "jacoby": False, "names": ["White", "Black"], "rules": "standard"}
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
 
@@ -450,7 +450,7 @@ class Companion:
 
     def _menu_items(self):
         s = self.settings
-        items = [("Length", "money" if not s["length"] else str(s["length"]))]
+        items = [("Length", "money" if not s["length"] else str(s["length"])), ("Game", s["rules"])]
         if s["length"]:
             items.append(("Crawford", "on" if s["crawford"] else "off"))
             items.append(("Holland", "on" if s["holland"] else "off"))
@@ -490,6 +490,8 @@ class Companion:
             s["beavers"] = (s["beavers"] + 1) % 4
         elif label == "Jacoby":
             s["jacoby"] = not s["jacoby"]
+        elif label == "Game":  # the variant (docs/variants.md)
+            s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
