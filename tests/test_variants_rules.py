@@ -168,3 +168,22 @@ def test_a_saved_match_keeps_its_variant(key):
     back = Match.loads(m.dumps())
     assert back.rules is ruleset(key)
     assert back.position == ruleset(key).start_position()
+
+
+# --- compact on the Pico ---------------------------------------------------------------------
+
+
+@pytest.mark.micropython
+def test_under_micropython_only_the_chosen_variant_is_imported():
+    from bgc import upy
+
+    out = upy.run("""
+import sys
+from bgrules.rules import ruleset, VARIANTS
+from bgrules import Turn
+rules = ruleset("oldbritain")
+loaded = sorted(k for k in sys.modules if k.startswith("bgrules.variants."))
+turn = Turn(rules.start_position(), 2, 1, rules)
+print(loaded, len(turn.plays()))
+""")
+    assert out.split() == ["['bgrules.variants.oldbritain']", str(len(Turn(ruleset("oldbritain").start_position(), 2, 1, ruleset("oldbritain")).plays()))]
