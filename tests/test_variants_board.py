@@ -20,6 +20,11 @@ ROOT = base.ROOT
 pytestmark = pytest.mark.micropython
 
 
+# With one roll for the whole game, the base test's choice (the smallest Position ID) can
+# cycle for ever (4-1: hit and hit back); these players avoid hits, so the pips only go down.
+NO_HITS_FIRST = ("fixedroll",)
+
+
 def _program(key):
     game = base.GAME
     layout = ruleset(key).start
@@ -43,6 +48,10 @@ for p in range(1, 25):
          'turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1], RULES)')
     swap("from bgrules import Position, Turn\n",
          "from bgrules import Position, Turn\nfrom bgrules.rules import ruleset\nRULES = ruleset(%r)\n" % key)
+    if key in NO_HITS_FIRST:
+        swap("""                if pl.position.id() < best.position.id():""",
+             """                if (hits(pl), pl.position.id()) < (hits(best), best.position.id()):""")
+        swap("run(5)\nplayed = None", "def hits(pl):\n    return sum(s[2] for s in pl.steps)\n\nrun(5)\nplayed = None")
     return game
 
 

@@ -187,3 +187,45 @@ turn = Turn(rules.start_position(), 2, 1, rules)
 print(loaded, len(turn.plays()))
 """)
     assert out.split() == ["['bgrules.variants.oldbritain']", str(len(Turn(ruleset("oldbritain").start_position(), 2, 1, ruleset("oldbritain")).plays()))]
+
+
+# --- Fixed roll and Open roll --------------------------------------------------------------
+
+
+def test_fixed_roll_the_opening_roll_is_every_roll_of_the_game():
+    m = Match(1, rules=ruleset("fixedroll"))
+    m.opening_roll(6, 3)
+    assert m.dice == (6, 3)
+    m.play(m.turn.plays()[0])
+    assert m.preset_dice() == (6, 3)
+    with pytest.raises(MatchError, match="Fixed roll: the roll is 6-3"):
+        m.roll(5, 2)
+    m.roll(3, 6)
+    assert m.dice == (6, 3)
+    back = Match.loads(m.dumps())
+    assert back.preset_dice() == (6, 3)
+
+
+def test_open_roll_the_next_turns_dice_are_rolled_before_the_play():
+    m = Match(1, rules=ruleset("openroll"))
+    with pytest.raises(MatchError, match="roll the next dice too"):
+        m.opening_roll(6, 3)
+    m.opening_roll(6, 3, (5, 2))
+    assert m.on_roll == 0 and m.preset_dice() == (5, 2)  # black's coming roll, seen by white
+    m.play(m.turn.plays()[0])
+    with pytest.raises(MatchError, match="Open roll: the roll is 5-2"):
+        m.roll(4, 1, 1, (1, 1))
+    m.roll(2, 5, 1, (4, 4))
+    assert m.dice == (5, 2) and m.preset_dice() == (4, 4)
+    assert Match.loads(m.dumps()).preset_dice() == (4, 4)
+
+
+def test_open_and_fixed_roll_journals_replay():
+    from companion import journal as J
+
+    for key in ("fixedroll", "openroll"):
+        recs = [J.settings_record(1, rules=key), {"a": "open", "dice": [6, 3]}]
+        if key == "openroll":
+            recs[-1]["next"] = [5, 2]
+        back = J.replay(recs)
+        assert back.preset_dice() == ((6, 3) if key == "fixedroll" else (5, 2))

@@ -28,6 +28,8 @@ class Rules:
     gammons          gammons and backgammons count (else every game is single)
     last_out_wins    Reverse: the player who bears off the last checker first loses
     hit_loses        No hitting: a player who hits loses the game at once
+    fixed_roll       Fixed roll: the opening roll is every roll of the game
+    open_roll        Open roll: each roll is made before the opponent's play, so they see it
     search           a subclass of turn._Search for rules the standard search does not know
     """
 
@@ -35,7 +37,8 @@ class Rules:
 
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
                  bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
-                 cube=True, gammons=True, last_out_wins=False, hit_loses=False):
+                 cube=True, gammons=True, last_out_wins=False, hit_loses=False, fixed_roll=False,
+                 open_roll=False):
         self.name = name
         self.key = key or name.lower()
         self.checkers = checkers
@@ -44,6 +47,8 @@ class Rules:
         self.gammons = gammons
         self.last_out_wins = last_out_wins
         self.hit_loses = hit_loses
+        self.fixed_roll = fixed_roll
+        self.open_roll = open_roll
         self.start = tuple(start)
         if opposite is None:
             opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
@@ -86,7 +91,8 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
-VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting")
+VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
+            "fixedroll", "openroll")
 
 
 def ruleset(key):

@@ -15,6 +15,7 @@
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
 from bgrules.position import Position
 from bgrules.rules import VARIANTS
+from companion import variant_dice as VD
 from companion import journal as J
 from companion import display, protocol, moves
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
@@ -557,9 +558,10 @@ class Companion:
         if not self.board_ok:
             self.say("Fix the board first")
             return
-        d0, d1 = self.dice.first_roll()
+        d0, d1, nxt = VD.opening(m, self.dice)
         result = []
-        if not self._act({"a": "open", "dice": [d0, d1]}, lambda: result.append(m.opening_roll(d0, d1))):
+        if not self._act(VD.record({"a": "open", "dice": [d0, d1]}, nxt),
+                         lambda: result.append(m.opening_roll(d0, d1, nxt))):
             return
         m = self.match
         started = result[0]
@@ -569,7 +571,7 @@ class Companion:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
             return
-        self.say("%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
+        self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
         self._start_turn()
         self.status()
 
@@ -585,11 +587,12 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
-        d1, d2 = self.dice.roll()
-        if not self._act({"a": "roll", "p": player, "dice": [d1, d2]}, lambda: m.roll(d1, d2, player)):
+        d1, d2, nxt = VD.roll(m, self.dice)
+        if not self._act(VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt),
+                         lambda: m.roll(d1, d2, player, nxt)):
             return
-        self.emit("roll", {"p": player, "dice": [d1, d2]})
-        self.say("")
+        self.emit("roll", VD.record({"p": player, "dice": [d1, d2]}, nxt))
+        self.say(VD.say_next(m))
         self._start_turn()
         self.status()
 

@@ -96,9 +96,9 @@ def apply(match, record):
     p = record.get("p")
     try:
         if a == "open":
-            match.opening_roll(record["dice"][0], record["dice"][1])
+            match.opening_roll(record["dice"][0], record["dice"][1], record.get("next"))
         elif a == "roll":
-            match.roll(record["dice"][0], record["dice"][1], p)
+            match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
         elif a == "play":
             match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
         elif a in ("double", "take", "drop", "beaver", "accept", "reject"):

@@ -37,8 +37,9 @@ CATALOGUE = (
     ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
     ("straight", "Straight", "both players move the same way from the standard start", ""),
-    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game", ""),
-    ("openroll", "Open roll", "the opponent rolls your dice before your turn", ""),
+    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
+    ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
+     "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice", ""),
 )
