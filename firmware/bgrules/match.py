@@ -11,7 +11,7 @@
 
 from bgrules.position import Position, BAR, OPP
 from bgrules.turn import Turn, Play
-from bgrules.rules import STANDARD, RULESETS
+from bgrules.rules import STANDARD, ruleset
 from bgrules import matchid
 
 
@@ -105,6 +105,28 @@ class Match:
         self.turns = [0, 0]  # turns played this game, for the Holland rule
         self.condoned = 0  # illegal plays the opponent accepted this game
         self.last_condoned = False
+        self.preset = None  # the dice of the next roll when the variant fixes them in advance
+
+    def preset_dice(self):
+        """The dice the next roll must show (Fixed roll: the opening roll; Open roll: rolled
+        during the opponent's turn), or None when they are rolled freely."""
+        return self.preset
+
+    def _preset_after(self, dice, next_dice):
+        # Fixed roll keeps the opening dice; Open roll takes the dice rolled for the next turn.
+        if self.rules.fixed_roll:
+            self.preset = (max(dice), min(dice))
+        elif self.rules.open_roll:
+            if next_dice is None:
+                raise MatchError("Open roll: roll the next dice too")
+            _die(next_dice[0])
+            _die(next_dice[1])
+            self.preset = (max(next_dice), min(next_dice))
+
+    def _check_preset(self, d1, d2):
+        p = self.preset
+        if p is not None and (max(d1, d2), min(d1, d2)) != p:
+            raise MatchError("%s: the roll is %d-%d" % (self.rules.name, p[0], p[1]))
 
     # --- what the display needs ------------------------------------------------------------
 
@@ -125,6 +147,8 @@ class Match:
             return "The game is over"
         if phase == OPENING:
             return "No double before opening"
+        if not self.rules.cube:
+            return "No cube in %s" % self.rules.name
         if phase == DOUBLED:
             return "Take or drop first"
         if phase == RESIGN:
@@ -183,7 +207,7 @@ class Match:
             raise MatchError("Dice already rolled")
         raise MatchError("Roll the dice first")
 
-    def opening_roll(self, die0, die1):
+    def opening_roll(self, die0, die1, next_dice=None):
         """Each player's single die (player 0's first). Equal dice: roll again (and in money play
         with automatic doubles, the cube turns, staying in the middle). Otherwise the higher die
         plays first with both numbers. Returns True when the game has started."""
@@ -197,6 +221,7 @@ class Match:
                 self.auto_done += 1
             return False
         first = 0 if die0 > die1 else 1
+        self._preset_after((die0, die1), next_dice)
         self.on_roll = first
         self.to_act = first
         if first == 1:
@@ -260,14 +285,18 @@ class Match:
         self.offer = level
         self.to_act = 1 - self.to_act
 
-    def roll(self, d1, d2, player=None):
-        """The dice of the player on roll (after any cube action)."""
+    def roll(self, d1, d2, player=None, next_dice=None):
+        """The dice of the player on roll (after any cube action); ``next_dice``: Open roll's
+        dice for the opponent's next turn, rolled now."""
         if self.phase != ROLL:
             self._refuse_phase()
         if player is not None and player != self.on_roll:
             raise MatchError("Not your turn")
         _die(d1)
         _die(d2)
+        self._check_preset(d1, d2)
+        if not self.rules.fixed_roll:
+            self._preset_after((d1, d2), next_dice)
         self._rolled(d1, d2)
 
     def pass_turn(self, player=None):
@@ -279,6 +308,8 @@ class Match:
             raise MatchError("Not your turn")
         if not self.closed_out():
             raise MatchError("You can enter: roll")
+        if self.rules.open_roll:
+            self.preset = None  # the passed turn's dice go with it: the opponent rolls afresh
         self.last_condoned = False
         self._next_turn(self.position)
 
@@ -297,14 +328,14 @@ class Match:
             if not condone:
                 raise MatchError(why)
             me = self.on_roll
-            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite)
+            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers)
             if impossible:
                 raise MatchError(impossible)
             self.condoned += 1
             self.last_condoned = True
         else:
             self.last_condoned = False
-        result = final.result(self.rules.opposite)
+        result = self.rules.result(self.position, final)
         if result:
             self.position = final.copy()
             me = self.on_roll
@@ -429,10 +460,7 @@ class Match:
 
     def dumps(self):
         """One line that ``Match.loads`` turns back into this match (see docs/match-play.md)."""
-        rules = "standard"
-        for key in RULESETS:
-            if RULESETS[key] is self.rules:
-                rules = key
+        rules = self.rules.key
         cstate = 1 if self.crawford_game else (2 if self.post_crawford else 0)
         fields = [
             "v1",
@@ -447,6 +475,8 @@ class Match:
             "k%d.%d" % (self.condoned, self.last_condoned),
             "r" + rules,
         ]
+        if self.preset:
+            fields.append("x%d.%d" % self.preset)
         if self.result:
             winner, points, kind, how = self.result
             fields.append("g%d.%d.%d.%s" % (winner, points, kind, how))
@@ -472,7 +502,7 @@ class Match:
         if f.get("v") != "1":
             raise MatchError("Saved match: unknown version")
         try:
-            rules = RULESETS[f.get("r", "standard")]
+            rules = ruleset(f.get("r", "standard"))
             auto, auto_done = [int(x) for x in f["a"].split(".")]
             beavers, offer = [int(x) for x in f["b"].split(".")]
             t0, t1 = [int(x) for x in f["t"].split(".")]
@@ -481,6 +511,8 @@ class Match:
             m = cls(mk.length, f["c"] == "1", f["h"] == "1", auto, beavers, f["j"] == "1",
                     names.split("|", 1), rules)
             m.game = int(f["n"])
+            if "x" in f:
+                m.preset = tuple(int(x) for x in f["x"].split("."))
             if "g" in f:
                 g = f["g"].split(".")
                 m.result = (int(g[0]), int(g[1]), int(g[2]), g[3])

@@ -114,19 +114,24 @@ class Position:
 
     # --- checks ---------------------------------------------------------------------------
 
-    def problem(self, names=("White", "Black"), opposite=None):
+    def problem(self, names=("White", "Black"), opposite=None, checkers=CHECKERS):
         """What makes this position impossible, in a few words; None when it is possible.
 
         ``names`` are the mover's and the opponent's names for the message; ``opposite`` maps the
-        mover's point to the opponent's number for the same point (standard: 25 - p).
+        mover's point to the opponent's number for the same point (standard: 25 - p); a variant
+        with fewer ``checkers`` a side counts the others as borne off from the start.
         """
         c = self.cells
         for side, name in ((MOVER, names[0]), (OPP, names[1])):
             total = c[side + OFF]
+            on = 0
             for i in range(1, 26):
-                total += c[side + i]
+                on += c[side + i]
+            total += on
             if total != CHECKERS:
                 return "%s has %d checkers" % (name, total)
+            if on > checkers:
+                return "%s has %d checkers" % (name, on)
         for p in range(1, 25):
             q = opposite[p] if opposite else 25 - p
             if c[p] and c[OPP + q]:
@@ -187,14 +192,15 @@ class Position:
     def copy(self):
         return Position(self.cells)
 
-    def result(self, opposite=None):
+    def result(self, opposite=None, checkers=CHECKERS):
         """0 while the game goes on; +1/+2/+3 when the mover has won a single game, gammon or
-        backgammon; -1/-2/-3 when the opponent has."""
+        backgammon; -1/-2/-3 when the opponent has (a game of fewer ``checkers`` a side counts
+        the others as borne off from the start)."""
         c = self.cells
         if c[OFF] == CHECKERS:
-            return _win_kind(c, OPP, opposite, True)
+            return _win_kind(c, OPP, opposite, True, CHECKERS - checkers)
         if c[OPP + OFF] == CHECKERS:
-            return -_win_kind(c, MOVER, opposite, False)
+            return -_win_kind(c, MOVER, opposite, False, CHECKERS - checkers)
         return 0
 
     def __eq__(self, other):
@@ -213,8 +219,8 @@ class Position:
         return self.id()
 
 
-def _win_kind(c, loser, opposite, loser_is_opponent):
-    if c[loser + OFF]:
+def _win_kind(c, loser, opposite, loser_is_opponent, absent=0):
+    if c[loser + OFF] > absent:
         return 1
     if c[loser + BAR]:
         return 3

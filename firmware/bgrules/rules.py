@@ -1,7 +1,11 @@
 # The ruleset seam: the move search reads every rule that differs between variants from here.
 #
-# The search itself never changes for a variant; a variant is a Rules object with a different
-# start, a different mapping of the mover's points onto the opponent's, or different switches.
+# A variant is a Rules object with a different start, a different mapping of the mover's points
+# onto the opponent's, or different switches. A rule the standard search cannot express lives in a
+# subclass of turn._Search named by ``search``, in the variant's own module under bgrules/variants/,
+# so that the standard game's search stays as it is and the Pico imports only the chosen ruleset.
+
+from bgrules.position import OPP, BAR
 
 
 class Rules:
@@ -17,11 +21,34 @@ class Rules:
     bear_off_higher  a die larger than needed bears off from the highest point when no checker
                      stands higher
     max_dice         as many dice as possible must be played; if only one die, the larger
+    key              the ruleset's name in journals, on the serial line and in ``bgc --variant``
+    checkers         checkers a side (Hypergammon 3); the others count as borne off from the start
+    larger_forced    when only one die can be played, it must be the larger (Old Britain: either)
+    cube             the doubling cube is used
+    gammons          gammons and backgammons count (else every game is single)
+    last_out_wins    Reverse: the player who bears off the last checker first loses
+    hit_loses        No hitting: a player who hits loses the game at once
+    fixed_roll       Fixed roll: the opening roll is every roll of the game
+    open_roll        Open roll: each roll is made before the opponent's play, so they see it
+    search           a subclass of turn._Search for rules the standard search does not know
     """
 
+    search = None
+
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
-                 bear_off_higher=True, max_dice=True):
+                 bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
+                 cube=True, gammons=True, last_out_wins=False, hit_loses=False, fixed_roll=False,
+                 open_roll=False):
         self.name = name
+        self.key = key or name.lower()
+        self.checkers = checkers
+        self.larger_forced = larger_forced
+        self.cube = cube
+        self.gammons = gammons
+        self.last_out_wins = last_out_wins
+        self.hit_loses = hit_loses
+        self.fixed_roll = fixed_roll
+        self.open_roll = open_roll
         self.start = tuple(start)
         if opposite is None:
             opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
@@ -37,13 +64,42 @@ class Rules:
 
         return Position.start(self.start)
 
+    def result(self, start, final):
+        """The game's end after a play from ``start`` (mover's view) to ``final``: 0 while it goes
+        on, +kind when the mover has won, -kind when the opponent has (1 single, 2 gammon, 3
+        backgammon), as Position.result counts them for the standard game."""
+        if self.hit_loses and final.cells[OPP + BAR] > start.cells[OPP + BAR]:
+            return -1
+        r = final.result(self.opposite, self.checkers)
+        if r and self.last_out_wins:
+            return -1 if r > 0 else 1
+        if not self.gammons and r:
+            return 1 if r > 0 else -1
+        return r
+
     def __repr__(self):
         return "Rules(%r)" % self.name
 
 
-STANDARD = Rules("Backgammon", (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0))
+STANDARD = Rules("Backgammon", (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),
+                 key="standard")
 
 # Nackgammon (Nick Ball's variant): the standard rules from a start with a back point more.
 NACKGAMMON = Rules("Nackgammon", (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0))
 
 RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
+
+# Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
+# and are imported only when chosen (docs/variants.md has each one's rules and sources).
+VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
+            "fixedroll", "openroll")
+
+
+def ruleset(key):
+    """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one."""
+    if key in RULESETS:
+        return RULESETS[key]
+    if key not in VARIANTS:
+        raise ValueError("unknown variant %r (one of: %s)" % (key, ", ".join(VARIANTS)))
+    module = __import__("bgrules.variants." + key, None, None, ("RULES",))
+    return module.RULES

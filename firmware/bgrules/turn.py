@@ -21,6 +21,10 @@ _R_BAR = const(1)
 _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
+_R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+# For variant searches (bgrules/variants): MicroPython does not export _-named constants.
+R_BLOCK = _R_BLOCK
+R_CAP = _R_CAP
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
@@ -228,7 +232,7 @@ class Turn:
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
         self.double = d1 == d2
-        s = self._s = _Search(rules)
+        s = self._s = (rules.search or _Search)(rules)
         s.load(start.cells)
         if self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
@@ -243,12 +247,12 @@ class Turn:
             self.dice_to_play = n
             # Only one die playable: the larger one if it can be played at all.
             self.forced_die = 0
-            if n == 1:
+            if n == 1 and rules.larger_forced:
                 self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
 
     # --- the target search ------------------------------------------------------------
 
-    def _accept(self, k, mode):
+    def _accept(self, k, mode, dice):
         s = self._s
         n = self.dice_to_play
         if mode == _FIND_ANY:
@@ -266,7 +270,8 @@ class Turn:
             dice = self._orders[0]
             return s.deepest(dice, k, n, BAR, True) == n
         if n == 1:
-            return True  # k == 0: the forced die is playable by definition
+            # k == 0: the forced die is playable by definition; a free one must be tried.
+            return bool(self.forced_die) or s.deepest(dice, 0, 1, BAR, False) == 1
         if k == 0:
             return True
         other = self.d2 if s.p_die[0] == self.d1 else self.d1
@@ -283,12 +288,12 @@ class Turn:
                         found.append((s.p_why[i], s.p_at[i]))
                         return True
                 return False
-            if not self._accept(k, mode):
+            if not self._accept(k, mode, dice):
                 return False
             if mode == _FIND_PLAY:
                 found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
             else:
-                found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k))
+                found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k, dice))
             return True
         if k == len(dice):
             return False
@@ -333,12 +338,12 @@ class Turn:
             src -= 1
         return any_found
 
-    def _left(self, k):
+    def _left(self, k, dice):
         s = self._s
         if self.double:
             return bytes((self.d1,) * (self.dice_to_play - k))
         if k == 0:
-            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die,))
+            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
         if k >= self.dice_to_play:
             return b""
         return bytes((self.d2 if s.p_die[0] == self.d1 else self.d1,))
@@ -461,7 +466,7 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite)
+        problem = final.problem(names, self.rules.opposite, self.rules.checkers)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -510,6 +515,8 @@ class Turn:
                 return "Play %d more %d%s" % (more, self.d1, "s" if more > 1 else "")
         if n == 2:
             return "Both dice must be played"
+        if not self.forced_die:
+            return "One die must be played"
         return "The %d must be played" % self.forced_die
 
     def _first_violation(self, cells, relax):
@@ -521,6 +528,8 @@ class Turn:
             return "Enter from the bar first"
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
+        if why == _R_CAP:
+            return "At most %d checkers on %d" % (self.rules.cap, at)
         return "Checker still on %d: no bear-off" % at
 
     # --- every play (host side) -------------------------------------------------------------

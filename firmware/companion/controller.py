@@ -14,6 +14,8 @@
 
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
 from bgrules.position import Position
+from bgrules.rules import VARIANTS
+from companion import variant_dice as VD
 from companion import journal as J
 from companion import display, protocol, moves
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
@@ -101,7 +103,7 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"]}
+                         "jacoby": False, "names": ["White", "Black"], "rules": "standard"}
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
 
@@ -457,7 +459,7 @@ class Companion:
 
     def _menu_items(self):
         s = self.settings
-        items = [("Length", "money" if not s["length"] else str(s["length"]))]
+        items = [("Length", "money" if not s["length"] else str(s["length"])), ("Game", s["rules"])]
         if s["length"]:
             items.append(("Crawford", "on" if s["crawford"] else "off"))
             items.append(("Holland", "on" if s["holland"] else "off"))
@@ -497,6 +499,8 @@ class Companion:
             s["beavers"] = (s["beavers"] + 1) % 4
         elif label == "Jacoby":
             s["jacoby"] = not s["jacoby"]
+        elif label == "Game":  # the variant (docs/variants.md)
+            s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
@@ -509,7 +513,7 @@ class Companion:
         length = s["length"]
         rec = J.settings_record(length, s["crawford"] if length else False, s["holland"] if length else False,
                                 s["auto"] if not length else 0, s["beavers"] if not length else 0,
-                                s["jacoby"] if not length else False, s["names"], settings.get("rules", "standard"))
+                                s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
         try:
             match = J.new_match(rec)
         except (MatchError, J.JournalError) as exc:
@@ -562,9 +566,10 @@ class Companion:
         if not self.board_ok:
             self.say("Fix the board first")
             return
-        d0, d1 = self.dice.first_roll()
+        d0, d1, nxt = VD.opening(m, self.dice)
         result = []
-        if not self._act({"a": "open", "dice": [d0, d1]}, lambda: result.append(m.opening_roll(d0, d1))):
+        if not self._act(VD.record({"a": "open", "dice": [d0, d1]}, nxt),
+                         lambda: result.append(m.opening_roll(d0, d1, nxt))):
             return
         m = self.match
         started = result[0]
@@ -574,7 +579,7 @@ class Companion:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
             return
-        self.say("%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
+        self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
         self._start_turn()
         self.status()
 
@@ -590,11 +595,12 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
-        d1, d2 = self.dice.roll()
-        if not self._act({"a": "roll", "p": player, "dice": [d1, d2]}, lambda: m.roll(d1, d2, player)):
+        d1, d2, nxt = VD.roll(m, self.dice)
+        if not self._act(VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt),
+                         lambda: m.roll(d1, d2, player, nxt)):
             return
-        self.emit("roll", {"p": player, "dice": [d1, d2]})
-        self.say("")
+        self.emit("roll", VD.record({"p": player, "dice": [d1, d2]}, nxt))
+        self.say(VD.say_next(m))
         self._start_turn()
         self.status()
 
@@ -852,7 +858,7 @@ class Companion:
             self.emit("options", {"current": cur, "choices": {
                 "length": "0 (money) or 1-64", "crawford": [True, False], "holland": [True, False],
                 "auto": "0-15 (money)", "beavers": "0-3 (money)", "jacoby": [True, False],
-                "names": "two names, 1-20 characters", "rules": ["standard", "nackgammon"]}})
+                "names": "two names, 1-20 characters", "rules": list(VARIANTS)}})
         elif cmd == "logs":
             self.emit("logs", {"files": self.store.listing(self.name), "free": self.store.free()})
         elif cmd == "delete":

@@ -16,7 +16,7 @@ import json
 
 from bgrules.match import Match, MatchError
 from bgrules.position import Position, PositionError
-from bgrules.rules import RULESETS
+from bgrules.rules import ruleset
 
 VERSION = 1
 # The longest line the firmware writes is the settings record with two 20-character names (JSON
@@ -181,8 +181,9 @@ def new_match(record):
         raise JournalError("journal version %s, this firmware reads %d" % (_short(v), VERSION))
     check(record)
     name = record.get("rules", "standard")
-    rules = RULESETS.get(name)
-    if rules is None:
+    try:
+        rules = ruleset(name)
+    except (ValueError, TypeError):
         raise JournalError("unknown rules %s" % _short(name))
     try:
         return Match(record["length"], record["crawford"], record["holland"], record["auto"],
@@ -200,9 +201,9 @@ def apply(match, record):
     p = record.get("p")
     try:
         if a == "open":
-            match.opening_roll(record["dice"][0], record["dice"][1])
+            match.opening_roll(record["dice"][0], record["dice"][1], record.get("next"))
         elif a == "roll":
-            match.roll(record["dice"][0], record["dice"][1], p)
+            match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
         elif a == "play":
             match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
         elif a in ("double", "take", "drop", "beaver", "accept", "reject"):

@@ -9,7 +9,7 @@ MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate")
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
-            "names": "n", "force": "b", "rules": "s"}
+            "names": "n", "force": "b", "rules": "s", "variant": "s"}
 _TRUE = ("1", "on", "true", "yes")
 _FALSE = ("0", "off", "false", "no")
 

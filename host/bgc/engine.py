@@ -28,6 +28,21 @@ def read_die(text):
     return d
 
 
+def add_variant_argument(parser):
+    parser.add_argument("--variant", default="standard", metavar="NAME",
+                        help="the ruleset (bgc variants lists them; default standard)")
+
+
+def read_variant(name):
+    """The bgrules Rules called ``name``; a UserError naming the choices otherwise."""
+    from bgrules.rules import ruleset
+
+    try:
+        return ruleset(name)
+    except ValueError as exc:
+        raise UserError(str(exc))
+
+
 LETTERS = ("O", "X")
 
 

@@ -116,8 +116,20 @@ def text_lines(log, boards=False):
     return out
 
 
+# The rulesets GNU Backgammon plays, so the only ones a .mat or .sgf may hold.
+GNUBG_VARIANTS = ("standard", "nackgammon", "hypergammon")
+
+
+class NotGnubgVariant(ValueError):
+    """A .mat or .sgf was asked for a variant GNU Backgammon does not play."""
+
+
 def export_text(log, fmt, date=None):
     """(text, warnings) for one format."""
+    variant = (log.settings or {}).get("rules", "standard")
+    if fmt in ("mat", "sgf") and variant not in GNUBG_VARIANTS:
+        raise NotGnubgVariant("this match is %s, which GNU Backgammon does not play: .%s is only for %s; "
+                              "use -f json or -f text" % (variant, fmt, ", ".join(GNUBG_VARIANTS)))
     if fmt == "mat":
         return mat_text(log, date)
     if fmt == "sgf":

@@ -13,20 +13,23 @@ def reference_results(position_id, d1, d2):
     return sorted(out)
 
 
-def random_positions(count, seed=1):
-    """Positions from random games played with our engine (mover's view), with a roll each."""
+def random_positions(count, seed=1, rules=None):
+    """Positions from random games played with our engine (mover's view), with a roll each; of
+    the standard game, or of ``rules`` (a bgrules Rules)."""
     import random
 
-    from bgrules import Position, Turn
+    from bgrules import Position, Turn, STANDARD
+
+    rules = rules or STANDARD
 
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        pos = Position.start()
+        pos = rules.start_position()
         while len(out) < count:
             a, b = rng.randint(1, 6), rng.randint(1, 6)
             out.append((pos.id(), a, b))
-            plays = Turn(pos, a, b).plays()
+            plays = Turn(pos, a, b, rules).plays()
             if plays:
                 pos = rng.choice(plays).position
             if pos.result():

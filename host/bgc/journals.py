@@ -400,18 +400,18 @@ def _blitz_score(pos):
 
 def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford=True, beavers=0,
                       auto_doubles=0, jacoby=False, p_double=0.06, p_resign=0.01, p_condone=0.01,
-                      blitz=False):
+                      blitz=False, rules="standard"):
     """The records of a journal for a match (``length`` > 0) or a money session of ``games``
     games, played with seeded random dice and random legal plays, exactly as the companion
     journals them (docs/formats.md): cube actions (beavers when allowed), closed-out turns
     passed without a roll, resignations accepted or rejected, now and then an illegal play the
-    opponent condoned, the informational ``end`` records. ``blitz`` makes the players prefer
+    opponent condoned, the informational ``end`` records; ``rules`` names the variant. ``blitz`` makes the players prefer
     plays that hit and close their home board, so that closed-out turns happen often."""
     import random
 
     rng = random.Random(seed)
     settings = _journal.settings_record(length=length, crawford=crawford, auto_doubles=auto_doubles,
-                                        beavers=beavers, jacoby=jacoby, names=names)
+                                        beavers=beavers, jacoby=jacoby, names=names, rules=rules)
     records = [settings]
     m = _journal.new_match(settings)
 

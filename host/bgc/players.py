@@ -11,7 +11,7 @@ from the firmware's events. Everything is seeded (``random.Random``), so a run i
 
 import random
 
-from bgrules import Turn
+from bgrules import STANDARD, Turn
 
 from . import sim as simmod
 
@@ -452,7 +452,8 @@ class Players:
             self.stats["turns"] += 1
             start = Position.from_id(st["pos"])
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], names=tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
+            turn = Turn(start, d[0], d[1], getattr(sim, "rules", None) or STANDARD,
+                        tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:
                 self.turn_play = None

@@ -333,7 +333,10 @@ class Sim:
     """The firmware running on the virtual board; see the module docstring."""
 
     def __init__(self, flash_dir=None, seed=1, frame_ms=10, board_kwargs=None, buzzer=True,
-                 setup="start", boot=True, firmware_main="main"):
+                 setup="start", boot=True, firmware_main="main", rules=None):
+        from bgrules import STANDARD
+
+        self.rules = rules or STANDARD  # the variant's start for setup_start and the players
         self.seed = seed
         self.firmware_main = firmware_main  # the module with build(); tests may swap in their own
         self.frame_ms = frame_ms
@@ -367,6 +370,9 @@ class Sim:
 
     # --- board set-up
     def setup_start(self):
+        if self.rules.key != "standard":
+            set_position(self.board, self.rules.start_position(), WHITE)
+            return
         w = [0] * 26
         b = [0] * 26
         for p, n in START_WHITE.items():

@@ -3,7 +3,7 @@
 from bgrules import Position, PositionError, Turn
 
 from ..cli import UserError, shown
-from ..engine import POSITION_HINT, read_die, read_position
+from ..engine import POSITION_HINT, add_variant_argument, read_die, read_position, read_variant
 
 
 def register(sub):
@@ -12,10 +12,12 @@ def register(sub):
     p.add_argument("d1")
     p.add_argument("d2")
     p.add_argument("final", help="Position ID after the play, from the same player's side")
+    add_variant_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args):
+    rules = read_variant(args.variant)
     start = read_position(args.position)
     d1, d2 = read_die(args.d1), read_die(args.d2)
     try:
@@ -26,7 +28,7 @@ def run(args):
         # It names a board, but one no play can reach (a checker missing, both colours on a point).
         print("illegal: %s" % exc)
         return 1
-    reason = Turn(start, d1, d2).check(final)
+    reason = Turn(start, d1, d2, rules).check(final)
     if reason is None:
         print("legal")
         return 0

@@ -101,7 +101,12 @@ def run(args):
                   % (path, why), file=sys.stderr)
             status = 2  # a bad input, as for a single file (bgc.cli.UserError); the others are still exported
             continue
-        text, warnings = export.export_text(log, args.format, args.date)
+        try:
+            text, warnings = export.export_text(log, args.format, args.date)
+        except export.NotGnubgVariant as exc:
+            print("bgc: %s: %s" % (path, exc), file=sys.stderr)
+            status = 2
+            continue
         if target == "-":
             sys.stdout.write(text)
         else:

@@ -5,7 +5,7 @@ import sys
 from bgrules import Position, PositionError, Turn
 
 from ..cli import SHOWN, UserError, shown
-from ..engine import read_die, read_position
+from ..engine import add_variant_argument, read_die, read_position, read_variant
 
 
 def register(sub):
@@ -17,10 +17,11 @@ def register(sub):
         action="store_true",
         help="read lines 'POSITION_ID D1 D2' from standard input; write the sorted resulting IDs",
     )
+    add_variant_argument(p)
     p.set_defaults(func=run)
 
 
-def batch_line(line):
+def batch_line(line, rules=None):
     """One answer line for one input line of --batch."""
     words = line.split()
     if len(words) != 3:
@@ -34,24 +35,27 @@ def batch_line(line):
         d1, d2 = read_die(words[1]), read_die(words[2])
     except UserError:
         return "error: dice must be numbers 1 to 6, got %s %s" % (shown(words[1], 10), shown(words[2], 10))
+    if rules is not None:
+        return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2, rules).plays()))
     return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
 
 
 def run(args):
+    rules = read_variant(args.variant)
     if args.batch:
         out = sys.stdout
         for line in sys.stdin:
             if not line.strip():
                 out.write("\n")
                 continue
-            out.write(batch_line(line) + "\n")
+            out.write(batch_line(line, rules) + "\n")
         return 0
     if not args.position or len(args.dice) != 2:
         raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
                         % "4HPwATDgc/ABMA")
     pos = read_position(args.position)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
-    plays = Turn(pos, d1, d2).plays()
+    plays = Turn(pos, d1, d2, rules).plays()
     if not plays:
         print("No legal move: the turn is lost.")
         return 0

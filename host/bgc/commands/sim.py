@@ -10,6 +10,7 @@ import os
 import sys
 
 from ..cli import UserError, shown
+from ..engine import add_variant_argument, read_variant
 
 PROMPT_HELP = """\
 commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
@@ -47,6 +48,7 @@ def register(sub):
     p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
+    add_variant_argument(p)
     p.set_defaults(func=run)
 
 
@@ -72,7 +74,8 @@ def run(args):
 
 def _make_sim(simmod, args, setup="start", boot=True):
     try:
-        return simmod.Sim(flash_dir=args.flash, seed=args.seed, setup=setup, boot=boot)
+        return simmod.Sim(flash_dir=args.flash, seed=args.seed, setup=setup, boot=boot,
+                          rules=read_variant(args.variant))
     except simmod.SimError as exc:
         raise UserError(str(exc))
 
@@ -146,7 +149,7 @@ def run_demo(args, simmod):
 
     sim.serial.listeners.append(on_event)
     players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say)
-    sim.serial.send("new length=%d" % args.length)
+    sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
     try:
         limit = 3600 * 1000 * args.length  # an hour of play per point: something is stuck
         while not players.finished and sim.board.clock.ms < limit:
@@ -232,7 +235,7 @@ def run_interactive(args, simmod):
     runner = scenario.Runner(sim, out, "stdin")
     sim.run_ms(100)
     out.write("The firmware runs on the virtual board (flash: %s). Type help for the commands.\n" % sim.flash_dir)
-    out.write("Start a match with:  send new length=3\n")
+    out.write("Start a match with:  send new length=3%s\n" % ("" if args.variant == "standard" else " variant=" + args.variant))
     seen = [len(sim.serial.events)]
 
     def new_events():

@@ -1,0 +1,1 @@
+# One module per variant ruleset (bgrules.rules.ruleset imports only the one chosen).

@@ -1,0 +1,78 @@
+"""bgc variants: the games the board knows, with a one-line summary and what is assumed.
+
+The rules of each are in docs/variants.md, which quotes the sentences of the seed (Classic Line
+Backgammon, 24 variants) each one rests on. ``playable`` games are bgrules rulesets
+(bgrules.rules.VARIANTS) that the board, ``--variant`` and the journal take; the others are
+listed so that nobody mistakes a missing game for a forgotten one.
+"""
+
+import json
+
+from bgrules.rules import VARIANTS
+
+# key, name, summary, assumed (what the seed does not fix; empty when nothing is)
+CATALOGUE = (
+    ("standard", "Backgammon", "the modern rules (seeds 000, 002)", ""),
+    ("nackgammon", "Nackgammon", "standard rules, 4 back checkers (2 on 24, 2 on 23), 4 mid, 4 on 6", ""),
+    ("hypergammon", "Hypergammon", "standard rules with 3 checkers a side on the opponent's 1, 2, 3 points", ""),
+    ("eureka", "Eureka", "a bear-off race from the home board, no hitting, cube optional",
+     "start 3-3-3-2-2-2 on points 1-6 (picture lost)"),
+    ("oldbritain", "Old Britain", "standard start; at most 5 checkers a point; either die when not both; no cube", ""),
+    ("reverse", "Reverse", "standard rules, but whoever bears off the last checker first loses",
+     "a single game, no gammons"),
+    ("nohitting", "No hitting", "standard rules, but whoever hits loses", "the hitter loses a single game"),
+    ("puff", "Puff", "all checkers entered into the start quarter; smaller die first; doubles also the underside", ""),
+    ("longpuff", "Long Puff", "Puff with both players entering into the same quarter", ""),
+    ("russianpuff", "Russian Puff", "Puff; after two checkers in, enter or move at will", ""),
+    ("longrussianpuff", "Long Russian Puff", "Long Puff; after two checkers in, enter or move at will", ""),
+    ("french1", "French Backgammon 1", "entered; doubles: 4 on top, 4 underneath, roll again", ""),
+    ("russian", "Russian Backgammon", "same quarter; doubles as French 1 but the rest lost at a failure; no cube", ""),
+    ("gioul", "Turkish Gioul", "no hitting, one checker blocks; rising doubles that pass to the opponent; no cube", ""),
+    ("french2", "French Backgammon 2", "3 checkers, own half, no passing, exact home point, hitting opposite", ""),
+    ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube", ""),
+    ("mexican", "Mexican", "smaller die first; max 5 a point; roll again after doubles; 1-2 a chosen double", ""),
+    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
+    ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
+    ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
+    ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
+    ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
+    ("straight", "Straight", "both players move the same way from the standard start", ""),
+    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
+    ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
+     "the opponent's roll is the dice of their next turn"),
+    ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
+    ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice", ""),
+)
+
+
+def register(sub):
+    p = sub.add_parser("variants", help="the games the board knows, what each changes and what is assumed")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--all", action="store_true", help="also the games of the seed that are not playable yet")
+    p.set_defaults(func=run)
+
+
+def rows(include_missing=False):
+    out = []
+    for key, name, summary, assumed in CATALOGUE:
+        playable = key in VARIANTS
+        if playable or include_missing:
+            out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+    return out
+
+
+def run(args):
+    table = rows(args.all)
+    if args.json:
+        for row in table:
+            print(json.dumps(row))
+        return 0
+    width = max(len(r["key"]) for r in table)
+    for r in table:
+        flags = ("assumed" if r["assumed"] else "       ") + ("" if r["playable"] else "  not playable yet")
+        print("%-*s  %s  %s: %s" % (width, r["key"], flags, r["name"], r["summary"]))
+        if r["assumed"]:
+            print("%-*s  assumed: %s" % (width, "", r["assumed"]))
+    print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "
+          "Rules and sources: docs/variants.md")
+    return 0

@@ -1,0 +1,152 @@
+"""The board's three questions timed per variant on the emulated Pico (docs/performance.md).
+
+    .venv/bin/python scripts/bench_variants.py [--positions 30] [--rp2emu DIR] [VARIANT ...]
+
+For each variant: positions from random games of that variant (CPython, seeded), each with a
+roll, a legal play, a mid-turn frame (after the first step) and the checker lifted next. On the
+RP2040 emulator (../shared/tools/rp2emu: the real RPI_PICO MicroPython firmware; needs node and
+`npm ci` there), bgrules is copied to /lib and each answer is timed (best of 3): *roll* =
+Turn(start, d1, d2, rules); *frame* = turn.locate(mid) + turn.destinations(mid, lifted); *done* =
+the slower of turn.check on the legal final position and on the play stopped a step short. Heap:
+bytes allocated for the three answers of one turn (gc.mem_alloc). Prints the median and worst
+per variant, in emulated milliseconds (lower bounds: the emulator does not model flash waits).
+"""
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+from bgrules import Position, Turn  # noqa: E402
+from bgrules.rules import VARIANTS, ruleset  # noqa: E402
+
+PICO_PROGRAM = r"""
+import time, gc
+from bgrules import Position, Turn
+from bgrules.rules import ruleset
+rules = ruleset(KEY)
+def best(f):
+    t_best = 1 << 30
+    for _ in range(3):
+        t = time.ticks_us()
+        f()
+        t = time.ticks_diff(time.ticks_us(), t)
+        if t < t_best:
+            t_best = t
+    return t_best
+gc.collect()
+print("free", gc.mem_free())
+for pid, a, b, mid, lifted, good, bad in CASES:
+    start = Position.from_id(pid)
+    mid = Position.from_id(mid)
+    good = Position.from_id(good)
+    bad = Position.from_id(bad)
+    gc.collect()
+    before = gc.mem_alloc()
+    turn = Turn(start, a, b, rules)
+    turn.locate(mid)
+    turn.destinations(mid, lifted)
+    turn.check(good)
+    turn.check(bad)
+    heap = gc.mem_alloc() - before
+    r = best(lambda: Turn(start, a, b, rules))
+    f = best(lambda: (turn.locate(mid), turn.destinations(mid, lifted)))
+    d = max(best(lambda: turn.check(good)), best(lambda: turn.check(bad)))
+    print("case %d %d %d %d" % (r, f, d, heap))
+"""
+
+
+def cases(rules, count, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = rules.start_position()
+        for _ in range(400):
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            turn = Turn(pos, a, b, rules)
+            plays = turn.plays()
+            if len(plays) > 1 and len(plays[0].steps) > 1:
+                play = rng.choice(plays)
+                mid = _after_steps(pos, play.steps[:1], rules)
+                lifted = play.steps[1][0]
+                out.append((pos.id(), a, b, mid.id(), lifted, play.position.id(), mid.id()))
+                if len(out) == count:
+                    break
+            if plays:
+                pos = rng.choice(plays).position
+            if pos.result(rules.opposite, rules.checkers):
+                break
+            pos = pos.swapped()
+    return out
+
+
+def _after_steps(pos, steps, rules):
+    from bgrules.position import BAR, OPP
+
+    c = bytearray(pos.cells)
+    for src, dst, hit in steps:
+        c[src] -= 1
+        if dst:
+            if hit:
+                c[OPP + rules.opposite[dst]] -= 1
+                c[OPP + BAR] += 1
+            c[dst] += 1
+        else:
+            c[0] += 1
+    return Position(c)
+
+
+def run_pico(key, case_list, emu_dir):
+    with tempfile.TemporaryDirectory(prefix="bench-variants-") as tmp:
+        lib = os.path.join(tmp, "bgrules")
+        shutil.copytree(os.path.join(ROOT, "firmware", "bgrules"), lib,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        prog = os.path.join(tmp, "bench.py")
+        with open(prog, "w") as f:
+            f.write("KEY = %r\nCASES = %r\n" % (key, case_list) + PICO_PROGRAM)
+        run = subprocess.run(["node", os.path.join(emu_dir, "run.mjs"), "--put", lib + ":/lib/bgrules",
+                              "--run", prog], capture_output=True, text=True, timeout=3600)
+    rows = []
+    free = None
+    for line in run.stdout.splitlines():
+        if line.startswith("case "):
+            rows.append([int(x) for x in line.split()[1:]])
+        elif line.startswith("free "):
+            free = int(line.split()[1])
+    if not rows:
+        raise SystemExit("rp2emu gave no figures:\n" + run.stdout[-2000:] + run.stderr[-2000:])
+    return rows, free
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("variants", nargs="*", default=None)
+    ap.add_argument("--positions", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rp2emu", default=os.path.join(ROOT, "..", "shared", "tools", "rp2emu"))
+    args = ap.parse_args()
+    keys = args.variants or list(VARIANTS)
+    print("variant      roll ms med/worst  frame ms med/worst  done ms med/worst  heap KB worst  free KB after import")
+    for key in keys:
+        rules = ruleset(key)
+        rows, free = run_pico(key, cases(rules, args.positions, args.seed), args.rp2emu)
+
+        def stat(i):
+            vals = sorted(r[i] for r in rows)
+            return vals[len(vals) // 2] / 1000.0, vals[-1] / 1000.0
+
+        r, f, d = stat(0), stat(1), stat(2)
+        heap = max(row[3] for row in rows) / 1024.0
+        print("%-12s %6.1f / %6.1f    %6.1f / %6.1f     %6.1f / %6.1f    %6.1f         %s" % (
+            key, r[0], r[1], f[0], f[1], d[0], d[1], heap, "%.0f" % (free / 1024.0) if free else "?"))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
