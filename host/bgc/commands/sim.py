@@ -100,6 +100,80 @@ def run_script(args, simmod):
 
 
 # ------------------------------------------------------------------ --demo
+class DemoView:
+    """What the demo shows. On a terminal: one board, redrawn in place (rich), in colour, with the
+    latest lines of the story under it. Elsewhere (a log, a pipe): the story, one line per turn,
+    and the board once at the start and once at the end, as plain text."""
+
+    STORY_LINES = 6
+
+    def __init__(self, sim, out, pixels=False, delay=0, sleep=None, quiet=False):
+        self.sim = sim
+        self.out = out
+        self.pixels = pixels
+        self.delay = delay
+        self.sleep = sleep
+        self.quiet = quiet
+        self.tty = out.isatty()
+        self.story = []
+        self.title = ""
+        self.boards = 0
+        self.live = None
+        if self.tty and not quiet:
+            from rich.console import Console
+            from rich.live import Live
+
+            console = Console(file=out, highlight=False)
+            self.live = Live(console=console, auto_refresh=False, redirect_stdout=False,
+                             redirect_stderr=False, vertical_overflow="visible")
+            self.live.start()
+
+    def _renderable(self):
+        from rich.console import Group
+        from rich.text import Text
+
+        from ..virtual.render import rich_text
+
+        head = Text("%s  (t=%.1f s)" % (self.title, self.sim.board.clock.ms / 1000.0), style="bold")
+        story = Text("\n".join(self.story[-self.STORY_LINES:]))
+        return Group(head, rich_text(self.sim.view_lines(self.pixels)), Text(""), story)
+
+    def board(self, title):
+        """A moment worth a look at the board."""
+        self.title = title
+        self.boards += 1
+        if self.quiet:
+            return
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+            if self.delay:
+                self.sleep(self.delay / 1000.0)
+        elif self.boards == 1:
+            self._plain_board(title)
+
+    def _plain_board(self, title):
+        self.out.write("\n== %s  (t=%.1f s)\n%s\n\n" % (title, self.sim.board.clock.ms / 1000.0, self.sim.view(self.pixels)))
+        self.out.flush()
+
+    def say(self, text):
+        """A line of the story."""
+        self.story.append(text)
+        if self.quiet:
+            return
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+        else:
+            self.out.write("   %s\n" % text)
+
+    def close(self, finished):
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+            self.live.stop()
+            self.live = None
+        elif finished and not self.quiet:
+            self._plain_board("the end")
+
+
 def run_demo(args, simmod):
     from .. import players as P
 
@@ -107,25 +181,14 @@ def run_demo(args, simmod):
     delay = 0 if args.fast else args.delay
     if delay is None:
         delay = 150 if out.isatty() else 0
-    sleep = simmod.real_time().sleep
     sim = _make_sim(simmod, args)
-    quiet = args.quiet
-    state = {"views": 0, "lifted": False, "lift_views": 0}
-
-    def show(title):
-        if quiet:
-            return
-        out.write("\n== %s  (t=%.1f s)\n%s\n" % (title, sim.board.clock.ms / 1000.0, view_text(sim, args.pixels)))
-        out.flush()
-        state["views"] += 1
-        if delay:
-            sleep(delay / 1000.0)
-
-    def say(text):
-        if not quiet:
-            out.write("   %s\n" % text)
+    view = DemoView(sim, out, args.pixels, delay, simmod.real_time().sleep, args.quiet)
+    state = {"lifted": False, "lift_views": 0, "finished": False}
+    show = view.board
+    say = view.say
 
     names = ["White", "Black"]
+    rolled = {}
     pending = []
 
     def on_event(ev):
@@ -153,24 +216,27 @@ def run_demo(args, simmod):
                     names = ev["settings"]["names"]
                     say("new %d-point match, journal %s" % (ev["settings"]["length"], ev["journal"]))
                 elif kind == "roll":
+                    d = ev["dice"]
                     if ev.get("opening"):
-                        d = ev["dice"]
                         if ev.get("tie"):
                             say("opening roll %d-%d: a tie, roll again" % (d[0], d[1]))
                         else:
                             say("opening roll: White %d, Black %d; %s starts" % (d[0], d[1], names[ev["p"]]))
+                            rolled[ev["p"]] = "%d-%d" % (max(d), min(d))
                             sim.run_ms(30)
                             show("%s to play %d-%d" % (names[ev["p"]], max(d), min(d)))
                     else:
+                        rolled[ev["p"]] = "%d-%d" % (max(d), min(d))
                         sim.run_ms(30)
-                        show("%s rolls %d-%d" % (names[ev["p"]], ev["dice"][0], ev["dice"][1]))
+                        show("%s rolls %s" % (names[ev["p"]], rolled[ev["p"]]))
                 elif kind == "illegal":
                     sim.run_ms(30)
-                    show("%s: illegal (%s), red LED on point %s" % (names[ev["p"]], ev["reason"], ev.get("board_point")))
+                    say("%s: illegal (%s), red LED on %s" % (names[ev["p"]], ev["reason"], _where_led(ev.get("board_point"))))
+                    show("%s: illegal (%s)" % (names[ev["p"]], ev["reason"]))
                 elif kind == "ok":
                     say("corrected: the board is legal again")
                 elif kind == "play":
-                    say("%s plays %s" % (names[ev["p"]], ev["move"] or "no move (none is possible)"))
+                    say("%s %s: %s" % (names[ev["p"]], rolled.pop(ev["p"], "rolled"), ev["move"] or "no move (none is possible)"))
                     sim.run_ms(30)
                     show("after %s's play" % names[ev["p"]])
                 elif kind == "cube":
@@ -187,6 +253,8 @@ def run_demo(args, simmod):
                     say("firmware error: %s" % ev.get("error"))
         end = sim.serial.last("match_end")
         journal = sim.journal_path()
+        state["finished"] = end is not None
+        view.close(state["finished"])
         if end is None:
             print("bgc sim: the match did not finish (stuck at phase %r after %.0f s of play)" % (
                 (sim.status() or {}).get("phase"), sim.board.clock.ms / 1000.0), file=sys.stderr)
@@ -200,7 +268,17 @@ def run_demo(args, simmod):
         out.write("Journal: %s\n" % journal)
         return 0
     finally:
+        view.close(False)
         sim.close()
+
+
+def _where_led(point):
+    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.sim.lit_points)."""
+    if point == 25:
+        return "White's bar"
+    if point == 0:
+        return "Black's bar"
+    return "point %s" % point
 
 
 def _lit(sim):
@@ -281,9 +359,9 @@ def run_interactive(args, simmod):
                 lit = simmod.lit_points(sim.board, "LEGAL")
                 red = simmod.lit_points(sim.board, "ILLEGAL")
                 if lit:
-                    out.write("  green LEDs: %s\n" % " ".join(map(str, lit)))
+                    out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
                 if red:
-                    out.write("  red LEDs: %s\n" % " ".join(map(str, red)))
+                    out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
             rows = [r for r in sim.oled_rows() if r]
             out.write("  OLED: %s\n" % " / ".join(rows))
     finally:
