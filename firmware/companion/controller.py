@@ -217,7 +217,7 @@ class Companion:
         self.board_reason = reason
         self.tracker.begin(m.position, m.on_roll == 0, None)
         self.board_ok = False
-        self.hint = "Fix the red points"
+        self.hint = "Fix red points"
         self._hold_frame(True)
 
     def _after_board(self):
@@ -251,34 +251,35 @@ class Companion:
         self.hint = self._hint()
 
     def _hint(self):
+        # What each button does now, one button per line (display.split breaks at "\n").
         m = self.match
         ph = self.phase
         if ph == "opening":
-            return "ROLL: opening roll"
+            return "ROLL: first roll"
         if ph == "roll":
             if m.closed_out():
-                return "ROLL: pass (closed)"
-            return "ROLL:dice CUBE:double" if m.may_double() else "ROLL: roll dice"
+                return "ROLL: pass turn\n(bar is shut)"
+            return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
         if ph == "doubled":
             if m.length == 0 and m.offer + 1 <= m.beavers:
-                return "ROLL:take hold ROLL:beaver"
-            return "ROLL:take hold CUBE:drop"
+                return "ROLL: take\nhold ROLL:beaver\nhold CUBE: drop"
+            return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
             if self.refused:
-                return "Opponent ROLL: accept play"
+                return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
-                return "DONE: end turn"
-            return "Move, then DONE"
+                return "ROLL: end turn"
+            return "Move, then ROLL\nends the turn"
         if ph == "ask":
-            return "Lift+replace or CUBE/ROLL"
+            return "ROLL: this play\nCUBE: other play"
         if ph == "resign":
-            return "ROLL:accept CUBE:reject"
+            return "ROLL: accept\nCUBE: refuse"
         if ph == "gameover":
             return "ROLL: next game"
         if ph == "matchover":
             return "ROLL: new match"
         if ph == "board":
-            return "Fix the red points"
+            return "Fix red points"
         return ""
 
     # --- inputs -----------------------------------------------------------------------------
@@ -395,8 +396,8 @@ class Companion:
             return
         if not roll and kind == LONG and ph in ("opening", "roll", "moving"):
             self.pick = [player, 1]
-            self.say("Resign? CUBE:more")
-            self.hint = "ROLL:offer hold CUBE:no"
+            self.say("Resign %s?" % KIND_WORDS[1])
+            self.hint = "ROLL: offer it\nCUBE: raise it\nhold CUBE: no"
             return
         if ph == "opening":
             if roll:
@@ -454,7 +455,7 @@ class Companion:
             items.append(("Crawford", "on" if s["crawford"] else "off"))
             items.append(("Holland", "on" if s["holland"] else "off"))
         else:
-            items.append(("Auto x2", str(s["auto"])))
+            items.append(("Auto double", str(s["auto"])))
             items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
             items.append(("Jacoby", "on" if s["jacoby"] else "off"))
         items.append(("Start", ""))
@@ -483,7 +484,7 @@ class Companion:
             s["holland"] = not s["holland"]
             if s["holland"]:
                 s["crawford"] = True
-        elif label == "Auto x2":
+        elif label == "Auto double":
             s["auto"] = (s["auto"] + 1) % 4
         elif label == "Beavers":
             s["beavers"] = (s["beavers"] + 1) % 4
@@ -773,7 +774,7 @@ class Companion:
         m = self.match
         c = self.ask[self.ask_sel]
         move = moves.notation(m.turn, c)
-        self.say("Which? ROLL=" + move)
+        self.say("Which play?\n" + move)
 
     def _ask_frame(self):
         t = self.tracker

@@ -185,6 +185,9 @@ def board_png(board, path, scale=1.5):
         k = max(rgb) or 1
         shown = tuple(int(v * 255 / k) for v in rgb) if max(rgb) else (40, 40, 40)
         d.ellipse([P(led["x"] - 6, led["y"] - 6), P(led["x"] + 6, led["y"] + 6)], fill=shown, outline="#000")
+        if led["what"].startswith("point "):  # the point's number beside its LED, not under it
+            x, y = P(led["x"] + 9, led["y"])
+            d.text((x, y), led["what"][6:], fill="#f3e2c0", anchor="lm")
     if board.hand is not None:
         colour, hx, hy, _ = board.hand
         d.ellipse([P(hx - r, hy - r), P(hx + r, hy + r)], outline="#fbfbf4" if colour == WHITE else "#1b1b1b", width=3)
