@@ -104,6 +104,8 @@ class Companion:
                          "jacoby": False, "names": ["White", "Black"]}
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
+        self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
+        self.view_due = False  # send one now, changed or not
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -860,6 +862,8 @@ class Companion:
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
                 return
             self.fx.calibrate = True
+        elif cmd == "view":
+            self.view_out = self.view_due = args["on"]
 
     def calibrated(self, suspect, note):
         """main.py took the empty-board baseline."""
@@ -896,9 +900,10 @@ class Companion:
             for i in self.ask_places:
                 leds[led_index(led_of(mw, i))] = C_HINT
         fx = self.fx
+        changed = False
         if leds != fx.leds:
             fx.leds[:] = leds
-            fx.leds_changed = True
+            fx.leds_changed = changed = True
         if ph == "setup":
             screen = display.menu(self._menu_items(), self.cursor, self.msg)
         elif ph == "board":
@@ -908,4 +913,7 @@ class Companion:
             screen = display.game(m, self.msg, self.hint)
         if screen != fx.screen:
             fx.screen = screen
-            fx.screen_changed = True
+            fx.screen_changed = changed = True
+        if self.view_out and (changed or self.view_due):
+            self.view_due = False
+            self.emit("view", {"screen": screen, "leds": "".join([str(c) for c in leds])})

@@ -6,7 +6,7 @@
 import json
 
 MAX_LINE = 255
-COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate")
+COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view")
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
             "names": "n", "force": "b", "rules": "s"}
@@ -103,7 +103,7 @@ def parse(line):
             else:
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
-        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate)" % cmd[:20])
+        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, view)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:
@@ -119,6 +119,11 @@ def parse(line):
         for k in raw:
             if k != "name":
                 raise ProtocolError("delete: unknown key %r" % k[:20])
+    elif cmd == "view":
+        for k in raw:
+            if k != "on":
+                raise ProtocolError("view: unknown key %r (view on=1)" % k[:20])
+        args["on"] = _value("on", "b", raw.get("on", True))
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args

@@ -47,7 +47,63 @@ def register(sub):
     p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
+    add_web_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_web_arguments(p):
+    """--web, --web-host, --web-port: the live view in a browser (bgc sim, bgc watch)."""
+    p.add_argument("--web", action="store_true",
+                   help="also serve a live view of the board on a local web page (docs/player-guide.md)")
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="address the page is served on (default 127.0.0.1: this computer only)")
+    p.add_argument("--web-port", type=int, default=8765, metavar="PORT", help="port of the page (default 8765)")
+
+
+def start_web(args, hub, out=None):
+    """Serve ``hub`` as asked by --web-host/--web-port and say where; UserError when it cannot."""
+    from ..web import serve
+
+    if not 0 <= args.web_port <= 65535:
+        raise UserError("--web-port must be 0..65535")
+    try:
+        server = serve(hub, args.web_host, args.web_port)
+    except OSError as exc:
+        raise UserError("cannot serve the web view on %s:%d: %s" % (args.web_host, args.web_port, exc.strerror or exc))
+    (out or sys.stderr).write("live view: %s (Ctrl-C to stop)\n" % server.url)
+    (out or sys.stderr).flush()
+    return server
+
+
+def web_for_sim(sim, args):
+    """The live view of a Sim (--web): the hub follows the board and the serial events."""
+    from ..web import Hub
+    from ..web.virtual import Follower
+
+    def journal():
+        path = sim.journal_path()
+        if not path:
+            return None
+        with open(path) as f:
+            return f.read()
+
+    hub = Hub("the virtual board", journal_text=journal)
+    server = start_web(args, hub)
+    Follower(sim, hub)
+    return server
+
+
+def serve_until_interrupted(server, sleep):
+    """Keep the page up after the game (to look at it and save the match) until Ctrl-C."""
+    sys.stderr.write("the match is over; the live view stays up until Ctrl-C\n")
+    sys.stderr.flush()
+    try:
+        while True:
+            sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
 
 
 def run(args):
@@ -56,6 +112,8 @@ def run(args):
     if args.length < 1 or args.length > 64:
         raise UserError("--length must be 1..64")
     if args.script:
+        if args.web:
+            raise UserError("--web shows the demo or your own play (--demo, or no --script)")
         return run_script(args, simmod)
     if args.demo:
         return run_demo(args, simmod)
@@ -180,8 +238,13 @@ def run_demo(args, simmod):
     out = sys.stdout
     delay = 0 if args.fast else args.delay
     if delay is None:
-        delay = 150 if out.isatty() else 0
+        delay = 150 if (out.isatty() or args.web) else 0
     sim = _make_sim(simmod, args)
+    server = web_for_sim(sim, args) if args.web else None
+    if server is not None and not out.isatty():
+        # The page is the view: the players move at a pace a watcher can follow.
+        sleep = simmod.real_time().sleep
+        sim.on_frame.append(lambda s: sleep(0.002))
     view = DemoView(sim, out, args.pixels, delay, simmod.real_time().sleep, args.quiet)
     state = {"lifted": False, "lift_views": 0, "finished": False}
     show = view.board
@@ -266,9 +329,15 @@ def run_demo(args, simmod):
         out.write("%d turns, %d checkers moved by hand, %d wrong placements flagged and corrected, "
                   "%d false illegal flags\n" % (st["turns"], st["checker_moves"], st["illegal_flagged"], st["false_illegal"]))
         out.write("Journal: %s\n" % journal)
+        out.flush()
+        if server is not None:
+            serve_until_interrupted(server, simmod.real_time().sleep)
+            server = None
         return 0
     finally:
         view.close(False)
+        if server is not None:
+            server.stop()
         sim.close()
 
 
@@ -292,6 +361,7 @@ def run_interactive(args, simmod):
     from .. import scenario
 
     sim = _make_sim(simmod, args)
+    server = web_for_sim(sim, args) if args.web else None
     out = sys.stdout
     interactive = sys.stdin.isatty()
     runner = scenario.Runner(sim, out, "stdin")
@@ -366,6 +436,8 @@ def run_interactive(args, simmod):
             out.write("  OLED: %s\n" % " / ".join(rows))
     finally:
         journal = sim.journal_path()
+        if server is not None:
+            server.stop()
         sim.close()
     if journal:
         out.write("Journal: %s\n" % journal)
