@@ -39,8 +39,10 @@ def _strings_in(func_names, call=None):
 
 
 def hints():
+    from companion.dice_entry import DiceEntry
+
     return [s for s in _strings_in({"_hint"}) if s[:1].isupper() or "ROLL" in s or "CUBE" in s] + \
-        [s for s in _strings_in({"_button"}) if "\n" in s]
+        [s for s in _strings_in({"_button"}) if "\n" in s] + [DiceEntry().hint()]
 
 
 def test_every_button_hint_fits_and_names_one_button_per_line():

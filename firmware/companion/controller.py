@@ -15,7 +15,7 @@
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
 from bgrules.position import Position
 from companion import journal as J
-from companion import display, protocol, moves
+from companion import display, protocol, moves, dice_entry
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
 
 VERSION = "1.0"
@@ -101,7 +101,8 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"]}
+                         "jacoby": False, "names": ["White", "Black"], "own_dice": False}
+        self.entry = dice_entry.DiceEntry()  # own dice: the values keyed in
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
@@ -175,6 +176,7 @@ class Companion:
                 except OSError as exc:
                     note += "; repair failed: %s" % exc
             if match is not None and match.phase != MATCH_OVER:
+                self.entry.own = records[0].get("dice") == "own"
                 self.match = match
                 self.journal = j
                 self.name = name
@@ -261,6 +263,8 @@ class Companion:
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
+            if self.entry.own:
+                return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
         if ph == "doubled":
             if m.length == 0 and m.offer + 1 <= m.beavers:
@@ -396,6 +400,8 @@ class Companion:
             if roll:
                 return self._setup()
             return
+        if self.entry.active and ph in ("opening", "roll"):
+            return dice_entry.button(self, player, roll, kind)
         if not roll and kind == LONG and ph in ("opening", "roll", "moving"):
             self.pick = [player, 1]
             self.say("Resign %s?" % KIND_WORDS[1])
@@ -460,6 +466,7 @@ class Companion:
             items.append(("Auto double", str(s["auto"])))
             items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
             items.append(("Jacoby", "on" if s["jacoby"] else "off"))
+        items.append(("Own dice", "on" if s["own_dice"] else "off"))
         items.append(("Start", ""))
         return items
 
@@ -492,6 +499,8 @@ class Companion:
             s["beavers"] = (s["beavers"] + 1) % 4
         elif label == "Jacoby":
             s["jacoby"] = not s["jacoby"]
+        elif label == "Own dice":
+            s["own_dice"] = not s["own_dice"]
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
@@ -505,6 +514,8 @@ class Companion:
         rec = J.settings_record(length, s["crawford"] if length else False, s["holland"] if length else False,
                                 s["auto"] if not length else 0, s["beavers"] if not length else 0,
                                 s["jacoby"] if not length else False, s["names"], settings.get("rules", "standard"))
+        if s["own_dice"]:
+            rec["dice"] = "own"  # the players roll their own dice and key them in
         try:
             match = J.new_match(rec)
         except (MatchError, J.JournalError) as exc:
@@ -520,6 +531,8 @@ class Companion:
             self.say("Flash write failed")
             return "journal write failed: %s" % exc
         self.settings = s
+        self.entry.own = s["own_dice"]
+        self.entry.end()
         self.match = match
         self.journal = j
         self.name = name
@@ -552,19 +565,26 @@ class Companion:
             return False
         return True
 
-    def _opening(self):
+    def _opening(self, entered=None):
         m = self.match
         if not self.board_ok:
             self.say("Fix the board first")
             return
-        d0, d1 = self.dice.first_roll()
+        if entered is None and self.entry.own:
+            return dice_entry.begin(self, -1)
+        d0, d1 = entered or self.dice.first_roll()
         result = []
-        if not self._act({"a": "open", "dice": [d0, d1]}, lambda: result.append(m.opening_roll(d0, d1))):
+        rec = {"a": "open", "dice": [d0, d1]}
+        if entered:
+            rec["entered"] = True
+        if not self._act(rec, lambda: result.append(m.opening_roll(d0, d1))):
             return
         m = self.match
         started = result[0]
-        self.emit("roll", {"p": m.on_roll if started else -1, "opening": True, "dice": [d0, d1], "tie": not started,
-                           "cube": m.cube})
+        ev = {"p": m.on_roll if started else -1, "opening": True, "dice": [d0, d1], "tie": not started, "cube": m.cube}
+        if entered:
+            ev["entered"] = True
+        self.emit("roll", ev)
         if not started:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
@@ -573,7 +593,7 @@ class Companion:
         self._start_turn()
         self.status()
 
-    def _roll(self, player):
+    def _roll(self, player, entered=None):
         m = self.match
         if not self.board_ok:
             self.say("Fix the board first")
@@ -585,10 +605,18 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
-        d1, d2 = self.dice.roll()
-        if not self._act({"a": "roll", "p": player, "dice": [d1, d2]}, lambda: m.roll(d1, d2, player)):
+        if entered is None and self.entry.own:
+            return dice_entry.begin(self, player)
+        d1, d2 = entered or self.dice.roll()
+        rec = {"a": "roll", "p": player, "dice": [d1, d2]}
+        if entered:
+            rec["entered"] = True
+        if not self._act(rec, lambda: m.roll(d1, d2, player)):
             return
-        self.emit("roll", {"p": player, "dice": [d1, d2]})
+        ev = {"p": player, "dice": [d1, d2]}
+        if entered:
+            ev["entered"] = True
+        self.emit("roll", ev)
         self.say("")
         self._start_turn()
         self.status()
@@ -862,6 +890,10 @@ class Companion:
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
                 return
             self.fx.calibrate = True
+        elif cmd == "dice":
+            err = dice_entry.command(self, args["dice"])
+            if err:
+                self.error(err, line)
         elif cmd == "view":
             self.view_out = self.view_due = args["on"]
 
