@@ -2,8 +2,9 @@
 virtual board, the players' hands and forced dice bring it to the moment shown, and the picture is
 drawn from the board model's LED chain and the OLED panel's pixels as the firmware set them.
 
-    docs/board.png   White opened 6-4 and lifted a back checker from 24: the firmware lights
-                     where it may go (14, 18, 20) and shows the game screen
+    docs/board.png     White opened 6-4 and lifted a back checker from 24: the firmware lights
+                       where it may go (14, 18, 20) and shows the game screen
+    docs/own-dice.png  a match with own dice: White keys in the opening roll with the buttons
 
 Usage: .venv/bin/python scripts/render_board.py [--out DIR]   (default: docs/)
 tests/test_docs_pictures.py renders them again and checks the ones in docs/ are up to date.
@@ -28,13 +29,25 @@ def lifted_from_24(sim):
     sim.run_ms(100)
 
 
+def own_dice_entry(sim):
+    sim.serial.send("new length=5 own_dice=1 names=Ann,Bob")
+    sim.run_ms(300)
+    sim.press("ROLL_W")  # start keying in: Ann's die first
+    for _ in range(3):
+        sim.press("CUBE_W")
+    sim.press("ROLL_W")  # keep 4: Bob's die
+    sim.press("CUBE_B")
+    if "Bob die: [2]" not in sim.oled_rows():
+        raise SystemExit("render_board: the firmware does not show the dice being entered: %r" % sim.oled_rows())
+
+
 def _lit(sim):
     from bgc import sim as simmod
 
     return simmod.lit_points(sim.board, "LEGAL")
 
 
-PICTURES = (("board.png", lifted_from_24),)
+PICTURES = (("board.png", lifted_from_24), ("own-dice.png", own_dice_entry))
 
 
 def render(out_dir):
