@@ -133,3 +133,66 @@ def test_entry_screens_fit_the_panel():
                 e.press(False, 1)
             e.press(True, 1)
     assert all(len(line) <= W for line in e.hint().split("\n"))
+
+
+UPY_OWN_DICE = r'''
+import gc
+from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, SHORT
+from companion.store import Store
+from frames import ideal_frame
+
+class NoDice:  # the board's dice must not be asked
+    def roll(self): raise RuntimeError("electronic dice asked")
+    def first_roll(self): raise RuntimeError("electronic dice asked")
+
+white = [0] * 26; black = [0] * 26
+for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    white[p] = n; black[25 - p] = n
+frame = bytearray(128)
+t = [0]
+def show():
+    t[0] += 30
+    c.on_frame(ideal_frame(white, black, out=frame), t[0])
+def mv(side, a, b):
+    side[a] -= 1; side[b] += 1
+    show()
+def press(b):
+    t[0] += 100
+    c.on_button(b, SHORT, t[0])
+
+c = Companion(Store("journal"), NoDice())
+c.boot(ideal_frame(white, black, out=frame), 0)
+c.on_line("view on=1", 10)
+c.new_match({"length": 3, "own_dice": True}, True)
+show()
+press(ROLL_W); press(CUBE_W); press(CUBE_W); press(ROLL_W); press(ROLL_W)  # White 3, Black 1
+mv(white, 8, 5); mv(white, 6, 5)
+press(ROLL_W)
+gc.collect()
+c.on_line("dice 6 5", t[0] + 10)
+mv(black, 1, 12)
+press(ROLL_B)
+for line in c.fx.out:
+    print(line)
+print("JOURNAL", open("journal/m0001.jnl").read())
+'''
+
+
+def test_own_dice_and_view_events_under_micropython():
+    import json
+    import os
+
+    from bgc import upy
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frames = os.path.join(root, "host", "bgc", "virtual", "frames.py")
+    out = upy.run(UPY_OWN_DICE, [os.path.join(root, "firmware"), frames])
+    events, journal = out.split("JOURNAL", 1)
+    evs = [json.loads(l) for l in events.splitlines() if l.startswith("{")]
+    assert [e["move"] for e in evs if e["ev"] == "play"] == ["8/5 6/5", "24/13"]
+    rolls = [e for e in evs if e["ev"] == "roll"]
+    assert [r["dice"] for r in rolls] == [[3, 1], [6, 5]] and all(r["entered"] for r in rolls)
+    views = [e for e in evs if e["ev"] == "view"]
+    assert views and all(len(v["leds"]) == 28 and len(v["screen"]) == 8 for v in views)
+    assert any("White die: [3]" in v["screen"] for v in views)
+    assert journal.count('"entered": true') == 2 and '"dice": "own"' in journal  # journaled as entered
