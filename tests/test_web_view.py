@@ -104,8 +104,13 @@ def test_sim_page_draws_the_firmware_state_and_reconnects_after_the_server_resta
             sim.run_ms(200)
             sim.lift(24)
             sim.run_ms(400)
-            assert wait_for(lambda: page(browser.dom())["dice"] == "6-4", 15), page(browser.dom())
-            time.sleep(0.5)
+            lit = sorted(simmod.lit_points(sim.board, "LEGAL"))
+
+            def caught_up():
+                shown = page(browser.dom())
+                return shown["dice"] == "6-4" and sorted(p for p, v in shown["points"].items() if v[0] == "legal") == lit
+
+            assert wait_for(caught_up, 20), page(browser.dom())
             result = {"dom": browser.dom()}
         shown = page(result["dom"])
         assert shown["history"][:3] == ["live", "reconnecting", "live"], shown["history"]
