@@ -176,7 +176,15 @@ def test_watch_web_follows_a_game_on_a_serial_board_through_unplugging(tmp_path)
             moves = len(page(browser.dom())["moves"])
             assert wait_for(lambda: len(page(browser.dom())["moves"]) > moves + 2, 30), "no move after replugging"
             run["go"] = False  # the players stop: the page must settle on what the board shows
-            time.sleep(1.5)
+            time.sleep(0.5)
+            want = ([led_word(sim.board, p) for p in range(1, 25)], sim.oled_rows())
+
+            def settled():
+                shown = page(browser.dom())
+                return shown["oled"] is not None and (
+                    [shown["points"][p][0] for p in range(1, 25)], [r.rstrip() for r in shown["oled"]]) == want
+
+            wait_for(settled, 20)
             result = {"dom": browser.dom()}
         shown = page(result["dom"])
         assert shown["history"][:3] == ["live", "unplugged", "live"], shown["history"]
