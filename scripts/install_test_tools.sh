@@ -3,6 +3,7 @@
 #   gnubg        GNU Backgammon: the export tests compare our .mat/.sgf with what it rebuilds
 #   libc6-i386   only where ../shared/tools is present: runs its 32-bit MicroPython (Pico-sized objects)
 #   nodejs, npm  only where ../shared/tools/rp2emu is present: the emulated Pico
+#   chromium     the web view's test draws the page in headless Chromium (tests/test_web_view.py)
 # Needs root (or sudo) the first time something is missing.
 set -eu
 cd "$(dirname "$0")/.."
@@ -16,6 +17,9 @@ if [ -f "$TOOLS/micropython-unix/micropython-32" ] && ! "$TOOLS/micropython-unix
 fi
 if [ -f "$TOOLS/rp2emu/run.mjs" ] && ! command -v node >/dev/null 2>&1; then
     want="$want nodejs npm"
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+    want="$want chromium"
 fi
 [ -z "$want" ] && exit 0
 SUDO=""

@@ -67,7 +67,7 @@ def test_done_with_the_hit_checker_still_to_come_is_refused(tmp_path):
     at(h, _blot_on(5), True, (3, 1))
     h.lift("b", 5)
     h.put("b", 25)
-    assert h.c.hint != "DONE: end turn"  # the board does not show a whole play
+    assert h.c.hint != "ROLL: end turn"  # the board does not show a whole play
     h.press(ROLL_W)
     assert h.events("play") == []
     assert h.events("illegal")[-1]["at"] == "done"

@@ -66,7 +66,7 @@ def test_interactive_prompt_reads_stdin_without_a_tty(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert '"ev": "new"' in r.stdout and '"opening": true' in r.stdout
-    assert "green LEDs:" in r.stdout
-    assert "hand: white" in r.stdout
+    assert "green LEDs (may go): point 14, point 18, point 20" in r.stdout  # 24 with 6-4: 24/18, 24/20, 24/14
+    assert "hand: a White checker" in r.stdout
     assert "? unknown action 'fly'" in r.stdout
     assert "Journal: %s" % os.path.join(str(tmp_path / "f"), "journal", "m0001.jnl") in r.stdout

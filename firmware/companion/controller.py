@@ -17,7 +17,7 @@ from bgrules.position import Position
 from bgrules.rules import VARIANTS
 from companion import variant_dice as VD
 from companion import journal as J
-from companion import display, protocol, moves
+from companion import display, protocol, moves, dice_entry
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
 
 VERSION = "1.0"
@@ -103,9 +103,12 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"], "rules": "standard"}
+                         "jacoby": False, "names": ["White", "Black"], "rules": "standard", "own_dice": False}
+        self.entry = dice_entry.DiceEntry()  # own dice: the values keyed in
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
+        self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
+        self.view_due = False  # send one now, changed or not
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -174,6 +177,7 @@ class Companion:
                         damaged["kept"] = None
             match = r.match if r is not None else None
             if match is not None and match.phase != MATCH_OVER:
+                self.entry.own = getattr(match, "own_dice", False)
                 self.match = match
                 self.journal = J.Journal(path)
                 self.name = name
@@ -227,7 +231,7 @@ class Companion:
         self.board_reason = reason
         self.tracker.begin(m.position, m.on_roll == 0, None)
         self.board_ok = False
-        self.hint = "Fix the red points"
+        self.hint = "Fix red points"
         self._hold_frame(True)
 
     def _after_board(self):
@@ -261,34 +265,37 @@ class Companion:
         self.hint = self._hint()
 
     def _hint(self):
+        # What each button does now, one button per line (display.split breaks at "\n").
         m = self.match
         ph = self.phase
         if ph == "opening":
-            return "ROLL: opening roll"
+            return "ROLL: first roll"
         if ph == "roll":
             if m.closed_out():
-                return "ROLL: pass (closed)"
-            return "ROLL:dice CUBE:double" if m.may_double() else "ROLL: roll dice"
+                return "ROLL: pass turn\n(bar is shut)"
+            if self.entry.own:
+                return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
+            return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
         if ph == "doubled":
             if m.length == 0 and m.offer + 1 <= m.beavers:
-                return "ROLL:take hold ROLL:beaver"
-            return "ROLL:take hold CUBE:drop"
+                return "ROLL: take\nhold ROLL:beaver\nhold CUBE: drop"
+            return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
             if self.refused:
-                return "Opponent ROLL: accept play"
+                return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
-                return "DONE: end turn"
-            return "Move, then DONE"
+                return "ROLL: end turn"
+            return "Move, then ROLL\nends the turn"
         if ph == "ask":
-            return "Lift+replace or CUBE/ROLL"
+            return "ROLL: this play\nCUBE: other play"
         if ph == "resign":
-            return "ROLL:accept CUBE:reject"
+            return "ROLL: accept\nCUBE: refuse"
         if ph == "gameover":
             return "ROLL: next game"
         if ph == "matchover":
             return "ROLL: new match"
         if ph == "board":
-            return "Fix the red points"
+            return "Fix red points"
         return ""
 
     # --- inputs -----------------------------------------------------------------------------
@@ -403,10 +410,12 @@ class Companion:
             if roll:
                 return self._setup()
             return
+        if self.entry.active and ph in ("opening", "roll"):
+            return dice_entry.button(self, player, roll, kind)
         if not roll and kind == LONG and ph in ("opening", "roll", "moving"):
             self.pick = [player, 1]
-            self.say("Resign? CUBE:more")
-            self.hint = "ROLL:offer hold CUBE:no"
+            self.say("Resign %s?" % KIND_WORDS[1])
+            self.hint = "ROLL: offer it\nCUBE: raise it\nhold CUBE: no"
             return
         if ph == "opening":
             if roll:
@@ -464,9 +473,10 @@ class Companion:
             items.append(("Crawford", "on" if s["crawford"] else "off"))
             items.append(("Holland", "on" if s["holland"] else "off"))
         else:
-            items.append(("Auto x2", str(s["auto"])))
+            items.append(("Auto double", str(s["auto"])))
             items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
             items.append(("Jacoby", "on" if s["jacoby"] else "off"))
+        items.append(("Own dice", "on" if s["own_dice"] else "off"))
         items.append(("Start", ""))
         return items
 
@@ -493,7 +503,7 @@ class Companion:
             s["holland"] = not s["holland"]
             if s["holland"]:
                 s["crawford"] = True
-        elif label == "Auto x2":
+        elif label == "Auto double":
             s["auto"] = (s["auto"] + 1) % 4
         elif label == "Beavers":
             s["beavers"] = (s["beavers"] + 1) % 4
@@ -501,6 +511,8 @@ class Companion:
             s["jacoby"] = not s["jacoby"]
         elif label == "Game":  # the variant (docs/variants.md)
             s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
+        elif label == "Own dice":
+            s["own_dice"] = not s["own_dice"]
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
@@ -514,6 +526,8 @@ class Companion:
         rec = J.settings_record(length, s["crawford"] if length else False, s["holland"] if length else False,
                                 s["auto"] if not length else 0, s["beavers"] if not length else 0,
                                 s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
+        if s["own_dice"]:
+            rec["dice"] = "own"  # the players roll their own dice and key them in
         try:
             match = J.new_match(rec)
         except (MatchError, J.JournalError) as exc:
@@ -529,6 +543,8 @@ class Companion:
             self.say("Flash write failed")
             return "journal write failed: %s" % exc
         self.settings = s
+        self.entry.own = s["own_dice"]
+        self.entry.end()
         self.match = match
         self.journal = j
         self.name = name
@@ -561,20 +577,31 @@ class Companion:
             return False
         return True
 
-    def _opening(self):
+    def _opening(self, entered=None):
         m = self.match
         if not self.board_ok:
             self.say("Fix the board first")
             return
-        d0, d1, nxt = VD.opening(m, self.dice)
+        # Own dice are keyed in, except where the variant fixes the dice in advance (Open roll).
+        if entered is None and self.entry.own and not m.rules.open_roll:
+            return dice_entry.begin(self, -1)
+        if entered:
+            d0, d1 = entered
+            nxt = None
+        else:
+            d0, d1, nxt = VD.opening(m, self.dice)
         result = []
-        if not self._act(VD.record({"a": "open", "dice": [d0, d1]}, nxt),
-                         lambda: result.append(m.opening_roll(d0, d1, nxt))):
+        rec = VD.record({"a": "open", "dice": [d0, d1]}, nxt)
+        if entered:
+            rec["entered"] = True
+        if not self._act(rec, lambda: result.append(m.opening_roll(d0, d1, nxt))):
             return
         m = self.match
         started = result[0]
-        self.emit("roll", {"p": m.on_roll if started else -1, "opening": True, "dice": [d0, d1], "tie": not started,
-                           "cube": m.cube})
+        ev = {"p": m.on_roll if started else -1, "opening": True, "dice": [d0, d1], "tie": not started, "cube": m.cube}
+        if entered:
+            ev["entered"] = True
+        self.emit("roll", ev)
         if not started:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
@@ -583,7 +610,7 @@ class Companion:
         self._start_turn()
         self.status()
 
-    def _roll(self, player):
+    def _roll(self, player, entered=None):
         m = self.match
         if not self.board_ok:
             self.say("Fix the board first")
@@ -595,11 +622,23 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
-        d1, d2, nxt = VD.roll(m, self.dice)
-        if not self._act(VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt),
-                         lambda: m.roll(d1, d2, player, nxt)):
+        # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
+        if entered is None and self.entry.own and not m.rules.open_roll and not m.preset_dice():
+            return dice_entry.begin(self, player)
+        if entered:
+            d1, d2 = entered
+            nxt = None
+        else:
+            d1, d2, nxt = VD.roll(m, self.dice)
+        rec = VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt)
+        if entered:
+            rec["entered"] = True
+        if not self._act(rec, lambda: m.roll(d1, d2, player, nxt)):
             return
-        self.emit("roll", VD.record({"p": player, "dice": [d1, d2]}, nxt))
+        ev = VD.record({"p": player, "dice": [d1, d2]}, nxt)
+        if entered:
+            ev["entered"] = True
+        self.emit("roll", ev)
         self.say(VD.say_next(m))
         self._start_turn()
         self.status()
@@ -787,7 +826,7 @@ class Companion:
         m = self.match
         c = self.ask[self.ask_sel]
         move = moves.notation(m.turn, c)
-        self.say("Which? ROLL=" + move)
+        self.say("Which play?\n" + move)
 
     def _ask_frame(self):
         t = self.tracker
@@ -873,6 +912,12 @@ class Companion:
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
                 return
             self.fx.calibrate = True
+        elif cmd == "dice":
+            err = dice_entry.command(self, args["dice"])
+            if err:
+                self.error(err, line)
+        elif cmd == "view":
+            self.view_out = self.view_due = args["on"]
 
     def calibrated(self, suspect, note):
         """main.py took the empty-board baseline."""
@@ -909,9 +954,10 @@ class Companion:
             for i in self.ask_places:
                 leds[led_index(led_of(mw, i))] = C_HINT
         fx = self.fx
+        changed = False
         if leds != fx.leds:
             fx.leds[:] = leds
-            fx.leds_changed = True
+            fx.leds_changed = changed = True
         if ph == "setup":
             screen = display.menu(self._menu_items(), self.cursor, self.msg)
         elif ph == "board":
@@ -921,4 +967,7 @@ class Companion:
             screen = display.game(m, self.msg, self.hint)
         if screen != fx.screen:
             fx.screen = screen
-            fx.screen_changed = True
+            fx.screen_changed = changed = True
+        if self.view_out and (changed or self.view_due):
+            self.view_due = False
+            self.emit("view", {"screen": screen, "leds": "".join([str(c) for c in leds])})

@@ -1,6 +1,7 @@
 # The OLED screens: 8 lines of at most 16 characters (128x64 with the 8x8 font). Every game
-# screen shows whose turn, the dice, the cube value and owner, the match score ("Crawford" in
-# the Crawford game), pip counts, the last message and what the buttons do now.
+# screen shows the match score (and "Crawford game"), the cube value and who owns it, whose turn
+# with the dice, pip counts, the last message and what each button does now. Words a newcomer
+# can read: no abbreviations but ROLL and CUBE, the names printed on the buttons.
 
 W = 16
 
@@ -9,12 +10,11 @@ def fit(text):
     return text[:W]
 
 
-def _name(match, p):
-    return match.names[p][:6]
-
-
 def split(msg):
-    """A message over two lines, broken at a space where possible."""
+    """A message over two lines: at a newline if it has one, else broken at a space where possible."""
+    nl = msg.find("\n")
+    if nl >= 0:
+        return fit(msg[:nl]), fit(msg[nl + 1:])
     if len(msg) <= W:
         return msg, ""
     cut = msg.rfind(" ", 0, W + 1)
@@ -23,42 +23,57 @@ def split(msg):
     return msg[:cut], msg[cut:].strip()[:W]
 
 
+def _right(left, right):
+    """``left`` and ``right`` on one line, ``right`` flush with the right edge."""
+    if not right:
+        return fit(left)
+    left = left[:W - len(right) - 1]
+    return left + " " * (W - len(left) - len(right)) + right
+
+
 def game(match, msg, hint, marker=-1):
-    """The game screen. ``marker`` is the player whose button is awaited (-1: on roll)."""
+    """The game screen. ``marker`` is the player whose button is awaited (-1: the one to act)."""
     p = match.to_act if marker < 0 else marker
     if match.length:
-        top = "%d-%d to %d" % (match.score[0], match.score[1], match.length)
-        if match.crawford_game:
-            top += " CRAW"
+        top = "Match to %d: %d-%d" % (match.length, match.score[0], match.score[1])
+        if len(top) > W:
+            top = "To %d: %d-%d" % (match.length, match.score[0], match.score[1])
     else:
         top = "Money %d-%d" % (match.score[0], match.score[1])
     owner = match.cube_owner
-    cube = "Cube %d %s" % (match.cube, "mid" if owner < 0 else ("W" if owner == 0 else "B"))
+    if match.length and match.crawford_game:
+        cube = "Crawford game"  # no doubling in it
+    elif owner < 0:
+        cube = "Cube %d centred" % match.cube
+    else:
+        cube = "Cube %d %s's" % (match.cube, match.names[owner][:W - 8])
     d = match.dice
-    dice = "%d-%d" % (d[0], d[1]) if d[0] else ""
-    turn = "%s%s" % ("W>" if p == 0 else "B>", _name(match, p))
-    turn = turn + " " * max(1, W - len(turn) - len(dice)) + dice
+    turn = _right(match.names[p] + ("" if d[0] else "'s turn"), "dice %d-%d" % (d[0], d[1]) if d[0] else "")
     pw, pb = match.pips()
-    pips = "Pip W%d B%d" % (pw, pb)
+    pips = "Pips W%d B%d" % (pw, pb)
+    h = hint.split("\n")
+    if len(h) == 3:  # three button lines: the message keeps one
+        return [fit(top), fit(cube), turn, fit(pips), fit(msg), fit(h[0]), fit(h[1]), fit(h[2])]
     m1, m2 = split(msg)
     h1, h2 = split(hint)
-    return [fit(top), fit(cube), fit(turn), fit(pips), m1, m2, h1, h2]
+    return [fit(top), fit(cube), turn, fit(pips), m1, m2, h1, h2]
+
+
+MENU_KEYS = ("CUBE: next line", "ROLL: change it")
 
 
 def menu(items, cursor, note):
-    """The new-match menu: one item per line, the cursor marked."""
-    lines = ["New match"]
-    first = max(0, min(cursor - 2, len(items) - 5))
-    for i in range(first, min(len(items), first + 5)):
+    """The new-match menu: up to four items, the cursor marked, then what the buttons do."""
+    lines = [fit(note) if note else "New match"]
+    first = max(0, min(cursor - 1, len(items) - 4))
+    for i in range(first, min(len(items), first + 4)):
         label, value = items[i]
-        mark = ">" if i == cursor else " "
-        text = "%s%s" % (mark, label)
-        text = text + " " * max(1, W - len(text) - len(value)) + value
-        lines.append(fit(text))
-    while len(lines) < 6:
+        lines.append(_right(("> " if i == cursor else "  ") + label, value))
+    while len(lines) < 5:
         lines.append("")
-    lines.append("CUBE:next ROLL:+")
-    lines.append(fit(note or "hold ROLL: start"))
+    lines.append(MENU_KEYS[0])
+    lines.append(MENU_KEYS[1])
+    lines.append("hold ROLL: start")
     return lines
 
 

@@ -186,10 +186,13 @@ def new_match(record):
     except (ValueError, TypeError):
         raise JournalError("unknown rules %s" % _short(name))
     try:
-        return Match(record["length"], record["crawford"], record["holland"], record["auto"],
-                     record["beavers"], record["jacoby"], (record["names"][0], record["names"][1]), rules)
+        match = Match(record["length"], record["crawford"], record["holland"], record["auto"],
+                      record["beavers"], record["jacoby"], (record["names"][0], record["names"][1]), rules)
     except MatchError as exc:
         raise JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
+    # The players roll their own dice and key them in (a board setting kept with the match).
+    match.own_dice = record.get("dice") == "own"
+    return match
 
 
 def apply(match, record):

@@ -6,10 +6,10 @@
 import json
 
 MAX_LINE = 255
-COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate")
+COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice")
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
-            "names": "n", "force": "b", "rules": "s", "variant": "s"}
+            "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
 _TRUE = ("1", "on", "true", "yes")
 _FALSE = ("0", "off", "false", "no")
 
@@ -94,6 +94,8 @@ def parse(line):
             if "=" in w:
                 k, v = w.split("=", 1)
                 raw[k.lower()] = v
+            elif cmd == "dice" and w.isdigit():
+                raw.setdefault("dice", []).append(int(w))
             elif cmd == "delete" and "name" not in raw:
                 raw["name"] = w
             elif cmd == "new" and w.lower() in ("force", "money"):
@@ -103,7 +105,7 @@ def parse(line):
             else:
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
-        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate)" % cmd[:20])
+        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, view, dice)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:
@@ -119,6 +121,16 @@ def parse(line):
         for k in raw:
             if k != "name":
                 raise ProtocolError("delete: unknown key %r" % k[:20])
+    elif cmd == "dice":
+        for k in raw:
+            if k != "dice":
+                raise ProtocolError("dice: unknown key %r (dice 6 4)" % k[:20])
+        args["dice"] = raw.get("dice")
+    elif cmd == "view":
+        for k in raw:
+            if k != "on":
+                raise ProtocolError("view: unknown key %r (view on=1)" % k[:20])
+        args["on"] = _value("on", "b", raw.get("on", True))
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args

@@ -150,8 +150,6 @@ def render_svg(geo):
             tip = h - plen if p <= 12 else plen
             fill = "#c9a06a" if p % 2 else "#7a4a2a"
             out.append('<polygon points="%g,%g %g,%g %g,%g" fill="%s"/>' % (x - pw / 2, base, x + pw / 2, base, x, tip, fill))
-            ty = h + 14 if p <= 12 else -6
-            out.append('<text x="%g" y="%g" font-size="11" text-anchor="middle">%d</text>' % (x, ty, p))
     for c in geo["cells"]:
         col = MUX_COLOURS[c["mux"] % len(MUX_COLOURS)]
         out.append('<circle cx="%g" cy="%g" r="9" fill="white" stroke="%s" stroke-width="2"/>' % (c["x"], c["y"], col))
@@ -159,13 +157,22 @@ def render_svg(geo):
         out.append('<text x="%g" y="%g" font-size="5" text-anchor="middle" fill="%s">M%d.%d</text>'
                    % (c["x"], c["y"] + 6, col, c["mux"], c["channel"]))
     for led in geo["leds"]:
-        out.append('<rect x="%g" y="%g" width="8" height="8" fill="#222" stroke="#888"/>' % (led["x"] - 4, led["y"] - 4))
-        out.append('<text x="%g" y="%g" font-size="5" text-anchor="middle" fill="#fff">%d</text>' % (led["x"], led["y"] + 2, led["led"]))
+        out.append('<rect x="%g" y="%g" width="10" height="10" fill="#222" stroke="#888"/>' % (led["x"] - 5, led["y"] - 5))
+        out.append('<text x="%g" y="%g" font-size="6" text-anchor="middle" fill="#fff">%d</text>' % (led["x"], led["y"] + 2, led["led"]))
+        if led["what"].startswith("point "):
+            # The point's number beside its LED (the LED sits where a number would go).
+            out.append('<text x="%g" y="%g" font-size="12" font-weight="bold" fill="#5a3a1a">%s</text>'
+                       % (led["x"] + 8, led["y"] + 4, led["what"][6:]))
+        elif led["what"].startswith("status "):
+            out.append('<text x="%g" y="%g" font-size="7" text-anchor="middle">%s</text>'
+                       % (led["x"], led["y"] + 13, led["what"].replace("status ", "status, ")))
     ly = h + 30
-    out.append('<text x="0" y="%g" font-size="10">Cell number above, multiplexer.channel below (colour = multiplexer). '
-               'Squares: WS2812B LEDs in chain order. Units: mm.</text>' % ly)
+    out.append('<text x="0" y="%g" font-size="10">Circles: sensor cells, cell number above, multiplexer.channel below '
+               '(colour = multiplexer). Units: mm.</text>' % ly)
+    out.append('<text x="0" y="%g" font-size="10">Squares: WS2812B LEDs, chain index inside; the point number '
+               'beside in bold; 24/25 the bar LEDs, 26/27 the status LEDs.</text>' % (ly + 13))
     for i, col in enumerate(MUX_COLOURS):
-        out.append('<rect x="%g" y="%g" width="10" height="10" fill="%s"/>' % (i * 70, ly + 8, col))
-        out.append('<text x="%g" y="%g" font-size="9">mux %d</text>' % (i * 70 + 14, ly + 17, i))
+        out.append('<rect x="%g" y="%g" width="10" height="10" fill="%s"/>' % (i * 70, ly + 21, col))
+        out.append('<text x="%g" y="%g" font-size="9">mux %d</text>' % (i * 70 + 14, ly + 30, i))
     out.append("</svg>")
     return "\n".join(out) + "\n"

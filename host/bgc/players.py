@@ -503,12 +503,11 @@ class Players:
         return False
 
     def _ask(self, sim, st, me):
-        """The board cannot tell two plays apart: read the OLED's "Which? ROLL=<move>" and press
-        CUBE until it names the play we made, then ROLL."""
+        """The board cannot tell two plays apart: read the OLED's "Which play?" and the play under
+        it, and press CUBE until it names the play we made, then ROLL."""
         rows = simmod.oled_rows(sim.board)
-        text = " ".join(r.strip() for r in rows[4:6])
         want = self.turn_play.notation() if self.turn_play is not None else None
-        shown = text.split("ROLL=", 1)[1].strip() if "ROLL=" in text else None
+        shown = rows[5].strip() if rows[4].strip() == "Which play?" else None
         tries = getattr(self, "_ask_tries", 0)
         if want is None or shown is None or _same_move(shown, want) or tries >= 6:
             self._ask_tries = 0
@@ -519,7 +518,7 @@ class Players:
 
 
 def _same_move(shown, want):
-    # The OLED line is 16 characters: a shown play is cut short only when "ROLL=" + play fills
-    # it; a shorter one is the whole play ("2/off" is not "2/off 1/off").
+    # The OLED line is 16 characters: a shown play is cut short only when it fills the line; a
+    # shorter one is the whole play ("2/off" is not "2/off 1/off").
     s, w = shown.replace(" ", ""), want.replace(" ", "")
-    return s == w or (len("ROLL=" + shown) >= 16 and w.startswith(s))
+    return s == w or (len(shown) >= 16 and w.startswith(s))

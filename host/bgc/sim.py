@@ -620,18 +620,36 @@ class Sim:
     def oled_rows(self):
         return oled_rows(self.board)
 
-    def view(self, pixels=False):
-        """The terminal view: points with their checkers (W3 = three white), the LEDs under them
-        (g legal, r illegal, b lifted, * other), the bar and the hand, then the OLED (its text as
-        read back from the pixels, or with ``pixels`` the pixels themselves)."""
-        from .virtual.render import board_text
+    def view_lines(self, pixels=False):
+        """The terminal view as lines of (text, style) segments (bgc.virtual.render): the board's
+        grid (point numbers, LEDs and checkers in one column per point, the bar, the status LEDs,
+        the hand, the legend) with the OLED beside it, its text as read back from the pixels; with
+        ``pixels`` the OLED's pixels below instead."""
+        from .virtual.render import board_lines, oled_text
 
-        text = board_text(self.board, oled=pixels)
+        lines = board_lines(self.board)
         if pixels:
-            return text
-        rows = self.oled_rows()
-        box = ["  +" + "-" * 16 + "+"] + ["  |%-16s|" % r for r in rows] + ["  +" + "-" * 16 + "+"]
-        return text + "\n  OLED:\n" + "\n".join(box)
+            edge = [("+" + "-" * 128 + "+", "dim")]
+            return lines + [edge] + [[("|", "dim"), (row, "cyan"), ("|", "dim")] for row in oled_text(self.board)] + [edge]
+        grid = len(lines) - 3  # the legend lines stay below
+        box = [[("OLED", "dim")], [("+" + "-" * 16 + "+", "dim")]]
+        box += [[("|", "dim"), ("%-16s" % r, "bold cyan"), ("|", "dim")] for r in self.oled_rows()]
+        box += [[("+" + "-" * 16 + "+", "dim")]]
+        width = max(len("".join(t for t, _ in segs)) for segs in lines[:grid])
+        out = []
+        for i in range(max(grid, len(box))):
+            row = list(lines[i]) if i < grid else []
+            if i < len(box):
+                used = len("".join(t for t, _ in row))
+                row = row + [(" " * (width - used), None)] + box[i]
+            out.append(row)
+        return out + lines[grid:]
+
+    def view(self, pixels=False):
+        """The terminal view (view_lines) as plain text."""
+        from .virtual.render import plain
+
+        return plain(self.view_lines(pixels))
 
     def status(self):
         return self.serial.last("status")

@@ -49,7 +49,63 @@ def register(sub):
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
     add_variant_argument(p)
+    add_web_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_web_arguments(p):
+    """--web, --web-host, --web-port: the live view in a browser (bgc sim, bgc watch)."""
+    p.add_argument("--web", action="store_true",
+                   help="also serve a live view of the board on a local web page (docs/player-guide.md)")
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="address the page is served on (default 127.0.0.1: this computer only)")
+    p.add_argument("--web-port", type=int, default=8765, metavar="PORT", help="port of the page (default 8765)")
+
+
+def start_web(args, hub, out=None):
+    """Serve ``hub`` as asked by --web-host/--web-port and say where; UserError when it cannot."""
+    from ..web import serve
+
+    if not 0 <= args.web_port <= 65535:
+        raise UserError("--web-port must be 0..65535")
+    try:
+        server = serve(hub, args.web_host, args.web_port)
+    except OSError as exc:
+        raise UserError("cannot serve the web view on %s:%d: %s" % (args.web_host, args.web_port, exc.strerror or exc))
+    (out or sys.stderr).write("live view: %s (Ctrl-C to stop)\n" % server.url)
+    (out or sys.stderr).flush()
+    return server
+
+
+def web_for_sim(sim, args):
+    """The live view of a Sim (--web): the hub follows the board and the serial events."""
+    from ..web import Hub
+    from ..web.virtual import Follower
+
+    def journal():
+        path = sim.journal_path()
+        if not path:
+            return None
+        with open(path) as f:
+            return f.read()
+
+    hub = Hub("the virtual board", journal_text=journal)
+    server = start_web(args, hub)
+    Follower(sim, hub)
+    return server
+
+
+def serve_until_interrupted(server, sleep):
+    """Keep the page up after the game (to look at it and save the match) until Ctrl-C."""
+    sys.stderr.write("the match is over; the live view stays up until Ctrl-C\n")
+    sys.stderr.flush()
+    try:
+        while True:
+            sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
 
 
 def run(args):
@@ -66,6 +122,8 @@ def run(args):
         files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
                           "for a temporary one")
     if args.script:
+        if args.web:
+            raise UserError("--web shows the demo or your own play (--demo, or no --script)")
         return run_script(args, simmod)
     if args.demo:
         return run_demo(args, simmod)
@@ -116,32 +174,100 @@ def run_script(args, simmod):
 
 
 # ------------------------------------------------------------------ --demo
+class DemoView:
+    """What the demo shows. On a terminal: one board, redrawn in place (rich), in colour, with the
+    latest lines of the story under it. Elsewhere (a log, a pipe): the story, one line per turn,
+    and the board once at the start and once at the end, as plain text."""
+
+    STORY_LINES = 6
+
+    def __init__(self, sim, out, pixels=False, delay=0, sleep=None, quiet=False):
+        self.sim = sim
+        self.out = out
+        self.pixels = pixels
+        self.delay = delay
+        self.sleep = sleep
+        self.quiet = quiet
+        self.tty = out.isatty()
+        self.story = []
+        self.title = ""
+        self.boards = 0
+        self.live = None
+        if self.tty and not quiet:
+            from rich.console import Console
+            from rich.live import Live
+
+            console = Console(file=out, highlight=False)
+            self.live = Live(console=console, auto_refresh=False, redirect_stdout=False,
+                             redirect_stderr=False, vertical_overflow="visible")
+            self.live.start()
+
+    def _renderable(self):
+        from rich.console import Group
+        from rich.text import Text
+
+        from ..virtual.render import rich_text
+
+        head = Text("%s  (t=%.1f s)" % (self.title, self.sim.board.clock.ms / 1000.0), style="bold")
+        story = Text("\n".join(self.story[-self.STORY_LINES:]))
+        return Group(head, rich_text(self.sim.view_lines(self.pixels)), Text(""), story)
+
+    def board(self, title):
+        """A moment worth a look at the board."""
+        self.title = title
+        self.boards += 1
+        if self.quiet:
+            return
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+            if self.delay:
+                self.sleep(self.delay / 1000.0)
+        elif self.boards == 1:
+            self._plain_board(title)
+
+    def _plain_board(self, title):
+        self.out.write("\n== %s  (t=%.1f s)\n%s\n\n" % (title, self.sim.board.clock.ms / 1000.0, self.sim.view(self.pixels)))
+        self.out.flush()
+
+    def say(self, text):
+        """A line of the story."""
+        self.story.append(text)
+        if self.quiet:
+            return
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+        else:
+            self.out.write("   %s\n" % text)
+
+    def close(self, finished):
+        if self.live is not None:
+            self.live.update(self._renderable(), refresh=True)
+            self.live.stop()
+            self.live = None
+        elif finished and not self.quiet:
+            self._plain_board("the end")
+
+
 def run_demo(args, simmod):
     from .. import players as P
 
     out = sys.stdout
     delay = 0 if args.fast else args.delay
     if delay is None:
-        delay = 150 if out.isatty() else 0
-    sleep = simmod.real_time().sleep
+        delay = 150 if (out.isatty() or args.web) else 0
     sim = _make_sim(simmod, args)
-    quiet = args.quiet
-    state = {"views": 0, "lifted": False, "lift_views": 0}
-
-    def show(title):
-        if quiet:
-            return
-        out.write("\n== %s  (t=%.1f s)\n%s\n" % (title, sim.board.clock.ms / 1000.0, view_text(sim, args.pixels)))
-        out.flush()
-        state["views"] += 1
-        if delay:
-            sleep(delay / 1000.0)
-
-    def say(text):
-        if not quiet:
-            out.write("   %s\n" % text)
+    server = web_for_sim(sim, args) if args.web else None
+    if server is not None and not out.isatty():
+        # The page is the view: the players move at a pace a watcher can follow.
+        sleep = simmod.real_time().sleep
+        sim.on_frame.append(lambda s: sleep(0.002))
+    view = DemoView(sim, out, args.pixels, delay, simmod.real_time().sleep, args.quiet)
+    state = {"lifted": False, "lift_views": 0, "finished": False}
+    show = view.board
+    say = view.say
 
     names = ["White", "Black"]
+    rolled = {}
     pending = []
 
     def on_event(ev):
@@ -169,24 +295,27 @@ def run_demo(args, simmod):
                     names = ev["settings"]["names"]
                     say("new %d-point match, journal %s" % (ev["settings"]["length"], ev["journal"]))
                 elif kind == "roll":
+                    d = ev["dice"]
                     if ev.get("opening"):
-                        d = ev["dice"]
                         if ev.get("tie"):
                             say("opening roll %d-%d: a tie, roll again" % (d[0], d[1]))
                         else:
                             say("opening roll: White %d, Black %d; %s starts" % (d[0], d[1], names[ev["p"]]))
+                            rolled[ev["p"]] = "%d-%d" % (max(d), min(d))
                             sim.run_ms(30)
                             show("%s to play %d-%d" % (names[ev["p"]], max(d), min(d)))
                     else:
+                        rolled[ev["p"]] = "%d-%d" % (max(d), min(d))
                         sim.run_ms(30)
-                        show("%s rolls %d-%d" % (names[ev["p"]], ev["dice"][0], ev["dice"][1]))
+                        show("%s rolls %s" % (names[ev["p"]], rolled[ev["p"]]))
                 elif kind == "illegal":
                     sim.run_ms(30)
-                    show("%s: illegal (%s), red LED on point %s" % (names[ev["p"]], ev["reason"], ev.get("board_point")))
+                    say("%s: illegal (%s), red LED on %s" % (names[ev["p"]], ev["reason"], _where_led(ev.get("board_point"))))
+                    show("%s: illegal (%s)" % (names[ev["p"]], ev["reason"]))
                 elif kind == "ok":
                     say("corrected: the board is legal again")
                 elif kind == "play":
-                    say("%s plays %s" % (names[ev["p"]], ev["move"] or "no move (none is possible)"))
+                    say("%s %s: %s" % (names[ev["p"]], rolled.pop(ev["p"], "rolled"), ev["move"] or "no move (none is possible)"))
                     sim.run_ms(30)
                     show("after %s's play" % names[ev["p"]])
                 elif kind == "cube":
@@ -203,6 +332,8 @@ def run_demo(args, simmod):
                     say("firmware error: %s" % ev.get("error"))
         end = sim.serial.last("match_end")
         journal = sim.journal_path()
+        state["finished"] = end is not None
+        view.close(state["finished"])
         if end is None:
             print("bgc sim: the match did not finish (stuck at phase %r after %.0f s of play)" % (
                 (sim.status() or {}).get("phase"), sim.board.clock.ms / 1000.0), file=sys.stderr)
@@ -214,9 +345,25 @@ def run_demo(args, simmod):
         out.write("%d turns, %d checkers moved by hand, %d wrong placements flagged and corrected, "
                   "%d false illegal flags\n" % (st["turns"], st["checker_moves"], st["illegal_flagged"], st["false_illegal"]))
         out.write("Journal: %s\n" % journal)
+        out.flush()
+        if server is not None:
+            serve_until_interrupted(server, simmod.real_time().sleep)
+            server = None
         return 0
     finally:
+        view.close(False)
+        if server is not None:
+            server.stop()
         sim.close()
+
+
+def _where_led(point):
+    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.sim.lit_points)."""
+    if point == 25:
+        return "White's bar"
+    if point == 0:
+        return "Black's bar"
+    return "point %s" % point
 
 
 def _lit(sim):
@@ -230,6 +377,7 @@ def run_interactive(args, simmod):
     from .. import scenario
 
     sim = _make_sim(simmod, args)
+    server = web_for_sim(sim, args) if args.web else None
     out = sys.stdout
     interactive = sys.stdin.isatty()
     runner = scenario.Runner(sim, out, "stdin")
@@ -297,13 +445,15 @@ def run_interactive(args, simmod):
                 lit = simmod.lit_points(sim.board, "LEGAL")
                 red = simmod.lit_points(sim.board, "ILLEGAL")
                 if lit:
-                    out.write("  green LEDs: %s\n" % " ".join(map(str, lit)))
+                    out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
                 if red:
-                    out.write("  red LEDs: %s\n" % " ".join(map(str, red)))
+                    out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
             rows = [r for r in sim.oled_rows() if r]
             out.write("  OLED: %s\n" % " / ".join(rows))
     finally:
         journal = sim.journal_path()
+        if server is not None:
+            server.stop()
         sim.close()
     if journal:
         out.write("Journal: %s\n" % journal)

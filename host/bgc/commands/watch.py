@@ -31,6 +31,9 @@ def register(subparsers):
     p.add_argument("--wait", type=float, metavar="SECONDS",
                    help="give up when the board is away (or silent) this long (default: wait for ever)")
     p.add_argument("--raw", action="store_true", help="print the events as they come (JSON lines)")
+    from .sim import add_web_arguments
+
+    add_web_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -124,7 +127,7 @@ def describe(ev, status):
     return ev.get("msg") or json.dumps(ev)
 
 
-def _open(port):
+def _open(port, web=False):
     import serial
 
     from .. import device
@@ -135,6 +138,8 @@ def _open(port):
         raise device.explain_open_error(port, exc)
     try:
         s.write(b'{"cmd": "status"}\n')
+        if web:  # the page draws the OLED and the LEDs: ask the board to send them
+            s.write(b'{"cmd": "view", "on": true}\n')
     except (OSError, serial.SerialException):
         pass
     return s
@@ -148,7 +153,7 @@ def _wait_back(args, port, deadline):
         try:
             target = port or device.choose_port(None)
             if os.path.exists(target):
-                return target, _open(target)
+                return target, _open(target, args.web)
         except UserError:
             pass
         time.sleep(RETRY)
@@ -169,7 +174,14 @@ def run(args):
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
-    ser = _open(port)
+    ser = _open(port, args.web)
+    hub = server = None
+    if args.web:
+        from ..web import Hub
+        from .sim import start_web
+
+        hub = Hub("the board on %s" % port)
+        server = start_web(args, hub)
     screen = Screen()
     tty = sys.stdout.isatty()
     events = 0
@@ -187,6 +199,8 @@ def run(args):
                 except Exception:
                     pass
                 print("board unplugged: waiting for it to come back (Ctrl-C to stop)", flush=True)
+                if hub is not None:
+                    hub.set_connected(False)
                 deadline = time.monotonic() + args.wait if args.wait else None
                 back = _wait_back(args, args.port, deadline)
                 if back is None:
@@ -195,6 +209,8 @@ def run(args):
                 port, ser = back
                 buf = b""
                 print("board back on %s" % port, flush=True)
+                if hub is not None:
+                    hub.set_connected(True)
                 silent_since = time.monotonic()
                 continue
             if not chunk:
@@ -217,6 +233,10 @@ def run(args):
                 if not isinstance(ev, dict) or "ev" not in ev:
                     continue
                 events += 1
+                if hub is not None:
+                    hub.feed(ev)
+                if ev.get("ev") == "view":
+                    continue  # for the web page only
                 screen.feed(ev)
                 if args.raw:
                     print(text, flush=True)
@@ -229,6 +249,8 @@ def run(args):
                 if args.count and events >= args.count:
                     return 0
     finally:
+        if server is not None:
+            server.stop()
         try:
             ser.close()
         except Exception:

@@ -13,49 +13,130 @@ def oled_text(board):
     return lines
 
 
-def _point_text(board, p):
-    n = 0
-    colour = 0
-    for k in range(5):
-        c = (p - 1) * 5 + k
-        n += board.count(c)
-        colour = colour or board.colour(c)
+# The terminal board is one grid: every column is COL characters wide and its text is
+# right-aligned in it, so a point's number, its LED and its checkers sit in the same column.
+COL = 4
+LABEL = 4  # the row labels on the left ("LED")
+TOP = tuple(range(13, 19)) + ("bar",) + tuple(range(19, 25)) + ("turn",)
+BOTTOM = tuple(range(12, 6, -1)) + ("bar",) + tuple(range(6, 0, -1)) + ("turn",)
+WIDTHS = (COL,) * 6 + (COL + 1,) + (COL,) * 6 + (COL + 1,)  # the column widths, left to right
+
+# LED colour name (bgc.sim.LED_COLOURS) -> (letter, terminal style, what it tells the player)
+LED_KEY = (
+    ("LEGAL", "g", "bold green", "may go"),
+    ("LIFTED", "b", "bold blue", "lifted from"),
+    ("ILLEGAL", "r", "bold red", "illegal"),
+    ("TURN", "a", "bold dark_orange", "to act"),
+    ("HINT", "p", "bold magenta", "press a button"),
+    ("WHITE", "w", "bold white", "other"),
+)
+LED_LETTER = {name: (letter, style) for name, letter, style, _ in LED_KEY}
+WHITE_STYLE = "bold black on bright_white"
+BLACK_STYLE = "bold bright_white on grey30"
+LEGEND = [
+    "LEDs: " + "  ".join("%s %s" % (letter, what) for name, letter, _, what in LED_KEY[:5]) + "  . off",
+    "bar column: checkers on the bar and the bar LED (top White's, bottom Black's)",
+    "turn column: the status LED of the player to act (top Black's, bottom White's)",
+]
+
+
+def _led_cell(board, index):
+    from ..sim import led_name  # the one reading of the chain's colours
+
+    name = led_name(board.leds[index])
+    if name == "OFF":
+        return ".", None
+    return LED_LETTER.get(name, ("*", "bold"))
+
+
+def _checker_cell(colour, n):
     if not n:
-        return " . "
-    return "%s%2d" % ("W" if colour == WHITE else "B", n)
+        return ".", None
+    if colour == WHITE:
+        return "W%d" % n, WHITE_STYLE
+    return "B%d" % n, BLACK_STYLE
 
 
-def _led(rgb):
-    r, g, b = rgb
-    if r == g == b == 0:
-        return "."
-    if r > 2 * max(g, b):
-        return "r"
-    if g > 2 * max(r, b):
-        return "g"
-    if b > 2 * max(r, g):
-        return "b"
-    return "*"
+def _row(label, cells):
+    """One line of the grid as (text, style) segments."""
+    segs = [(label.ljust(LABEL), "dim" if label else None)]
+    for (text, style), width in zip(cells, WIDTHS):
+        pad = width - 1 - len(text)
+        segs.append((" " * pad, None))
+        segs.append((text, style))
+        segs.append((" ", None))
+    return segs
+
+
+def board_lines(board):
+    """The board as lines of (text, style) segments: point numbers, LEDs and checkers in one grid
+    (top half 13..24, bottom half 12..1 as White sees the board), the bar and the status LEDs in
+    their own columns, the hand, and a legend."""
+    from ..sim import LED_BAR_BLACK, LED_BAR_WHITE, LED_STATUS_BLACK, LED_STATUS_WHITE, \
+        bar_count, point_content
+
+    def numbers(cols):
+        return _row("", [(str(c), "bold" if c in ("bar", "turn") else None) for c in cols])
+
+    def leds(cols, bar_led, status_led):
+        cells = []
+        for c in cols:
+            if c == "bar":
+                cells.append(_led_cell(board, bar_led))
+            elif c == "turn":
+                cells.append(_led_cell(board, status_led))
+            else:
+                cells.append(_led_cell(board, c - 1))
+        return _row("LED", cells)
+
+    def checkers(cols, bar_colour):
+        cells = []
+        for c in cols:
+            if c == "bar":
+                cells.append(_checker_cell(bar_colour, bar_count(board, bar_colour)))
+            elif c == "turn":
+                cells.append(("", None))
+            else:
+                cells.append(_checker_cell(*point_content(board, c)))
+        return _row("", cells)
+
+    from .board import BLACK
+
+    hand = board.hand
+    held = "empty" if hand is None else ("a White checker" if hand[0] == WHITE else "a Black checker")
+    width = LABEL + sum(WIDTHS)
+    return [
+        numbers(TOP),
+        leds(TOP, LED_BAR_WHITE, LED_STATUS_BLACK),
+        checkers(TOP, WHITE),
+        [(" " * LABEL + "-" * (width - LABEL - 1) + " ", "dim")],
+        checkers(BOTTOM, BLACK),
+        leds(BOTTOM, LED_BAR_BLACK, LED_STATUS_WHITE),
+        numbers(BOTTOM),
+        [("hand: " + held, None)],
+    ] + [[(line, "dim")] for line in LEGEND]
+
+
+def plain(lines):
+    return "\n".join("".join(t for t, _ in segs).rstrip() for segs in lines)
+
+
+def rich_text(lines):
+    """The same lines as a rich Text with the LEDs and checkers in colour."""
+    from rich.text import Text
+
+    out = Text()
+    for i, segs in enumerate(lines):
+        if i:
+            out.append("\n")
+        for t, style in segs:
+            out.append(t, style=style)
+    return out
 
 
 def board_text(board, oled=True):
-    """Points (W3 = three white checkers), bar, hand, LED colours (r/g/b/*), then the OLED."""
-    top = " ".join(_point_text(board, p) for p in range(13, 19)) + " | " + \
-        " ".join(_point_text(board, p) for p in range(19, 25))
-    bot = " ".join(_point_text(board, p) for p in range(12, 6, -1)) + " | " + \
-        " ".join(_point_text(board, p) for p in range(6, 0, -1))
-    leds_top = "  ".join(" " + _led(board.leds[p - 1]) for p in range(13, 19)) + "   |  " + \
-        "  ".join(" " + _led(board.leds[p - 1]) for p in range(19, 25))
-    leds_bot = "  ".join(" " + _led(board.leds[p - 1]) for p in range(12, 6, -1)) + "   |  " + \
-        "  ".join(" " + _led(board.leds[p - 1]) for p in range(6, 0, -1))
-    bar_w = sum(board.count(c) for c in range(120, 124))
-    bar_b = sum(board.count(c) for c in range(124, 128))
-    lines = ["13 14 15 16 17 18 | 19 20 21 22 23 24", leds_top, top,
-             "bar: white %d black %d   hand: %s   status LEDs W:%s B:%s" % (
-                 bar_w, bar_b, "empty" if board.hand is None else
-                 ("white" if board.hand[0] == WHITE else "black"),
-                 _led(board.leds[26]), _led(board.leds[27])),
-             bot, leds_bot, "12 11 10  9  8  7 |  6  5  4  3  2  1"]
+    """The grid of board_lines as plain text, then (``oled``) the OLED's pixels."""
+    lines = [plain(board_lines(board))]
     if oled:
         lines.append("+" + "-" * 128 + "+")
         lines += ["|" + line + "|" for line in oled_text(board)]
@@ -104,6 +185,9 @@ def board_png(board, path, scale=1.5):
         k = max(rgb) or 1
         shown = tuple(int(v * 255 / k) for v in rgb) if max(rgb) else (40, 40, 40)
         d.ellipse([P(led["x"] - 6, led["y"] - 6), P(led["x"] + 6, led["y"] + 6)], fill=shown, outline="#000")
+        if led["what"].startswith("point "):  # the point's number beside its LED, not under it
+            x, y = P(led["x"] + 9, led["y"])
+            d.text((x, y), led["what"][6:], fill="#f3e2c0", anchor="lm")
     if board.hand is not None:
         colour, hx, hy, _ = board.hand
         d.ellipse([P(hx - r, hy - r), P(hx + r, hy + r)], outline="#fbfbf4" if colour == WHITE else "#1b1b1b", width=3)

@@ -1,0 +1,190 @@
+"""What the web page shows, built from the board's serial events (and, for the virtual board, its
+checkers, LEDs and OLED), and the match journal rebuilt from the same events for the save links."""
+
+import json
+import threading
+
+LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
+
+
+def counts_from_status(status):
+    """(white, black) checker counts per board point (white's numbering; 0 unused, 25 = the bar),
+    from a status event's Position ID (the view of the player on roll); None when there is none."""
+    from bgrules import Position, PositionError
+
+    try:
+        pos = Position.from_id(status.get("pos") or "")
+    except (PositionError, TypeError, ValueError, AttributeError):
+        return None
+    w = [0] * 26
+    b = [0] * 26
+    white_on_roll = status.get("on_roll", 0) == 0
+    own, other = (w, b) if white_on_roll else (b, w)
+    for q in range(1, 25):
+        if white_on_roll:
+            own[q] += pos.mover(q)
+            other[25 - q] += pos.opponent(q)
+        else:
+            own[25 - q] += pos.mover(q)
+            other[q] += pos.opponent(q)
+    own[25] = pos.mover(25)
+    other[25] = pos.opponent(25)
+    return w, b
+
+
+class Recorder:
+    """The match journal's records (docs/formats.md) rebuilt from the events, so that a match seen
+    from its ``new`` event on can be saved as .mat/.sgf by the exporters of ``bgc export``."""
+
+    def __init__(self):
+        self.records = []
+        self.ended = False  # a game ended: the next opening roll starts a new game
+
+    def feed(self, ev):
+        kind = ev.get("ev")
+        r = self.records
+        if kind == "new":
+            self.records = [dict(ev.get("settings") or {})]
+            self.ended = False
+        elif not r:
+            return  # the match began before we were listening
+        elif kind == "roll" and ev.get("opening"):
+            if self.ended:
+                r.append({"a": "next"})
+                self.ended = False
+            r.append({"a": "open", "dice": list(ev["dice"])})
+        elif kind == "roll":
+            r.append({"a": "roll", "p": ev["p"], "dice": list(ev["dice"])})
+            if ev.get("entered"):
+                r[-1]["entered"] = True
+        elif kind == "pass":
+            r.append({"a": "pass", "p": ev["p"]})
+        elif kind == "play":
+            rec = {"a": "play", "p": ev["p"], "move": ev.get("move", ""), "pos": ev["pos"]}
+            if ev.get("condoned"):
+                rec["condoned"] = True
+            r.append(rec)
+        elif kind == "cube":
+            r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "resign":
+            if ev.get("action") == "offer":
+                r.append({"a": "resign", "p": ev["p"], "kind": ev["kind"]})
+            else:
+                r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "game_end":
+            self.ended = True
+
+    def journal_text(self):
+        from ..journals import encode_records
+
+        return encode_records(self.records) if self.records else None
+
+
+def describe(ev, status):
+    from ..commands.watch import describe as text
+
+    return text(ev, status)
+
+
+class Hub:
+    """The state every open page shows; ``wait`` blocks until it changes (for the event stream)."""
+
+    def __init__(self, source, journal_text=None):
+        self.cond = threading.Condition()
+        self.seq = 0
+        self.recorder = Recorder()
+        self._journal_text = journal_text  # callable: the match journal where the host has it
+        self.state = {"source": source, "connected": True, "status": None, "moves": [], "last": "",
+                      "checkers": None, "leds": None, "oled": None, "events": 0}
+        self._dice = {}
+
+    def _changed(self):
+        self.seq += 1
+        self.cond.notify_all()
+
+    def feed(self, ev):
+        """One serial event."""
+        with self.cond:
+            s = self.state
+            kind = ev.get("ev")
+            s["events"] += 1
+            self.recorder.feed(ev)
+            if kind == "status":
+                s["status"] = ev
+                if ev.get("msg"):
+                    s["last"] = ev["msg"]
+                if s["checkers"] is None or not s.get("physical"):
+                    counts = counts_from_status(ev)
+                    if counts is not None:
+                        s["checkers"] = {"white": counts[0], "black": counts[1]}
+            elif kind == "view":
+                s["oled"] = {"rows": list(ev.get("screen") or [])}
+                codes = ev.get("leds") or ""
+                s["leds"] = [LED_CODES[int(c)] if c.isdigit() and int(c) < len(LED_CODES) else "off" for c in codes]
+            else:
+                s["last"] = describe(ev, s["status"])
+                names = (s["status"] or {}).get("names") or ["White", "Black"]
+                if kind == "new":
+                    s["moves"] = []
+                    names = (ev.get("settings") or {}).get("names") or names
+                if kind == "roll" and not ev.get("tie"):
+                    d = ev.get("dice") or [0, 0]
+                    self._dice[ev.get("p")] = "%d-%d" % (max(d), min(d))
+                elif kind == "play" and ev.get("p") in (0, 1):
+                    s["moves"].append({"p": ev["p"], "text": "%s %s: %s%s" % (
+                        names[ev["p"]], self._dice.pop(ev["p"], ""), ev.get("move") or "no move",
+                        " (accepted)" if ev.get("condoned") else "")})
+                elif kind in ("cube", "resign", "game_end", "match_end", "pass"):
+                    s["moves"].append({"p": ev.get("p", ev.get("winner", -1)), "text": s["last"]})
+            self._changed()
+
+    def set_view(self, checkers, leds, oled_rows, oled_pixels=None):
+        """The virtual board as it is: checkers (white, black lists 0..25), the LED chain (colour
+        names per LED), the OLED (8 text rows; its 64 pixel rows as hex where known)."""
+        with self.cond:
+            s = self.state
+            s["physical"] = True
+            s["checkers"] = {"white": list(checkers[0]), "black": list(checkers[1])}
+            s["leds"] = list(leds)
+            s["oled"] = {"rows": list(oled_rows)}
+            if oled_pixels is not None:
+                s["oled"]["pixels"] = list(oled_pixels)
+            self._changed()
+
+    def set_connected(self, connected):
+        with self.cond:
+            if self.state["connected"] != connected:
+                self.state["connected"] = connected
+                self._changed()
+
+    def snapshot(self):
+        with self.cond:
+            return self.seq, json.dumps(self.state)
+
+    def wait(self, seq, timeout):
+        """(seq, state JSON) once the state is newer than ``seq``; None after ``timeout`` seconds."""
+        with self.cond:
+            if self.seq == seq:
+                self.cond.wait(timeout)
+            if self.seq == seq:
+                return None
+            return self.seq, json.dumps(self.state)
+
+    def export(self, fmt):
+        """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
+        from ..export import EXTENSIONS, export_text
+        from ..journals import replay_text
+
+        text = self._journal_text() if self._journal_text else None
+        if not text:
+            with self.cond:
+                text = self.recorder.journal_text()
+        if not text:
+            raise ValueError("no match to save yet: the page saves a match it has seen from its start "
+                             "(for an older one, bgc pull copies the journal off the board)")
+        log = replay_text(text, "live")
+        if not log.games:
+            raise ValueError("the match has no game yet")
+        out, _warnings = export_text(log, fmt)
+        names = log.names
+        return "%s-%s%s" % (names[0], names[1], EXTENSIONS[fmt]), out
