@@ -120,8 +120,9 @@ class Classifier:
         """Classify one frame of raw counts; returns how many stable cells changed. No allocation."""
         if classify_frame is None:
             return self.update_bytecode(raw)
-        r = classify_frame(raw, self.base16, self._t_empty, self._t_stack, self.instant, self.state,
-                           self._count, self.n, self.stable_frames)
+        r = classify_frame(raw, self.base16, self._t_empty, self._t_stack, self._t_drop, self._level,
+                           self.instant, self.state, self._count, self._one, self.n, self.stable_frames,
+                           self.under_frames)
         self.faults = r >> 16
         self.frames += 1
         return r & 0xFFFF

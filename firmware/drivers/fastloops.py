@@ -66,20 +66,25 @@ def scan_frame(raw, steps, cells, n: int, channel: int, settle: int):
 
 
 @micropython.viper
-def classify_frame(raw, base16, t_empty, t_stack, inst, state, count, n: int, need: int) -> int:
-    """The classifier's per-cell step (drivers.classify.Classifier.update, which documents it):
-    returns changed stable cells + 65536 x faulty cells."""
+def classify_frame(raw, base16, t_empty, t_stack, t_drop, level, inst, state, count, one,
+                   n: int, need: int, under_need: int) -> int:
+    """The classifier's per-cell step (drivers.classify.Classifier.update_bytecode documents it;
+    the two must agree): returns changed stable cells + 65536 x faulty cells."""
     r16 = ptr16(raw)
     b32 = ptr32(base16)
     te = ptr16(t_empty)
     ts = ptr16(t_stack)
+    tdrop = ptr16(t_drop)
+    lev = ptr16(level)
     ins = ptr8(inst)
     st = ptr8(state)
     cnt = ptr8(count)
+    on = ptr8(one)
     changed = 0
     faults = 0
     for c in range(n):
         r = r16[c]
+        d = 0
         if r < 1500 or r > 64000:  # FAULT_LO, FAULT_HI of drivers.classify
             s = 8  # FAULT
             faults += 1
@@ -93,18 +98,34 @@ def classify_frame(raw, base16, t_empty, t_stack, inst, state, count, n: int, ne
                 s = 0
             elif d >= ts[c]:
                 s |= 4  # STACK
+            elif on[c] == s and d + tdrop[c] < lev[c]:
+                s |= 16  # UNDER
+        n_ok = need
+        if s >= 16:
+            n_ok = under_need
         if s == ins[c]:
             k = cnt[c]
-            if k < need:
+            if k < n_ok:
                 k += 1
                 cnt[c] = k
-            if k >= need and st[c] != s:
+            if k >= n_ok and st[c] != s:
                 st[c] = s
                 changed += 1
         else:
             ins[c] = s
             cnt[c] = 1
-            if need == 1 and st[c] != s:
+            if need == 1 and s < 16 and st[c] != s:
                 st[c] = s
                 changed += 1
+        now = st[c]
+        if (now & 3) == 0 or (now & 4):
+            on[c] = 0
+        elif s == now and now < 4:
+            # settled on one checker: follow its level (slowly, as drift moves it)
+            if on[c] != s:
+                on[c] = s
+                lev[c] = d
+            else:
+                lv = lev[c]
+                lev[c] = lv + ((d - lv) >> 3)
     return changed + (faults << 16)
