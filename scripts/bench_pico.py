@@ -91,7 +91,7 @@ def compile_tree(out, extra=()):
     for src, rel in jobs:
         dst = os.path.join(out, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        r = subprocess.run([mpy_cross, "-march=armv6m", "-s", rel, "-o", dst, src], capture_output=True, text=True)
+        r = subprocess.run([mpy_cross, "-march=armv6m", "-O3", "-s", rel, "-o", dst, src], capture_output=True, text=True)
         if r.returncode:
             raise BenchError("mpy-cross failed on %s:\n%s" % (rel, r.stderr))
     return out
