@@ -96,8 +96,9 @@ class Case:
     damaged line ``line`` (1-based; None when nothing is damaged), ``later`` intact original lines
     after it, ``torn`` when the damage is a torn last line."""
 
-    def __init__(self, name, data, prefix, line, later=0, torn=False):
+    def __init__(self, name, data, prefix, line, later=0, torn=False, group=None):
         self.name = name
+        self.group = group or name.split("@")[0]  # the line of the figures table it counts in
         self.data = data
         self.prefix = prefix
         self.line = line
@@ -142,13 +143,13 @@ def _raw_line(text_bytes):
 def _replace(ref, i, line, name):
     lines = list(ref.lines)
     body = b"".join(x + b"\n" for x in lines[:i]) + line + b"".join(x + b"\n" for x in lines[i + 1 :])
-    return Case(name, body, i, i + 1, len(lines) - i - 1)
+    return Case(name, body, i, i + 1, len(lines) - i - 1, group="right checksum, wrong content")
 
 
 def _insert(ref, i, line, name):
     lines = list(ref.lines)
     body = b"".join(x + b"\n" for x in lines[:i]) + line + b"".join(x + b"\n" for x in lines[i:])
-    return Case(name, body, i, i + 1, len(lines) - i)
+    return Case(name, body, i, i + 1, len(lines) - i, group="right checksum, an action the rules refuse, inserted")
 
 
 def _first(ref, a, start=1):
@@ -231,18 +232,22 @@ def content_cases(ref):
 _GONE = object()
 
 
+GARBAGE = "whole-file garbage"
+GARBAGE_IN = "garbage inside a journal"
+
+
 def garbage_cases(seed=11):
     rng = random.Random(seed)
     out = []
     for size in (1, 9, 100, 1000, 1024, 1025, 5000, 20000, 100000):
         data = bytes(rng.randrange(256) for _ in range(size))
         torn = b"\n" not in data and size <= J.MAX_LINE
-        out.append(Case("random %d bytes" % size, data, 0, 1, 0, torn))
-    out.append(Case("erased flash (0xff) 4096 bytes", b"\xff" * 4096, 0, 1, 0, False))
-    out.append(Case("zeros 4096 bytes", b"\x00" * 4096, 0, 1, 0, False))
-    out.append(Case("one line of 100000 bytes", b"x" * 100000 + b"\n", 0, 1, 0, False))
+        out.append(Case("random %d bytes" % size, data, 0, 1, 0, torn, GARBAGE))
+    out.append(Case("erased flash (0xff) 4096 bytes", b"\xff" * 4096, 0, 1, 0, False, GARBAGE))
+    out.append(Case("zeros 4096 bytes", b"\x00" * 4096, 0, 1, 0, False, GARBAGE))
+    out.append(Case("one line of 100000 bytes", b"x" * 100000 + b"\n", 0, 1, 0, False, GARBAGE))
     lines = b"".join(b"%d garbage line\n" % i for i in range(50))
-    out.append(Case("50 short text lines", lines, 0, 1, 0, False))
+    out.append(Case("50 short text lines", lines, 0, 1, 0, False, GARBAGE))
     return out
 
 
@@ -255,10 +260,11 @@ def garbage_in(ref, seed=12):
         s, e = ref.spans[k]
         junk = bytes(rng.randrange(256) for _ in range(e - s)).replace(b"\n", b"?")
         data = ref.data[:s] + junk + ref.data[e:]
-        out.append(Case("line %d replaced by random bytes" % (k + 1), data, k, k + 1, n - k - 1))
+        out.append(Case("line %d replaced by random bytes" % (k + 1), data, k, k + 1, n - k - 1, group=GARBAGE_IN))
     tail = bytes(rng.randrange(256) for _ in range(300)).replace(b"\n", b"?")
-    out.append(Case("300 random bytes appended, no newline", ref.data + tail, n, n + 1, 0, True))
-    out.append(Case("300 random bytes appended, then a newline", ref.data + tail + b"\n", n, n + 1, 0, False))
+    out.append(Case("300 random bytes appended, no newline", ref.data + tail, n, n + 1, 0, True, GARBAGE_IN))
+    out.append(Case("300 random bytes appended, then a newline", ref.data + tail + b"\n", n, n + 1, 0, False,
+                    GARBAGE_IN))
     return out
 
 
@@ -463,13 +469,13 @@ def _work(job):
     with tempfile.TemporaryDirectory(prefix="bgc-faults-") as tmp:
         for i, case in enumerate(cases):
             cli = "@" not in case.name or (bool(cli_every) and i % cli_every == 0)
-            out.append((case.name, case.torn, case.line is not None, check(ref, case, tmp, cli), cli))
+            out.append((case.group, case.name, check(ref, case, tmp, cli), cli))
     return out
 
 
 def run(byte_data, other_data, stride=1, jobs=1, cli_every=50):
     """Check every byte fault of ``byte_data`` (every ``stride``-th position) and every other
-    fault of ``other_data``; a list of (case name, torn, damaged, broken rules, cli run)."""
+    fault of ``other_data``; a list of (group, case name, broken rules, bgc commands run)."""
     n = max(1, jobs * 8)
     groups = [(byte_data, byte_cases(Reference(byte_data), stride)), (other_data, other_cases(Reference(other_data)))]
     chunks = [(data, cases[i::n], cli_every) for data, cases in groups for i in range(n)]
@@ -483,9 +489,8 @@ def run(byte_data, other_data, stride=1, jobs=1, cli_every=50):
 
 def summarize(results):
     s = {"cases": len(results), "failed": [], "by_kind": {}, "cli": 0}
-    for name, torn, damaged, bad, cli in results:
-        kind = name.split("@")[0] if "@" in name else name.split(":")[0] if ":" in name else "other"
-        k = s["by_kind"].setdefault(kind, [0, 0])
+    for group, name, bad, cli in results:
+        k = s["by_kind"].setdefault(group, [0, 0])
         k[0] += 1
         s["cli"] += cli
         if bad:
@@ -514,10 +519,10 @@ def main(argv=None):
     print("byte faults on %s (%d bytes, %d lines), the rest on %s; %d damaged files in %.0f s (%d jobs)" % (
         os.path.relpath(args.journal, ROOT), len(data), len(ref.lines), os.path.relpath(args.content_journal, ROOT),
         s["cases"], time.time() - t, args.jobs))
-    print("%-40s %8s %8s" % ("fault", "files", "failed"))
+    print("%-56s %7s %7s" % ("fault", "files", "failed"))
     for kind in sorted(s["by_kind"]):
         n, f = s["by_kind"][kind]
-        print("%-40s %8d %8d" % (kind, n, f))
+        print("%-56s %7d %7d" % (kind, n, f))
     print("bgc replay + export run on %d of them" % s["cli"])
     for name, bad in s["failed"][:30]:
         print("FAILED %s: %s" % (name, "; ".join(bad)))
