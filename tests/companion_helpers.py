@@ -61,6 +61,9 @@ class FakeFs:
         self.free_bytes += os.stat(p).st_size
         os.remove(p)
 
+    def rename(self, a, b):
+        os.replace(a, b)
+
     def statvfs(self, p):
         return (1, 1, 1, self.free_bytes, 0, 0, 0, 0, 0, 0)
 

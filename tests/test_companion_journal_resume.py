@@ -110,7 +110,10 @@ def test_garbled_last_line_is_dropped_and_boot_goes_on(tmp_path):
     assert h.events("note")[0]["text"] == boot["note"]
     assert h.c.phase == "roll" and h.c.match.to_act == 1  # before black's roll
     recs = J.parse(open(os.path.join(h.dir, "m0001.jnl")).read())[0]
-    assert recs[-1] == {"a": "note", "text": "power cut: " + boot["note"]}
+    # A garbled whole line is flash damage, not a power cut (a torn write has no newline): the
+    # note says so and the file as it was is kept beside the journal (issue 11).
+    assert recs[-1] == {"a": "note", "text": boot["note"]} and "power cut" not in boot["note"]
+    assert open(os.path.join(h.dir, "m0001.jnl.damaged")).read() == bad
 
 
 def test_garbage_journal_never_stops_the_boot(tmp_path):

@@ -3,10 +3,12 @@ checkers, fed to the companion as classifier frames. One test per behaviour a pl
 
 These come from the simulated games on the virtual board (tests/test_sim_reliability.py,
 scripts/reliability_games.py, scripts/illegal_corpus.py)."""
+import pytest
+
 from bgrules.position import Position
 from bgrules.turn import Turn
 from bgc.virtual.frames import ideal_frame
-from companion_helpers import Harness, ROLL_W
+from companion_helpers import Harness, ROLL_B, ROLL_W
 from test_companion_game import opened, at
 
 
@@ -209,3 +211,179 @@ def test_baseline_refresh_is_limited_to_cells_the_game_knows_are_empty():
     mask2 = bytearray(128)
     t.empty_cells(mask2)
     assert mask2 == mask
+
+
+# --- issue 11: the bear-off's last checker of a point, DONE with a checker in the hand -----------
+
+def _bear_off_position(mover, other):
+    """Checkers by the mover's own points (index 0 = its ace point), the rest borne off; the
+    opponent's ``other`` likewise."""
+    w = [0] * 24
+    for i, n in mover.items():
+        w[i - 1] = n
+    b = [0] * 24
+    for i, n in other.items():
+        b[i - 1] = n
+    return Position.from_points(w, b)
+
+
+
+@pytest.mark.parametrize("white, lone, rest, dice, lit, bears_off", [
+    (True, 2, {1: 3}, (2, 1), [1], True),  # 2/off or 2/1
+    (False, 4, {1: 2}, (6, 5), [], True),  # 4/off only
+    (True, 1, {}, (3, 2), [], True),  # the last checker, on the ace point
+    (False, 1, {}, (3, 2), [], True),
+])
+def test_lifting_the_last_checker_of_a_point_in_the_bear_off_shows_where_it_may_go(
+        tmp_path, white, lone, rest, dice, lit, bears_off):
+    # player-guide: "Lift a checker: its point turns blue and the points where it may legally go
+    # turn green (May bear off when the tray is one of them)", for the last checker of a point too
+    h = opened(tmp_path)
+    mover = dict(rest)
+    mover[lone] = 1
+    at(h, _bear_off_position(mover, {1: 3, 6: 2}), white, dice)
+    board_point = lone if white else 25 - lone
+    h.lift("w" if white else "b", board_point)
+    assert h.events("illegal") == []
+    assert h.led(board_point) == "lifted"
+    assert h.leds("legal") == [p if white else 25 - p for p in lit]
+    assert ("May bear off" in h.screen()) == bears_off
+
+
+def test_done_with_a_checker_lifted_from_outside_home_still_in_the_hand_says_so(tmp_path):
+    # White, 4-4, a checker lifted from 13 and DONE pressed: not "Point 1 is blocked" (13/off
+    # through black's ace point), which no player had in mind, but the checker in the hand
+    h = opened(tmp_path)
+    at(h, Position.start(), True, (4, 4))
+    h.lift("w", 13)
+    h.press(ROLL_W)
+    assert h.events("illegal")[-1]["reason"] == "Checker in hand: put it down"
+    assert h.events("play") == []
+    h.put("w", 9)
+    h.move("w", 13, 9)
+    h.move("w", 6, 2)
+    h.move("w", 6, 2)
+    h.press(ROLL_W)
+    assert h.events("play")[0]["move"] == "13/9(2) 6/2(2)"
+
+
+# --- issue 11: a checker on top of another on a crowded point (hardware/sensing.md) ------------
+
+def _with_on_top(h, board_point, bottom):
+    """The harness frame with the checker on top of one of the five ``bottom`` ("w"/"b")
+    checkers of ``board_point``: the cell still reads the bottom colour, weaker (UNDER)."""
+    from drivers.classify import UNDER
+
+    f = h.frame()
+    cell = 5 * (board_point - 1)
+    assert f[cell] & 3 == (1 if bottom == "w" else 2)
+    f[cell] |= UNDER
+    return f
+
+
+def test_a_checker_on_an_opponents_five_point_is_flagged_blocked_for_either_colour(tmp_path):
+    for white, src, dst in ((False, 1, 6), (True, 24, 19)):  # black 24/19, white 24/19 with 5-2
+        h = opened(tmp_path / str(white))
+        at(h, Position.start(), white, (5, 2))
+        mover = "w" if white else "b"
+        h.lift(mover, src)
+        assert h.events("illegal") == []
+        h.now += 30
+        h.c.on_frame(_with_on_top(h, dst, "b" if white else "w"), h.now)
+        ev = h.events("illegal")
+        assert ev and ev[-1]["reason"] == "Point 19 is blocked" and ev[-1]["board_point"] == dst
+        assert h.leds("illegal") == [dst]
+        h.press(ROLL_W if white else ROLL_B)
+        assert h.events("illegal")[-1]["at"] == "done"
+        assert h.events("illegal")[-1]["reason"] == "Point 19 is blocked"
+        h.put(mover, src)  # taken off the point and put back: the cell reads strong again
+        assert h.leds("illegal") == []
+
+
+def test_a_cell_that_reads_weak_with_every_checker_accounted_for_is_not_a_checker_on_top(tmp_path):
+    # a weakly sensed checker on black's 13 point, flagged UNDER while nothing is missing: white
+    # lifting a checker later does not put it there
+    h = opened(tmp_path)
+    at(h, Position.start(), True, (5, 2))
+    frame = h.frame
+
+    def weak():
+        f = frame()
+        f[5 * 11] |= 16  # board point 12, black's 13 point
+        return f
+
+    h.frame = weak
+    h.show()
+    h.lift("w", 13)
+    assert h.events("illegal") == [] and h.leds("illegal") == []
+    h.put("w", 8)
+    h.move("w", 13, 11)
+    h.press(ROLL_W)
+    assert h.events("play")[0]["move"] == "13/11 13/8"
+
+
+def _raw(level, n=128):
+    from array import array
+
+    from drivers.classify import DEFAULT_UNIT, MID
+
+    a = array("i", [MID] * n)
+    a[0] = MID + int(level * DEFAULT_UNIT)
+    return a
+
+
+def test_classifier_flags_a_lasting_drop_of_a_settled_checker_only():
+    from drivers.classify import UNDER, WHITE, Classifier
+
+    cl = Classifier()
+    for _ in range(5):
+        cl.update(_raw(0.94))
+    assert cl.state[0] == WHITE
+    for _ in range(cl.under_frames - 1):  # a hand passing 10 mm above: too short to count
+        cl.update(_raw(0.74))
+    assert cl.state[0] == WHITE
+    for _ in range(5):
+        cl.update(_raw(0.94))
+    for _ in range(cl.under_frames):  # a checker of the other colour put on top: it lasts
+        cl.update(_raw(0.69))
+    assert cl.state[0] == WHITE | UNDER
+    for _ in range(5):  # taken off again
+        cl.update(_raw(0.94))
+    assert cl.state[0] == WHITE
+    for _ in range(100):  # a hand holding its checker 20 mm above, as long as it likes
+        cl.update(_raw(0.87))
+    assert cl.state[0] == WHITE
+
+
+def test_classifier_never_flags_a_checker_that_reads_weak_from_the_start():
+    from drivers.classify import EMPTY, WHITE, Classifier
+
+    cl = Classifier()
+    cl.update(_raw(0.0))
+    assert cl.state[0] == EMPTY
+    for _ in range(100):
+        cl.update(_raw(0.70))
+    assert cl.state[0] == WHITE
+
+
+def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_hand_at_20mm_does_not():
+    # the physical model (hardware/sensing.md): a black checker on top of a white one lowers
+    # the cell by about a quarter of a unit; the classifier's drop threshold is 12 %
+    from bgc.virtual.board import Board, BLACK, WHITE
+    from drivers.classify import DEFAULT_UNIT, Classifier
+
+    drop_pct = Classifier().drop_pct
+    for seed in (1, 2, 3):
+        b = Board(seed=seed)
+        for c in range(25, 30):
+            b.place(c, WHITE)
+        for c in range(25, 30):
+            alone = b.expected_counts(c)
+            b.place(c, BLACK)
+            covered = b.expected_counts(c)
+            b.remove(c)
+            b.hover(c, 20.0, BLACK)
+            hand = b.expected_counts(c)
+            b.hand = None
+            assert (alone - covered) * 100 > 1.5 * drop_pct * DEFAULT_UNIT, (seed, c)
+            assert (alone - hand) * 100 < drop_pct * DEFAULT_UNIT, (seed, c)

@@ -94,6 +94,6 @@ def test_export_errors(tmp_path, capsys):
     assert status == 2 and "no journal files" in err
     (tmp_path / "x.jnl").write_text("not a journal\n")
     status, out, err = bgc(capsys, "export", str(tmp_path / "x.jnl"))
-    assert status == 1 and "nothing to export" in err and "hint:" in err
+    assert status == 2 and "nothing to export" in err and "hint:" in err  # a bad input: exit 2 (issue 11)
     status, out, err = bgc(capsys, "export", str(tmp_path / "x.jnl"), str(tmp_path / "x.jnl"), "-o", "-")
     assert status == 2 and "writes one journal" in err

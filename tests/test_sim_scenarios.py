@@ -19,7 +19,11 @@ def test_there_is_a_scenario_per_behaviour():
     names = {os.path.basename(p)[:-4] for p in SCENARIOS}
     assert {"lift_lights_destinations", "illegal_placement", "blocked_point", "hover_slide_not_judged",
             "done_incomplete", "condone", "no_legal_move", "closed_out", "hit_to_bar", "bear_off", "cube_take",
-            "cube_drop", "resign", "game_end", "powercut_mid_turn"} <= names
+            "cube_drop", "resign", "game_end", "powercut_mid_turn",
+            # issue 11: crowded points, the bear-off's last checker, DONE with a checker in the hand
+            "crowded_point_blocked", "crowded_point_blocked_white", "crowded_point_own", "hover_over_crowded_point",
+            "bear_off_last_checker", "bear_off_last_checker_black", "bear_off_last_checker_ace",
+            "done_checker_in_hand", "setup_wrong_point", "opening_tie", "which_one", "which_one_cube"} <= names
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: os.path.basename(p))

@@ -140,53 +140,61 @@ class Companion:
 
     def boot(self, frame, now):
         """First call after power-up: resume the last unfinished match from its journal, or
-        open the new-match menu. A torn or garbled last line is dropped with a message."""
+        open the new-match menu. Whatever the journal holds, the board starts: a torn last line
+        is dropped; damage before that keeps the whole file beside the journal (m0001.jnl.damaged)
+        and the match resumes after the last record that fits (journal.recover, salvage)."""
         self.now = now
         self.frame[:] = frame
         self.store.ensure()
         note = ""
         resumed = False
+        damaged = None
         name = self.store.latest()
         if name:
-            j = J.Journal(self.store.path(name))
+            path = self.store.path(name)
             try:
-                records, problem = j.read()
+                r = J.recover(path)
             except OSError as exc:
-                records, problem = [], (0, "unreadable (%s)" % exc)
-            match = None
-            if problem:
-                note = "dropped line %d: %s" % problem
-            if records:
+                r = None
+                note = "journal unreadable (%s)" % exc
+            if r is not None and r.problem:
+                kept = None if r.torn else self.store.path(self.store.damaged_name(name))
+                note = J.salvage_note(r, kept)
+                if kept:
+                    damaged = {"journal": path, "line": r.problem[0], "reason": r.problem[1], "kept": kept,
+                               "later": r.later, "records": r.records}
                 try:
-                    match = J.replay(records)
-                except J.JournalError as exc:
-                    index = getattr(exc, "index", 0)
-                    match = getattr(exc, "match", None) if index else None
-                    note = "dropped line %d: %s" % (index + 1, exc)
-                    records = records[:index]
-                    problem = problem or (index + 1, str(exc))
-            if problem:
-                try:
-                    j.repair(records)
-                    if records:
-                        j.append({"a": "note", "text": "power cut: " + note})
+                    J.salvage(path, r, kept, self.store.fs)
                 except OSError as exc:
                     note += "; repair failed: %s" % exc
+                    r = None  # the file still holds the damage: new records must not go after it
+                    if damaged and self.store.size(kept[kept.rfind("/") + 1 :]) < 0:
+                        damaged["kept"] = None
+            match = r.match if r is not None else None
             if match is not None and match.phase != MATCH_OVER:
                 self.match = match
-                self.journal = j
+                self.journal = J.Journal(path)
                 self.name = name
                 resumed = True
         self.emit("boot", {"version": VERSION, "journal": self.store.path(self.name) if self.name else None,
                            "resumed": resumed, "note": note})
+        if damaged:
+            damaged["resumed"] = resumed
+            self.emit("damaged", damaged)
         if note:
             self.emit("note", {"text": note})
-        self.note_line = "Torn line gone" if note else ""
-        if resumed:
-            self.say(self.note_line or "Match resumed")
-            self._resume()
+        if damaged:
+            self.note_line = "Log damaged L%d" % damaged["line"]
         else:
-            self.say("Line dropped" if note else "")
+            self.note_line = "Torn line gone" if note else ""
+        if resumed:
+            said = self.note_line + " rest kept aside" if damaged else self.note_line or "Match resumed"
+            self.say(said)
+            self._resume()
+            if self.note_line and self.msg != said:  # e.g. "No legal move": show both
+                self.say(self.note_line + " " + self.msg)
+        else:
+            self.say(self.note_line if damaged else "Line dropped" if note else "")
             self._setup()
         self.status()
         self.render()

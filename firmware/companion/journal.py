@@ -3,10 +3,13 @@
 #
 #     {"a": "roll", "p": 0, "dice": [6, 4]} 3f1c2a9b
 #
-# so a torn or garbled line (power cut in the middle of a write, flash trouble) is recognised and
-# dropped, whichever interpreter wrote it. Replaying the records through bgrules.Match rebuilds
-# the match exactly: the same code serves the Pico's resume after a power cut and the host's
-# replay and export. docs/formats.md describes every record.
+# so a torn or garbled line (power cut in the middle of a write, flash trouble) is recognised,
+# whichever interpreter wrote it. Replaying the records through bgrules.Match rebuilds the match
+# exactly: the same code serves the Pico's resume after a power cut and the host's replay and
+# export. Whatever the file holds (any byte anywhere, a record with a right checksum but a wrong
+# field or a play the rules refuse), reading it never raises: ``recover`` finds the consistent
+# part and ``salvage`` keeps it, the damaged file being copied aside first so that no record is
+# thrown away. docs/formats.md describes every record and the recovery.
 
 import binascii
 import json
@@ -16,10 +19,20 @@ from bgrules.position import Position, PositionError
 from bgrules.rules import RULESETS
 
 VERSION = 1
+# The longest line the firmware writes is the settings record with two 20-character names (JSON
+# may escape a character to 12 bytes): a longer line is damage, and is never held in RAM whole.
+MAX_LINE = 1024
+CHUNK = 512  # bytes read (and copied) at a time
 
 
 class JournalError(ValueError):
     """A journal line or record that cannot be read or does not fit the match."""
+
+
+def _short(value):
+    # Never echo a long piece of a damaged file back into a message.
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def encode(record):
@@ -29,34 +42,68 @@ def encode(record):
 
 
 def decode(line):
-    """The record of one line; JournalError says what is wrong with it."""
-    line = line.rstrip("\r\n")
-    cut = line.rfind(" ")
+    """The record of one line (bytes or str); JournalError says what is wrong with it. The
+    checksum is taken over the bytes, so a byte that is not UTF-8 is caught like any other."""
+    if isinstance(line, str):
+        line = line.encode()
+    line = line.rstrip(b"\r\n")
+    if len(line) > MAX_LINE:
+        raise JournalError("line too long")
+    cut = line.rfind(b" ")
     if cut < 0 or len(line) - cut != 9:
         raise JournalError("no checksum (torn line?)")
-    text = line[:cut]
-    try:
-        crc = int(line[cut + 1 :], 16)
-    except ValueError:
-        raise JournalError("bad checksum field")
-    if binascii.crc32(text.encode()) & 0xFFFFFFFF != crc:
+    data = line[:cut]
+    crc = "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+    if crc.encode() != line[cut + 1 :].lower():
         raise JournalError("checksum mismatch (garbled line)")
     try:
-        record = json.loads(text)
-    except ValueError:
+        record = json.loads(data.decode())
+    except (ValueError, RuntimeError):  # UnicodeError is a ValueError; RuntimeError: nesting
         raise JournalError("not JSON")
-    if not isinstance(record, dict) or "a" not in record:
+    if not isinstance(record, dict) or type(record.get("a")) is not str:
         raise JournalError("not a journal record")
     return record
 
 
+def _lines(f):
+    """(line number, offset just past the line, line bytes) for each line of the binary file
+    ``f``; the bytes are None for a line longer than MAX_LINE (not read into RAM whole). A last
+    line without its newline comes with the offset as -1 - offset."""
+    number = 0
+    pos = 0
+    buf = b""
+    over = False
+    while True:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            break
+        buf += chunk
+        while True:
+            i = buf.find(b"\n")
+            if i < 0:
+                break
+            number += 1
+            pos += i + 1
+            yield number, pos, None if over or i > MAX_LINE else buf[:i]
+            over = False
+            buf = buf[i + 1 :]
+        if len(buf) > MAX_LINE:
+            pos += len(buf)
+            buf = b""
+            over = True
+    if buf or over:
+        yield number + 1, -1 - (pos + len(buf)), None if over else buf  # negative: no newline at the end
+
+
 def parse(text):
-    """Read a whole journal. Returns (records, problem): ``problem`` is None, or (line number,
-    what is wrong) for the first line that could not be read; reading stops there, so what is
-    returned is exactly what was completed before it."""
+    """Read a whole journal (str or bytes). Returns (records, problem): ``problem`` is None, or
+    (line number, what is wrong) for the first line that could not be read; reading stops there,
+    so what is returned is exactly what was completed before it."""
+    if isinstance(text, str):
+        text = text.encode()
     records = []
     number = 0
-    for line in text.split("\n"):
+    for line in text.split(b"\n"):
         number += 1
         if not line.strip():
             continue
@@ -73,25 +120,83 @@ def settings_record(length=0, crawford=True, holland=False, auto_doubles=0, beav
             "auto": auto_doubles, "beavers": beavers, "jacoby": bool(jacoby), "names": list(names), "rules": rules}
 
 
+# What each record must hold (docs/formats.md), checked before it reaches bgrules.Match, so that
+# a record with a right checksum but a wrong field is refused by name and never half-applied.
+# Kinds: i a number, p a player (0 or 1), b true/false, s text, d two dice, n two names.
+_P = (("p", "p"),)
+FIELDS = {
+    "match": (("length", "i"), ("crawford", "b"), ("holland", "b"), ("auto", "i"), ("beavers", "i"),
+              ("jacoby", "b"), ("names", "n")),
+    "open": (("dice", "d"),),
+    "roll": (("p", "p"), ("dice", "d")),
+    "play": (("p", "p"), ("move", "s"), ("pos", "s")),
+    "double": _P, "take": _P, "drop": _P, "beaver": _P, "accept": _P, "reject": _P, "pass": _P,
+    "resign": (("p", "p"), ("kind", "i")),
+    "next": (),
+    "end": (),  # informational: the result follows from the actions
+    "note": (),
+}
+OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"),)}
+KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
+              "n": "two names"}
+
+
+def _fits(kind, v):
+    if kind == "i":
+        return type(v) is int
+    if kind == "p":
+        return type(v) is int and v in (0, 1)
+    if kind == "b":
+        return type(v) is bool
+    if kind == "s":
+        return type(v) is str
+    if type(v) is not list or len(v) != 2:
+        return False
+    want = int if kind == "d" else str
+    return type(v[0]) is want and type(v[1]) is want
+
+
+def check(record):
+    """JournalError naming the first field of ``record`` that is missing or of the wrong kind."""
+    a = record.get("a")
+    fields = FIELDS.get(a)
+    if fields is None:
+        raise JournalError("unknown action %s" % _short(a))
+    for key, kind in fields:
+        if key not in record:
+            raise JournalError("%s record lacks %r" % (a, key))
+        if not _fits(kind, record[key]):
+            raise JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
+    for key, kind in OPTIONAL.get(a, ()):
+        if key in record and not _fits(kind, record[key]):
+            raise JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
+
+
 def new_match(record):
     """The Match a settings record starts."""
     if record.get("a") != "match":
         raise JournalError("a journal starts with the match settings")
-    if record.get("v") != VERSION:
-        raise JournalError("journal version %r, this firmware reads %d" % (record.get("v"), VERSION))
-    rules = RULESETS.get(record.get("rules", "standard"))
+    v = record.get("v")
+    if type(v) is not int or v != VERSION:
+        raise JournalError("journal version %s, this firmware reads %d" % (_short(v), VERSION))
+    check(record)
+    name = record.get("rules", "standard")
+    rules = RULESETS.get(name)
     if rules is None:
-        raise JournalError("unknown rules %r" % record.get("rules"))
+        raise JournalError("unknown rules %s" % _short(name))
     try:
         return Match(record["length"], record["crawford"], record["holland"], record["auto"],
-                     record["beavers"], record["jacoby"], tuple(record["names"]), rules)
-    except (KeyError, TypeError) as exc:
-        raise JournalError("settings record lacks %s" % exc)
+                     record["beavers"], record["jacoby"], (record["names"][0], record["names"][1]), rules)
+    except MatchError as exc:
+        raise JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
 
 
 def apply(match, record):
-    """Drive ``match`` with one action record (the inverse of what the companion journals)."""
-    a = record.get("a")
+    """Drive ``match`` with one action record (the inverse of what the companion journals). A
+    record that does not fit raises JournalError and leaves ``match`` as it was: the fields are
+    checked first, and bgrules.Match checks an action before it changes anything."""
+    check(record)
+    a = record["a"]
     p = record.get("p")
     try:
         if a == "open":
@@ -108,14 +213,9 @@ def apply(match, record):
             match.resign(record["kind"], p)
         elif a == "next":
             match.next_game()
-        elif a in ("end", "note"):
-            pass  # informational: the game end follows from the actions before it
-        else:
-            raise JournalError("unknown action %r" % a)
+        # "end" and "note" are informational: the game end follows from the actions before it
     except (MatchError, PositionError) as exc:
         raise JournalError("%s refused: %s" % (a, exc))
-    except (KeyError, IndexError, TypeError):
-        raise JournalError("%s record is incomplete" % a)
 
 
 def replay(records):
@@ -134,6 +234,154 @@ def replay(records):
     return match
 
 
+class Reading:
+    """What a journal file holds, read at boot (``recover``): the match after its consistent
+    part, and where that part ends."""
+
+    def __init__(self):
+        self.match = None  # the Match after the last record that fits, or None
+        self.records = 0  # records replayed, the settings record included
+        self.good = 0  # bytes of the file up to the end of the last record replayed
+        self.problem = None  # None, or (line number, what is wrong) for the first line that does not fit
+        self.cut = False  # that line is a torn write: unreadable, unterminated, not a whole line plus a byte
+        self.later = 0  # readable lines after it (not replayed: they are kept beside the journal)
+        self.after = 0  # non-empty lines after it
+
+    @property
+    def torn(self):
+        """The only damage is a torn last line: a power cut in the middle of a write (append
+        writes the newline last, so a torn line never has one)."""
+        return self.problem is not None and self.cut and not self.after
+
+
+def recover(path):
+    """The Reading of the journal at ``path``, streamed (a few lines in RAM at a time). A missing
+    file reads as no records; other OSErrors pass through. Never raises for what the file holds."""
+    r = Reading()
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        if exc.args and exc.args[0] == 2:  # ENOENT: no journal yet
+            return r
+        raise
+    try:
+        for number, end, line in _lines(f):
+            if line is not None and not line.strip():
+                continue
+            if r.problem is not None:
+                r.after += 1
+                if line is not None:
+                    try:
+                        decode(line)
+                        r.later += 1
+                    except JournalError:
+                        pass
+                continue
+            readable = False
+            try:
+                if line is None:
+                    raise JournalError("line too long")
+                record = decode(line)
+                readable = True
+                if r.match is None:
+                    r.match = new_match(record)
+                else:
+                    apply(r.match, record)
+            except JournalError as exc:
+                r.problem = (number, str(exc))
+                r.cut = not readable and end < 0 and line is not None and not _whole(line[:-1])
+                continue
+            except Exception as exc:  # a fault of the firmware itself must not stop every boot
+                r.problem = (number, "cannot be replayed (%s)" % _short(exc))
+                r.match = None  # it may have been half-changed: resume nothing, keep the file
+                continue
+            r.records += 1
+            r.good = end if end >= 0 else -1 - end
+    finally:
+        f.close()
+    return r
+
+
+def _whole(line):
+    # A whole line whose newline was damaged (not a torn write).
+    try:
+        decode(line)
+        return True
+    except JournalError:
+        return False
+
+
+def _copy(src, dst, limit=-1, tail=""):
+    """Copy the first ``limit`` bytes (all with -1) of ``src`` into a new ``dst``, then ``tail``."""
+    fi = open(src, "rb")
+    try:
+        fo = open(dst, "wb")
+        try:
+            while limit:
+                chunk = fi.read(CHUNK if limit < 0 else min(CHUNK, limit))
+                if not chunk:
+                    break
+                fo.write(chunk)
+                if limit > 0:
+                    limit -= len(chunk)
+            if tail:
+                fo.write(tail.encode())
+        finally:
+            fo.close()
+    finally:
+        fi.close()
+
+
+def salvage(path, reading, kept=None, fs=None):
+    """Make the journal at ``path`` hold only its consistent part (``reading`` from recover),
+    then a note record saying what happened. ``kept``: a path that does not exist yet, where the
+    whole file is copied first, as it was (None drops the damaged part: only for a torn last
+    line, which holds no record). Every step leaves a file the next boot reads again: the copy
+    and the new journal are written under temporary names and renamed into place."""
+    if fs is None:
+        import os  # lazily: the wasm MicroPython used by some tests ends on import os
+
+        fs = os
+    if kept:
+        _copy(path, kept + ".tmp")
+        fs.rename(kept + ".tmp", kept)
+    tail = ""
+    if reading.records:
+        if reading.good and not _ends_with_newline(path, reading.good):
+            tail = "\n"
+        tail += encode({"a": "note", "text": ("" if kept else "power cut: ") + salvage_note(reading, kept)})
+    _copy(path, path + ".tmp", reading.good, tail)
+    fs.rename(path + ".tmp", path)
+
+
+def _ends_with_newline(path, size=-1):
+    """Whether the file's first ``size`` bytes (-1: all) end with a newline; an empty or missing
+    file counts as ended."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return True
+    try:
+        if size < 0:
+            size = f.seek(0, 2)
+        if not size:
+            return True
+        f.seek(size - 1)
+        return f.read(1) == b"\n"
+    finally:
+        f.close()
+
+
+def salvage_note(reading, kept):
+    """The words for what ``salvage`` did (the note record, the serial event, the host)."""
+    line, why = reading.problem
+    if kept is None:
+        return "dropped line %d: %s" % (line, why)
+    slash = kept.rfind("/")
+    return "line %d damaged (%s): %d readable line%s after it not replayed; the file as it was is kept as %s" % (
+        line, why, reading.later, "" if reading.later == 1 else "s", kept[slash + 1 :])
+
+
 class Journal:
     """A journal file on flash. ``append`` returns only once the line is written and closed:
     the action counts as done from then on."""
@@ -142,26 +390,12 @@ class Journal:
         self.path = path
         self._unterminated = None  # unknown until the first append of this boot
 
-    def _ends_unterminated(self):
-        # A power cut between a line's checksum and its newline leaves a whole, readable line
-        # with no end: the next line must not be glued onto it.
-        try:
-            f = open(self.path, "rb")
-        except OSError:
-            return False
-        try:
-            size = f.seek(0, 2)
-            if not size:
-                return False
-            f.seek(size - 1)
-            return f.read(1) != b"\n"
-        finally:
-            f.close()
-
     def append(self, record):
         line = encode(record)
         if self._unterminated is None:
-            self._unterminated = self._ends_unterminated()
+            # A power cut between a line's checksum and its newline leaves a whole, readable line
+            # with no end: the next line must not be glued onto it.
+            self._unterminated = not _ends_with_newline(self.path)
         f = open(self.path, "a")
         try:
             if self._unterminated:
@@ -175,24 +409,11 @@ class Journal:
     def read(self):
         """(records, problem) as parse(); a missing file reads as no records."""
         try:
-            f = open(self.path)
+            f = open(self.path, "rb")
         except OSError:
             return [], None
         try:
-            text = f.read()
+            data = f.read()
         finally:
             f.close()
-        return parse(text)
-
-    def repair(self, records):
-        """Rewrite the file with only ``records`` (drops a torn last line for good)."""
-        tmp = self.path + ".tmp"
-        f = open(tmp, "w")
-        try:
-            for r in records:
-                f.write(encode(r))
-        finally:
-            f.close()
-        import os
-
-        os.rename(tmp, self.path)
+        return parse(data)

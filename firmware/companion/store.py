@@ -4,10 +4,17 @@
 
 LOW_FREE = 16 * 1024  # below this many free bytes a new match first removes exported logs
 EXPORTED = "exported"
+DAMAGED = ".damaged"  # m0001.jnl.damaged: a damaged journal as it was, kept when the board repaired it
 
 
 def _is_log(name):
     return len(name) == 9 and name[0] == "m" and name.endswith(".jnl") and name[1:5].isdigit()
+
+
+def _is_kept(name):
+    # m0001.jnl.damaged, m0001.jnl.damaged2, ...: a damaged log as it was (companion.journal.salvage)
+    rest = name[9:]
+    return _is_log(name[:9]) and rest.startswith(DAMAGED) and (rest == DAMAGED or rest[len(DAMAGED):].isdigit())
 
 
 class Store:
@@ -47,6 +54,16 @@ class Store:
         n = int(last[1:5]) + 1 if last else 1
         return "m%04d.jnl" % n
 
+    def damaged_name(self, name):
+        """A name not yet taken for the copy of the damaged log ``name``: NAME.damaged, then
+        NAME.damaged2, ..."""
+        n = 1
+        while True:
+            kept = name + DAMAGED + (str(n) if n > 1 else "")
+            if self.size(kept) < 0:
+                return kept
+            n += 1
+
     def size(self, name):
         try:
             return self.fs.stat(self.path(name))[6]
@@ -73,18 +90,31 @@ class Store:
             return -1
         return st[0] * st[3]
 
+    def kept(self):
+        """Copies of damaged logs, oldest first (never removed but by ``delete``)."""
+        try:
+            found = self.fs.listdir(self.dir)
+        except OSError:
+            return []
+        out = [n for n in found if _is_kept(n)]
+        out.sort()
+        return out
+
     def listing(self, current=None):
         exported = self.exported()
-        return [{"name": n, "size": self.size(n), "exported": n in exported, "current": n == current}
-                for n in self.names()]
+        out = [{"name": n, "size": self.size(n), "exported": n in exported, "current": n == current}
+               for n in self.names()]
+        return out + [{"name": n, "size": self.size(n), "exported": False, "current": False, "damaged": True}
+                      for n in self.kept()]
 
     def delete(self, name, current=None):
-        """Remove one log; ValueError with the reason when it may not or does not exist."""
-        if not _is_log(name):
+        """Remove one log (or a kept copy of a damaged one); ValueError with the reason when it
+        may not or does not exist."""
+        if not (_is_log(name) or _is_kept(name)):
             raise ValueError("not a log name: %r" % name)
         if name == current:
             raise ValueError("%s is the current match" % name)
-        if name not in self.names():
+        if name not in self.names() and name not in self.kept():
             raise ValueError("no log %s" % name)
         self.fs.remove(self.path(name))
 

@@ -24,6 +24,15 @@
 # and a refusal names the rule that breaks; they are taken for checkers still in a hand only when
 # no rule explains them as borne off.
 #
+# A point whose five cells are all taken has no free cell for one more checker: it goes on top of
+# one. On its own colour the field grows (the unreliable STACK level, or nothing the classifier
+# can tell): the count comes from the rules as above. On the other colour the two magnets
+# partly cancel and the cell reads weaker than any one checker (UNDER, hardware/sensing.md);
+# the cell still shows the colour underneath, so the checker on top would be lost. A weak cell
+# is taken for a checker of the other colour on top only while that colour has a checker
+# unaccounted for (lifted and not seen since): then it is on that point, and the point is judged
+# like any other where both colours stand (a blot being hit, or a blocked point).
+#
 # Only the frames the classifier calls stable reach the tracker, so a checker sliding over
 # points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
 #
@@ -35,6 +44,7 @@ from bgrules.position import Position, OPP, BAR, CHECKERS
 
 _FAULT = 8
 _STACK = 4
+_UNDER = 16
 
 SAME = 0
 LEGAL = 1
@@ -76,6 +86,8 @@ class Tracker:
         self.alt = bytearray(52)  # the same with blots taken off ahead of the hit put back
         self.base = bytearray(52)  # the legal position that explains the frame
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
+        self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
+        self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
         self.turn = None
         self.start = None
         self.mover_white = True
@@ -140,6 +152,7 @@ class Tracker:
         rng = self.rng
         known = self.known
         mixed = self.mixed
+        under = self.under
         seen[:] = _ZERO
         lo[:] = _ZERO
         rng[:] = _ZERO
@@ -151,6 +164,7 @@ class Tracker:
             base = 5 * (p - 1)
             nw = nb = 0
             rw = rb = 0
+            under[p] = 0
             for k in range(5):
                 s = frame[base + k]
                 if s == _FAULT:
@@ -158,6 +172,8 @@ class Tracker:
                     rw = rb = 1
                     continue
                 c = s & 3
+                if s & _UNDER:
+                    under[p] += 1 if c == 1 else 16
                 if c == 1:
                     nw += 1
                     if s & _STACK:
@@ -193,12 +209,38 @@ class Tracker:
         self._put(wb + BAR, nw, rw)
         self._put(bb + BAR, nb, rb)
         self.faults = faults
+        self._on_top(wb, bb)
         # Off is what is not on the board (for the mover: borne off or in a hand).
         for side in (0, OPP):
             on = 0
             for i in range(1, 26):
                 on += seen[side + i]
             seen[side] = CHECKERS - on if on <= CHECKERS else 0
+
+    def _on_top(self, wb, bb):
+        """Weak cells (UNDER): a checker of the other colour on top, counted there while that
+        colour has a checker unaccounted for (see the opening comment)."""
+        under = self.under
+        seen = self.seen
+        known = self.known
+        short_w = CHECKERS - known[wb] - self._on(seen, wb)
+        short_b = CHECKERS - known[bb] - self._on(seen, bb)
+        if short_w <= 0 and short_b <= 0:
+            # a cell that reads weak with nothing missing is a weakly sensed checker, not one on
+            # top: only a cell that turns weak while a checker is unaccounted for counts
+            self.under_ok[:] = under
+            return
+        ok = self.under_ok
+        for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
+            p = 1
+            while short > 0 and p < 25:
+                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15:
+                    i = side + (p if side == wb else 25 - p)
+                    seen[i] += 1
+                    self.lo[i] += 1
+                    self.mixed[p] = 1
+                    short -= 1
+                p += 1
 
     def _put(self, i, n, ranged):
         self.lo[i] = n
@@ -412,10 +454,12 @@ class Tracker:
         self.verdict = LIFTED
         turn = self.turn
         mw = self.mover_white
-        if recent < 0 or not base[recent]:
+        # (the last checker of a point lifted while bearing off leaves ``base`` empty there)
+        known = self.known
+        if recent < 0 or not (base[recent] or known[recent]):
             recent = -1
             for i in range(25, 0, -1):
-                if self.known[i] > self.seen[i] and base[i]:
+                if known[i] > self.seen[i] and (base[i] or known[i]):
                     recent = i
                     break
         if recent < 0:
@@ -542,8 +586,12 @@ class Tracker:
         cand = self.work
         cand[:] = seen
         cand[OPP] = start[OPP]
+        mw = self.mover_white
         for p in range(1, 25):
             if self.mixed[p]:
+                if cand[cell_index(mw, not mw, 25 - p if mw else p)] >= 2:
+                    self.red = [p]
+                    return [], "Point %d is blocked" % (p if mw else 25 - p)
                 return [], "Hit checker to the bar"
         if self._on(cand, OPP) < CHECKERS - start[OPP]:
             return [], "Hit checker goes on the bar"
@@ -562,13 +610,22 @@ class Tracker:
         # (15 a side) and the refusal names the rule that breaks. Only when the engine can name
         # no rule (no die could have taken them off, nor a rule relaxed) and putting them back
         # where they were lifted from is the start of a legal play are they taken for checkers
-        # still in a hand.
+        # still in a hand. A checker lifted from outside the home board is not read as borne off
+        # (the engine would name a rule about a route to the tray no player had in mind).
         reason = turn.check(Position(cand))
-        if on < CHECKERS - start[0] and (not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)):
+        if on < CHECKERS - start[0] and (not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
+                                         or self._lifted_outside(cand)):
             h = self._returned(cand, CHECKERS - start[0] - on)
             if turn.locate(h):
                 return [], "Checker in hand: put it down"
         return [], reason or "Illegal play"
+
+    def _lifted_outside(self, cand):
+        known = self.known
+        for i in range(7, 26):
+            if cand[i] < known[i]:
+                return True
+        return False
 
     # --- set-up check --------------------------------------------------------------------------
 

@@ -32,6 +32,9 @@ WHITE = const(1)
 BLACK = const(2)
 STACK = const(4)  # or-ed onto WHITE/BLACK: two or more checkers
 FAULT = const(8)  # reading outside what a working sensor can output
+# or-ed onto WHITE/BLACK: the reading of a cell holding one checker dropped by more than
+# ``drop_pct`` % of a unit, as when a checker of the other colour sits on top (hardware/sensing.md)
+UNDER = const(16)
 WHITE_STACK = const(5)
 BLACK_STACK = const(6)
 
@@ -71,21 +74,32 @@ class CalibrationError(ValueError):
 
 
 class Classifier:
-    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT):
+    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=12,
+                 under_frames=20):
         if stable_frames < 1 or stable_frames > 250:
             raise ValueError("stable_frames must be 1..250")
         self.n = n
         self.stable_frames = stable_frames
         self.empty_pct = empty_pct
         self.stack_pct = stack_pct
+        self.drop_pct = drop_pct
+        # a hand holding a checker 10 mm over a cell reads like a checker resting on it: only
+        # a drop that lasts counts (20 frames: 0.2 s at the 10 ms loop)
+        self.under_frames = under_frames
         self.default_unit = unit
         self.base16 = array("i", [MID * 16] * n)  # baseline x16: the slow refresh keeps fractions
         self.unit = array("H", [0] * n)  # 0: use default_unit
         self._t_empty = array("H", [0] * n)
         self._t_stack = array("H", [0] * n)
+        self._t_drop = array("H", [0] * n)
         self.instant = bytearray(n)  # this frame's classification
         self.state = bytearray(n)  # debounced, what the game should believe
         self._count = bytearray(n)  # frames the instant state has been unchanged
+        # a cell holding one checker: its colour (0: none) and the size of its reading; a drop
+        # is measured against the cell's own level, since single checkers differ by 20 % between
+        # cells (placement, sensor gain) and a covered one by only about as much
+        self._one = bytearray(n)
+        self._level = array("H", [0] * n)
         self.faults = 0  # cells in FAULT in the last frame
         self.frames = 0
         self.calib_source = "default"  # "file", "boot" or "default"
@@ -97,6 +111,7 @@ class Classifier:
             u = self.unit[c] or self.default_unit
             self._t_empty[c] = min(65535, u * self.empty_pct // 100)
             self._t_stack[c] = min(65535, u * self.stack_pct // 100)
+            self._t_drop[c] = min(65535, u * self.drop_pct // 100)
 
     def baseline(self, c):
         return self.base16[c] >> 4
@@ -117,6 +132,9 @@ class Classifier:
         base16 = self.base16
         te = self._t_empty
         ts = self._t_stack
+        tdrop = self._t_drop
+        one = self._one
+        level = self._level
         inst = self.instant
         state = self.state
         count = self._count
@@ -138,20 +156,33 @@ class Classifier:
                     s = EMPTY
                 elif d >= ts[c]:
                     s |= STACK
+                elif one[c] == s and d + tdrop[c] < level[c]:
+                    s |= UNDER
             if s == inst[c]:
                 k = count[c]
-                if k < need:
+                n_ok = need if s < UNDER else self.under_frames
+                if k < n_ok:
                     k += 1
                     count[c] = k
-                if k >= need and state[c] != s:
+                if k >= n_ok and state[c] != s:
                     state[c] = s
                     changed += 1
             else:
                 inst[c] = s
                 count[c] = 1
-                if need == 1 and state[c] != s:
+                if need == 1 and s < UNDER and state[c] != s:
                     state[c] = s
                     changed += 1
+            st = state[c]
+            if st & 3 == 0 or st & STACK:
+                one[c] = 0
+            elif s == st and st < STACK:
+                # settled on one checker: follow its level (slowly, as drift moves it)
+                if one[c] != s:
+                    one[c] = s
+                    level[c] = d
+                else:
+                    level[c] += (d - level[c]) >> 3
         self.faults = faults
         self.frames += 1
         return changed

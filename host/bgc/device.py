@@ -92,7 +92,10 @@ def explain_open_error(port, exc):
             "port %s is busy: another program has it open\nhint: close Thonny, mpremote, screen, "
             "minicom or a running `bgc watch` on that port, then try again" % port
         )
-    return UserError("cannot open %s: %s" % (port, text))
+    if code == errno.ENOTTY or "Inappropriate ioctl" in text:
+        return UserError("%s is not a serial port\nhint: give the Pico's port (e.g. /dev/ttyACM0); `bgc devices` "
+                         "lists the Picos that are plugged in" % port)
+    return UserError("cannot open %s: %s\nhint: `bgc devices` lists the Picos that are plugged in" % (port, text))
 
 
 def _diagnose_open(port):

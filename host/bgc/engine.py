@@ -3,23 +3,28 @@
 from bgrules import Position, PositionError
 from bgrules.position import BAR, OFF, OPP
 
-from .cli import UserError
+from .cli import UserError, shown
+
+
+POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
 def read_position(text):
     try:
         return Position.from_id(text.strip())
     except PositionError as exc:
-        raise UserError("bad Position ID: %s" % exc)
+        why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
+        raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None
 
 
 def read_die(text):
     try:
         d = int(text)
     except ValueError:
-        raise UserError("a die is a number from 1 to 6, got %r" % text)
-    if not 1 <= d <= 6:
-        raise UserError("a die is a number from 1 to 6, got %d" % d)
+        d = None
+    if d is None or not 1 <= d <= 6:
+        raise UserError("a die is a number from 1 to 6, got %s\nhint: give the two dice as numbers, e.g. 6 4"
+                        % shown(text, 10))
     return d
 
 

@@ -59,6 +59,28 @@ def json_data(log):
     }
 
 
+class _Cube:
+    """The cube's value and owner (-1: centred) as a game's actions go by."""
+
+    def __init__(self, value):
+        self.value, self.owner = value, -1
+        self.offered = None  # (value, who owns it once taken) while a double waits for an answer
+
+    def feed(self, act):
+        a = act["a"]
+        if a == "tie":
+            self.value = act.get("cube", self.value)  # an automatic double
+        elif a == "double":
+            self.offered = (act["cube"], 1 - act["p"])
+        elif a == "beaver" and self.offered:
+            # A beaver (raccoon, otter) raises the offer; the cube still goes to the player who
+            # was doubled (bgrules.match, Seed 000 FAQ).
+            self.offered = (act["cube"], self.offered[1])
+        elif a == "take" and self.offered:
+            self.value, self.owner = self.offered
+            self.offered = None
+
+
 def text_lines(log, boards=False):
     """The match move by move in words (also what ``bgc replay`` prints)."""
     from .engine import board_lines
@@ -77,12 +99,14 @@ def text_lines(log, boards=False):
         out.append("")
         out.append(head)
         n = 0
+        cube = _Cube(g.start_cube)
         for act in g.actions:
             n += 1
             out.append("  %3d. %s" % (n, action_text(log, act)))
+            cube.feed(act)
             if boards and act["a"] == "move":
                 pos = act["final"].swapped()
-                out += ["       " + line for line in board_lines(pos, 1 - act["p"], names)]
+                out += ["       " + line for line in board_lines(pos, 1 - act["p"], names, cube.value, cube.owner)]
         out.append("  " + result_text(log, g))
     out.append("")
     s = log.score()
@@ -143,6 +167,10 @@ class GnubgError(RuntimeError):
     pass
 
 
+GNUBG_MISSING = ("GNU Backgammon (gnubg) is not installed\nhint: `sudo apt-get install gnubg` "
+                 "(or run scripts/install_test_tools.sh)")
+
+
 def find_gnubg():
     """The gnubg binary, or None."""
     env = os.environ.get("BGC_GNUBG")
@@ -159,8 +187,7 @@ def gnubg_read(paths, timeout=300):
     run. ``output`` is what GNU Backgammon printed (its warnings are there)."""
     exe = find_gnubg()
     if not exe:
-        raise GnubgError("GNU Backgammon (gnubg) is not installed\nhint: `sudo apt-get install gnubg` "
-                         "(or run scripts/install_test_tools.sh)")
+        raise GnubgError(GNUBG_MISSING)
     with tempfile.TemporaryDirectory(prefix="bgc-gnubg-") as tmp:
         script = os.path.join(tmp, "read.py")
         src = os.path.join(tmp, "in.json")

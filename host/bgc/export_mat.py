@@ -19,6 +19,7 @@ journal record maps (cube actions, beavers, resignations, closed-out turns, cond
 money sessions) and what the format cannot hold.
 """
 
+import re
 
 COLUMN = 27  # GNU Backgammon: "%3d) %-27s " for the left column
 
@@ -28,6 +29,22 @@ def mat_name(name):
     and turns spaces into underscores, so write it that way (31 characters at most)."""
     out = "".join("_" if ch.isspace() else ("-" if ch == ":" else ch) for ch in name.strip())
     return (out or "Player")[:31]
+
+
+def event_date(text):
+    """``text`` (YYYY.MM.DD, or with - or / between) as the header's "YYYY.MM.DD", as GNU
+    Backgammon writes it; ValueError when it is not a real date in that form."""
+    from datetime import date
+
+    m = re.fullmatch(r"(\d{4})[./-](\d{1,2})[./-](\d{1,2})", text.strip())
+    if not m:
+        raise ValueError("a date is written YYYY.MM.DD")
+    year, month, day = (int(x) for x in m.groups())
+    try:
+        date(year, month, day)
+    except ValueError as exc:
+        raise ValueError("no such date (%s)" % exc) from None
+    return "%04d.%02d.%02d" % (year, month, day)
 
 
 def _point(place):
@@ -131,7 +148,7 @@ def mat_text(log, date=None):
     s = log.settings
     head = ['; [Player 1 "%s"]' % mat_name(log.names[0]), '; [Player 2 "%s"]' % mat_name(log.names[1])]
     if date:
-        head.append('; [EventDate "%s"]' % date)
+        head.append('; [EventDate "%s"]' % event_date(date))
     head.append('; [Variation "%s"]' % ("NackGammon" if s.get("rules") == "nackgammon" else "Backgammon"))
     if log.length:
         head.append('; [Crawford "%s"]' % ("On" if s.get("crawford") else "Off"))
@@ -153,4 +170,4 @@ def mat_text(log, date=None):
     return "\n".join(lines) + "\n", warnings
 
 
-__all__ = ["mat_text", "mat_name", "move_text"]
+__all__ = ["mat_text", "mat_name", "move_text", "event_date"]

@@ -89,8 +89,42 @@ def geometry_json():
 
 
 def load(path=GEOMETRY_PATH):
-    with open(path) as f:
-        return json.load(f)
+    """The geometry file, checked (OSError when unreadable, ValueError when it is not one)."""
+    with open(path, encoding="utf-8") as f:
+        geo = json.load(f)
+    check(geo)
+    return geo
+
+
+_NEEDS = {
+    "board": ("width", "height", "point_width", "bar_width", "cell_pitch", "cells_per_point"),
+    "cells": ("cell", "x", "y", "mux", "channel"),
+    "leds": ("led", "x", "y"),
+}
+
+
+def check(geo):
+    """ValueError naming the first thing render_svg would miss in ``geo``."""
+    if not isinstance(geo, dict):
+        raise ValueError("not a geometry: the file holds a JSON %s, not an object" % type(geo).__name__)
+    for key in ("board", "cells", "leds"):
+        if key not in geo:
+            raise ValueError("no %r entry" % key)
+    if not isinstance(geo["board"], dict):
+        raise ValueError("'board' is not an object")
+    items = [("board", geo["board"], _NEEDS["board"])]
+    for key in ("cells", "leds"):
+        if not isinstance(geo[key], list) or not all(isinstance(x, dict) for x in geo[key]):
+            raise ValueError("%r is not a list of objects" % key)
+        items += [("%s[%d]" % (key, i), x, _NEEDS[key]) for i, x in enumerate(geo[key])]
+    for cell in geo["cells"]:
+        if cell.get("kind") == "point":
+            items.append(("a point cell", cell, ("point", "index")))
+    for where, obj, fields in items:
+        for field in fields:
+            value = obj.get(field)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError("%s has no number %r" % (where, field))
 
 
 MUX_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"]

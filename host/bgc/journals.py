@@ -6,9 +6,12 @@ and for every game the score it started at, whether it was the Crawford game, an
 order (opening-roll ties, plays with the dice, the start and end positions and the checker steps,
 cube actions, closed-out turns, resignations) and its result. Every play is checked against the
 rules: an illegal play the opponent accepted is kept and marked ``condoned``; one that was not
-accepted cannot be in a valid journal and stops the replay there, as a torn or garbled line does.
-``MatchLog.problem`` then says at which line and why; everything before it is kept, so a damaged
-journal still exports what is readable.
+accepted cannot be in a valid journal and stops the replay there, as a torn or garbled line (or
+a record with a right checksum but a wrong field) does. ``MatchLog.problem`` then says at which
+line and why, and ``MatchLog.later`` how many readable lines come after it (never replayed: the
+match state they continue from is unknown, so they are reported, not guessed at); everything
+before it is kept, so a damaged journal still exports what is readable. The file is read as
+bytes, as the firmware reads it: a byte that is not UTF-8 is one more damaged line.
 """
 
 import os
@@ -74,6 +77,17 @@ class MatchLog:
         self.problem = None  # None, or (line number, what is wrong)
         self.records = 0  # records that applied (the settings record included)
         self.lines = 0  # lines in the file (non-empty)
+        self.later = 0  # readable lines after ``problem`` (not replayed)
+
+    def damage_text(self):
+        """One line on what a damaged journal loses, or "" when it replays to its end."""
+        if not self.problem:
+            return ""
+        text = "the replay stops at %s" % self.problem[1]
+        if self.later:
+            text += "; %d readable line%s after it %s not replayed" % (self.later, "" if self.later == 1 else "s",
+                                                                     "is" if self.later == 1 else "are")
+        return text
 
     @property
     def names(self):
@@ -126,16 +140,11 @@ class MatchLog:
         return text
 
 
-def read_text(path):
-    """The text of a journal file; OSError passes through."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return data.decode("utf-8", "replace")
-
-
 def load(path):
     """The MatchLog of the journal file at ``path`` (OSError when it cannot be read)."""
-    return replay_text(read_text(path), path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return replay_data(data, path)
 
 
 def steps_between(start, final):
@@ -184,28 +193,40 @@ def _format_steps(steps):
 
 
 def replay_text(text, source="journal"):
-    """Replay journal ``text`` (see the module comment). Never raises for bad content: what
-    cannot be read or does not fit ends the log, and ``problem`` says where and why."""
+    """replay_data of journal ``text`` (a str)."""
+    return replay_data(text.encode("utf-8", "replace"), source)
+
+
+def replay_data(data, source="journal"):
+    """Replay the journal bytes ``data`` (see the module comment). Never raises for bad content:
+    what cannot be read or does not fit ends the log, and ``problem`` says where and why."""
     log = MatchLog(source)
     m = None
     game = None
     number = 0
-    for line in text.split("\n"):
+    for line in data.split(b"\n"):
         number += 1
         if not line.strip():
             continue
         log.lines += 1
+        if log.problem:
+            try:
+                _journal.decode(line)
+                log.later += 1
+            except JournalError:
+                pass
+            continue
         try:
             record = _journal.decode(line)
         except JournalError as exc:
             log.problem = (number, "line %d: unreadable (%s)" % (number, exc))
-            break
+            continue
         if m is None:
             try:
                 m = _journal.new_match(record)
-            except (JournalError, ValueError) as exc:
+            except JournalError as exc:
                 log.problem = (number, "line %d: %s" % (number, exc))
-                break
+                continue
             log.settings = record
             log.match = m
             log.records = 1
@@ -222,7 +243,7 @@ def replay_text(text, source="journal"):
             _journal.apply(m, record)
         except JournalError as exc:
             log.problem = (number, "line %d: %s" % (number, exc))
-            break
+            continue
         log.records += 1
         if a == "next":
             game = GameLog(m.game, m.score, m.crawford_game, m.cube)
@@ -320,7 +341,8 @@ def action_text(log, act):
     if a == "reject":
         return "%s rejects the resignation; play goes on" % who
     if a == "note":
-        return "note: %s" % act.get("text", "")
+        text = str(act.get("text", ""))
+        return "note: %s" % (text if len(text) <= 200 else text[:197] + "...")
     return a
 
 

@@ -2,8 +2,8 @@
 
 from bgrules import Position, PositionError, Turn
 
-from ..cli import UserError
-from ..engine import read_die, read_position
+from ..cli import UserError, shown
+from ..engine import POSITION_HINT, read_die, read_position
 
 
 def register(sub):
@@ -21,13 +21,23 @@ def run(args):
     try:
         final = Position.from_id(args.final.strip())
     except PositionError as exc:
-        if "checkers" in str(exc) or "colours" in str(exc):
-            print("illegal: %s" % exc)
-            return 1
-        raise UserError("bad final Position ID: %s" % exc)
+        if _undecodable(exc):
+            raise UserError("bad final Position ID %s: %s\n%s" % (shown(args.final, 20), _why(exc), POSITION_HINT)) from None
+        # It names a board, but one no play can reach (a checker missing, both colours on a point).
+        print("illegal: %s" % exc)
+        return 1
     reason = Turn(start, d1, d2).check(final)
     if reason is None:
         print("legal")
         return 0
     print("illegal: %s" % reason)
     return 1
+
+
+def _undecodable(exc):
+    """Whether the final ID is no Position ID at all, rather than a board no play can reach."""
+    return str(exc).startswith(("not a Position ID", "a Position ID has"))
+
+
+def _why(exc):
+    return str(exc).split(": ", 1)[0]  # the reason without the input it repeats

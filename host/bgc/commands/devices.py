@@ -1,5 +1,8 @@
 """bgc devices: the Picos running MicroPython that are plugged in."""
 
+import errno
+import os
+
 from ..cli import UserError
 
 
@@ -17,13 +20,16 @@ def register(subparsers):
     p.set_defaults(func=run)
 
 
-def _version_of(port):
+def _version_of(port, named=False):
+    """(firmware text, info); a port the user named that fails raises its UserError."""
     from .. import device
 
     try:
         with device.connect(port, timeout=3.0) as transport:
             info = device.device_info(transport)
     except UserError as exc:
+        if named:
+            raise
         first = str(exc).split("\n", 1)[0]
         if "busy" in first:
             return "(busy: another program has the port open)", None
@@ -38,8 +44,12 @@ def _version_of(port):
 def run(args):
     from .. import device
 
+    named = args.port or []
+    for extra in named:
+        if not os.path.exists(extra):
+            raise device.explain_open_error(extra, OSError(errno.ENOENT, "No such file or directory"))
     ports = [(p.device, p.serial_number) for p in device.find_picos()]
-    for extra in args.port or []:
+    for extra in named:
         if extra not in [p for p, _ in ports]:
             ports.append((extra, None))
     if not ports:
@@ -47,7 +57,7 @@ def run(args):
                         "2E8A:0005)\n" + device.NO_BOARD_HINT)
     rows = []
     for port, serial_number in ports:
-        version, info = ("-", None) if args.no_query else _version_of(port)
+        version, info = ("-", None) if args.no_query else _version_of(port, named=port in named)
         if not serial_number and info and info.get("unique_id"):
             serial_number = info["unique_id"].upper()
         rows.append((port, serial_number or "-", version))

@@ -1,8 +1,6 @@
 """bgc draw-board: write the sensor-layout drawing (hardware/board.svg) from hardware/geometry.json."""
 
-import os
-
-from .. import hwdraw
+from .. import files, hwdraw
 from ..cli import UserError
 
 
@@ -17,17 +15,16 @@ def register(subparsers):
 
 def run(args):
     if args.write_geometry:
-        with open(args.geometry, "w") as f:
-            f.write(hwdraw.geometry_json())
+        files.write_file(args.geometry, hwdraw.geometry_json(), hint="choose another file with --geometry")
+    files.check_input(args.geometry, "geometry", "`bgc draw-board --write-geometry` writes it from the "
+                      "firmware's pin map")
     try:
         geo = hwdraw.load(args.geometry)
     except (OSError, ValueError) as exc:
-        raise UserError("cannot read geometry %s: %s" % (args.geometry, exc)) from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UserError("cannot read geometry %s: %s\nhint: `bgc draw-board --write-geometry` writes it from "
+                        "the firmware's pin map" % (args.geometry, why)) from None
     svg = hwdraw.render_svg(geo)
-    out_dir = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(out_dir):
-        raise UserError("no such directory: %s" % out_dir)
-    with open(args.output, "w") as f:
-        f.write(svg)
+    files.write_file(args.output, svg, hint="choose another file with -o")
     print("wrote %s (%d cells)" % (args.output, len(geo["cells"])))
     return 0

@@ -3,7 +3,7 @@
 import os
 import sys
 
-from ..cli import UserError
+from ..cli import UserError, shown
 
 
 def register(subparsers):
@@ -54,12 +54,37 @@ def _targets(paths, fmt, output, many=False):
     return targets
 
 
-def run(args):
-    from .. import export, journals
+def _check_arguments(args):
+    """Refuse bad options before anything is read or written."""
+    from .. import files
+    from ..export import GNUBG_MISSING, find_gnubg
+    from ..export_mat import event_date
 
+    if args.date is not None:
+        try:
+            args.date = event_date(args.date)
+        except ValueError as exc:
+            raise UserError("--date %s: %s\nhint: write the match date as YYYY.MM.DD, e.g. 2025.06.30"
+                            % (shown(args.date, 20), exc)) from None
+    if args.check and args.format not in ("mat", "sgf"):
+        raise UserError("--check compares .mat and .sgf exports with GNU Backgammon; this is --format %s\n"
+                        "hint: drop --check, or export with --format mat or sgf" % args.format)
+    for j in args.journals:
+        if not os.path.exists(j):
+            raise UserError("no such journal: %s\nhint: `bgc pull` copies the journals off the board into "
+                            "./journals; give a .jnl file or that directory" % j)
+        if not os.path.isdir(j):
+            files.check_input(j, "the journal", "give a .jnl file or a folder of them")
+
+
+def run(args):
+    from .. import export, files, journals
+
+    _check_arguments(args)
     paths = journals.journal_files(args.journals)
     if not paths:
-        raise UserError("no journal files (*.jnl) in %s" % ", ".join(args.journals))
+        raise UserError("no journal files (*.jnl) in %s\nhint: `bgc pull` copies the journals off the board"
+                        % ", ".join(args.journals))
     many = any(os.path.isdir(j) for j in args.journals)
     targets = _targets(paths, args.format, args.output, many)
     status = 0
@@ -68,26 +93,19 @@ def run(args):
         try:
             log = journals.load(path)
         except OSError as exc:
-            print("bgc: cannot read %s: %s" % (path, exc.strerror or exc), file=sys.stderr)
-            status = 1
-            continue
+            raise UserError("cannot read %s: %s\nhint: give a journal file (mNNNN.jnl) that you may read"
+                            % (path, exc.strerror or exc)) from None
         if log.settings is None:
             why = log.problem[1] if log.problem else "the file is empty"
             print("bgc: %s: nothing to export: %s\nhint: is it a match journal from the board (/journal/mNNNN.jnl)?"
                   % (path, why), file=sys.stderr)
-            status = 1
+            status = 2  # a bad input, as for a single file (bgc.cli.UserError); the others are still exported
             continue
         text, warnings = export.export_text(log, args.format, args.date)
         if target == "-":
             sys.stdout.write(text)
         else:
-            try:
-                tmp = target + ".part"
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(text)
-                os.replace(tmp, target)
-            except OSError as exc:
-                raise UserError("cannot write %s: %s" % (target, exc.strerror or exc))
+            files.write_file(target, text, hint="choose another output with -o")
             print("%s -> %s: %s" % (path, target, log.summary()), file=sys.stderr if target == "-" else sys.stdout)
             if args.check:
                 written.append((target, log))  # kept only to compare with GNU Backgammon
@@ -96,14 +114,13 @@ def run(args):
                 continue  # said below, with the hint
             print("bgc: warning: %s: %s" % (os.path.basename(path), w), file=sys.stderr)
         if log.problem:
-            status = 1
-            print("bgc: %s is damaged: it stops at %s; exported the %d record%s before it\nhint: a torn last line "
-                  "comes from a power cut during a write; `bgc replay %s` shows the whole journal"
-                  % (path, log.problem[1], log.records, "" if log.records == 1 else "s", path), file=sys.stderr)
+            status = max(status, 1)
+            from .replay import damage_hint
+
+            print("bgc: %s is damaged: %s; exported the %d record%s before it\nhint: %s; `bgc replay %s` shows "
+                  "the whole journal" % (path, log.damage_text(), log.records, "" if log.records == 1 else "s",
+                                         damage_hint(log), path), file=sys.stderr)
     if args.check:
-        if args.format not in ("mat", "sgf"):
-            raise UserError("--check compares .mat and .sgf exports with GNU Backgammon; this is --format %s"
-                            % args.format)
         if written and not _check(written):
             status = 1
     return status

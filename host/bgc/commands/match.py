@@ -9,10 +9,9 @@ from bgrules.matchid import (
     MatchIdError,
     decode,
 )
-from bgrules.position import BAR, OFF, OPP, Position, PositionError
 
-from ..cli import UserError
-from ..engine import board_lines
+from ..cli import UserError, shown
+from ..engine import board_lines, read_position
 
 KINDS = ("", "a single game", "a gammon", "a backgammon")
 # GNU Backgammon's board letters: O is player 0, X is player 1.
@@ -38,17 +37,13 @@ def register(subparsers):
 def run(args):
     names = [n.strip() for n in args.names.split(",")]
     if len(names) != 2 or not all(names):
-        raise UserError("--names takes two names separated by a comma")
+        raise UserError("--names takes two names separated by a comma\nhint: e.g. --names Anna,Bruno")
     try:
         mk = decode(args.match_id)
     except MatchIdError as exc:
-        raise UserError(str(exc)) from None
-    position = None
-    if args.position_id:
-        try:
-            position = Position.from_id(args.position_id)
-        except PositionError as exc:
-            raise UserError(str(exc)) from None
+        raise UserError("bad Match ID %s: %s\nhint: a Match ID is 12 characters as GNU Backgammon shows them, "
+                        "e.g. QYkqASAAIAAA" % (shown(args.match_id, 20), str(exc).split(": ", 1)[0])) from None
+    position = read_position(args.position_id) if args.position_id else None
     print("\n".join(describe(mk, names)))
     if position is not None:
         print()

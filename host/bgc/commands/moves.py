@@ -4,6 +4,7 @@ import sys
 
 from bgrules import Position, PositionError, Turn
 
+from ..cli import SHOWN, UserError, shown
 from ..engine import read_die, read_position
 
 
@@ -23,17 +24,16 @@ def batch_line(line):
     """One answer line for one input line of --batch."""
     words = line.split()
     if len(words) != 3:
-        return "error: expected 'POSITION_ID D1 D2', got %r" % line.strip()
+        return "error: expected 'POSITION_ID D1 D2', got %s" % shown(line.strip())
     try:
         pos = Position.from_id(words[0])
     except PositionError as exc:
-        return "error: %s" % exc
+        return "error: %s" % (str(exc) if len(words[0]) <= SHOWN else "a Position ID has 14 characters: %s"
+                              % shown(words[0]))
     try:
-        d1, d2 = int(words[1]), int(words[2])
-    except ValueError:
-        return "error: dice must be numbers 1 to 6, got %s %s" % (words[1], words[2])
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        return "error: dice must be numbers 1 to 6, got %d %d" % (d1, d2)
+        d1, d2 = read_die(words[1]), read_die(words[2])
+    except UserError:
+        return "error: dice must be numbers 1 to 6, got %s %s" % (shown(words[1], 10), shown(words[2], 10))
     return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
 
 
@@ -47,9 +47,8 @@ def run(args):
             out.write(batch_line(line) + "\n")
         return 0
     if not args.position or len(args.dice) != 2:
-        from ..cli import UserError
-
-        raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)")
+        raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
+                        % "4HPwATDgc/ABMA")
     pos = read_position(args.position)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
     plays = Turn(pos, d1, d2).plays()

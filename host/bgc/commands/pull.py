@@ -7,7 +7,9 @@ REPL). A copy is *verified* when its size and CRC-32s (one per 1 KB piece) match
 through the rules engine to its last line. Verified copies of finished matches (and of any older
 journal than the newest one, which may be the match in progress) are added to /journal/exported,
 so that the firmware may free their space first when flash runs low. Nothing is deleted on the
-Pico unless ``--delete-after`` is given, and then only those same verified files.
+Pico unless ``--delete-after`` is given, and then only those same verified files. Copies the
+firmware kept of a damaged journal (mNNNN.jnl.damaged: the file as it was before the board
+resumed from its consistent part) are copied too and reported, never marked or deleted.
 """
 
 import binascii
@@ -44,7 +46,7 @@ _LIST = """\
 import os, json, binascii
 r = {"files": [], "exported": []}
 try:
-    names = sorted(n for n in os.listdir(%(dir)r) if n.endswith(".jnl"))
+    names = sorted(n for n in os.listdir(%(dir)r) if n.endswith(".jnl") or ".jnl.damaged" in n)
 except OSError:
     names = None
 if names is None:
@@ -114,23 +116,24 @@ def chunk_crcs(data):
     return [binascii.crc32(data[i:i + CHUNK]) & 0xFFFFFFFF for i in range(0, len(data), CHUNK)]
 
 
-def _write_local(path, data):
-    tmp = path + ".part"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+def _read_local(path):
+    """The earlier copy's bytes, or None when there is none to compare with (only a regular file
+    is read: a device such as /dev/zero never ends)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def run(args):
     from .. import device, journals
+    from ..files import make_folder, write_file
 
     out_dir = args.out
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as exc:
-        raise UserError("cannot create the output directory %s: %s" % (out_dir, exc.strerror or exc))
-    if not os.access(out_dir, os.W_OK):
-        raise UserError("cannot write to %s\nhint: pick another directory with --out" % out_dir)
+    make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
 
     results = []
     with device.connect(args.port) as transport:
@@ -145,7 +148,8 @@ def run(args):
             return 0
         total = sum(f[1] for f in files) or 1
         done = 0
-        newest = files[-1][0]
+        logs = [f[0] for f in files if f[0].endswith(".jnl")]
+        newest = logs[-1] if logs else None
         for name, size, crc in files:
             base = done
 
@@ -157,27 +161,30 @@ def run(args):
             if not size:
                 device.progress(done, total, "copying " + name)
             local = os.path.join(out_dir, name)
-            previous = None
-            if os.path.exists(local):
-                with open(local, "rb") as f:
-                    previous = f.read()
+            previous = _read_local(local)
             if previous != data:
-                _write_local(local, data)
+                try:
+                    write_file(local, data, hint="pick another directory with --out; nothing was deleted "
+                                     "from the Pico")
+                except UserError:
+                    _restart(transport, args)  # the game goes on while the user makes room
+                    raise
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
                 problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))
-            log = journals.replay_text(data.decode("utf-8", "replace"), local)
-            if log.problem:
-                problems.append(log.problem[1])
+            log = journals.replay_data(data, local)
+            kept = not name.endswith(".jnl")  # a damaged journal the board kept aside: damaged by definition
+            if log.problem and not kept:
+                problems.append(log.damage_text())
             if log.settings is None and not log.problem:
                 problems.append("the journal is empty")
-            results.append({"name": name, "size": size, "log": log, "problems": problems,
+            results.append({"name": name, "size": size, "log": log, "problems": problems, "kept": kept,
                             "changed": previous != data, "new": previous is None,
                             "current": name == newest and not log.complete})
 
         verified = [r for r in results if not r["problems"]]
         # The newest journal may be the match being played: never mark or delete it unfinished.
-        releasable = [r["name"] for r in verified if not r["current"]]
+        releasable = [r["name"] for r in verified if not r["current"] and not r["kept"]]
         to_mark = [n for n in releasable if n not in exported]
         if to_mark:
             code = "f = open(%r, 'a')\nfor n in %r:\n    f.write(n + '\\n')\nf.close()\n" % (EXPORTED, to_mark)
@@ -215,6 +222,8 @@ def _report(results, out_dir, deleted, marked):
         log = r["log"]
         if r["problems"]:
             status = "NOT VERIFIED"
+        elif r["kept"]:
+            status = "damaged, kept"
         elif r["new"]:
             status = "new, verified"
         elif r["changed"]:
@@ -222,6 +231,10 @@ def _report(results, out_dir, deleted, marked):
         else:
             status = "unchanged, verified"
         print("  %-10s %7d bytes  %-19s %s" % (r["name"], r["size"], status, log.summary()))
+        if r["kept"] and log.problem:
+            print("             the board kept this damaged journal as it was and resumed %s from before line %d;"
+                  % (r["name"].split(".")[0] + ".jnl", log.problem[0]))
+            print("             %s" % log.damage_text())
         for problem in r["problems"]:
             print("             %s" % problem)
             if log.settings is not None:

@@ -21,8 +21,9 @@ def register(subparsers):
 
 
 def run(args):
-    from .. import export, journals
+    from .. import export, files, journals
 
+    files.check_input(args.journal, "the journal", "give a journal file (mNNNN.jnl), e.g. one `bgc pull` copied")
     try:
         log = journals.load(args.journal)
     except OSError as exc:
@@ -44,13 +45,20 @@ def run(args):
         print("  game %d, line %d: %s" % (number, act["line"], journals.action_text(log, act)))
     if log.problem:
         line, why = log.problem
-        if "refused" in why:
-            hint = ("a play or cube action the rules refuse, not condoned by the opponent, cannot come from the "
-                    "board's firmware: the file was edited or damaged")
-        else:
-            hint = "a torn last line comes from a power cut during a write and is normal"
-        print("bgc: the replay stops at %s\nhint: everything before line %d is valid and `bgc export` exports it; %s"
-              % (why, line, hint), file=sys.stderr)
+        print("bgc: %s\nhint: everything before line %d is valid and `bgc export` exports it; %s"
+              % (log.damage_text(), line, damage_hint(log)), file=sys.stderr)
         return 1
     print("no illegal play that was not condoned; the journal replays to its end")
     return 0
+
+
+def damage_hint(log):
+    """What a damaged journal's problem most likely means, for the hint line."""
+    line, why = log.problem
+    if log.later:
+        return ("the lines after the damage continue from a state that is lost with the damaged line; the board "
+                "keeps such a file whole as mNNNN.jnl.damaged and resumes before the damage")
+    if "refused" in why or "record" in why:
+        return ("a record that the rules refuse or whose fields are wrong, although its checksum is right, cannot "
+                "come from the board's firmware: the file was edited or damaged")
+    return "a torn last line comes from a power cut during a write and is normal"

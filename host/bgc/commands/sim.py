@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from ..cli import UserError
+from ..cli import UserError, shown
 
 PROMPT_HELP = """\
 commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
@@ -54,7 +54,15 @@ def run(args):
     from .. import sim as simmod
 
     if args.length < 1 or args.length > 64:
-        raise UserError("--length must be 1..64")
+        raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
+    if args.delay is not None and not 0 <= args.delay <= 60000:
+        raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
+                        % shown(args.delay, 10))
+    if args.flash:
+        from .. import files
+
+        files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
+                          "for a temporary one")
     if args.script:
         return run_script(args, simmod)
     if args.demo:
@@ -75,13 +83,18 @@ def view_text(sim, pixels=False):
 
 # ------------------------------------------------------------------ --script
 def run_script(args, simmod):
-    from .. import scenario
+    from .. import files, scenario
 
+    files.check_input(args.script, "the script", "give a scenario file (docs/sim.md)")
     try:
         with open(args.script, encoding="utf-8") as f:
             text = f.read()
     except OSError as exc:
-        raise UserError("cannot read the script %s: %s" % (args.script, exc.strerror or exc))
+        raise UserError("cannot read the script %s: %s\nhint: give a scenario file (docs/sim.md)"
+                        % (args.script, exc.strerror or exc)) from None
+    except UnicodeDecodeError as exc:
+        raise UserError("the script %s is not UTF-8 text (byte %d)\nhint: a scenario is a text file of steps "
+                        "(docs/sim.md); save it as UTF-8" % (args.script, exc.start)) from None
     name = os.path.basename(args.script)
     try:
         steps = scenario.parse(text, name)

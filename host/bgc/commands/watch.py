@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from ..cli import UserError
+from ..cli import UserError, shown
 
 RETRY = 0.3
 
@@ -160,6 +160,12 @@ def run(args):
 
     from .. import device
 
+    if args.count is not None and args.count < 1:
+        raise UserError("--count must be 1 or more, got %s\nhint: leave --count out to watch until Ctrl-C"
+                        % shown(args.count, 10))
+    if args.wait is not None and not 0 < args.wait < 1e9:
+        raise UserError("--wait must be a number of seconds above 0, got %g\nhint: leave --wait out to wait "
+                        "for ever" % args.wait)
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))

@@ -3,8 +3,9 @@
 Checkers carry an 8 x 3 mm N42 disc magnet, white ones south pole down (the sensor output rises),
 black ones north pole down. Each of the 128 sensors sits ``gap_mm`` below the magnet centre of a
 checker resting on its cell; the field of every magnet (on the board, stacked, or in a hand) is
-summed as a point dipole, so a stack raises a cell's field, a neighbour leaks a little, and a
-hovering checker shows faintly. Each sensor has its own resting-output offset, sensitivity,
+summed as a point dipole, so a stack raises a cell's field, a checker of the other colour on top
+lowers it (a crowded point, hardware/sensing.md), a neighbour leaks a little, and a hovering
+checker shows faintly. Each sensor has its own resting-output offset, sensitivity,
 noise and slow drift (hardware/calibration.md documents the figures). Readings reach the ADC only
 through the multiplexer address the firmware drives on the GPIOs: a wrong address reads the wrong
 cell and a disabled bank reads the pulled-down common line (about 0 V).
