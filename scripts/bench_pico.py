@@ -36,6 +36,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
 CACHE = os.path.join(ROOT, "build")
@@ -413,6 +414,55 @@ del _journal_bench
 """
 
 
+def done_cases():
+    """scripts/bench_companion.py's four turns for the emulated Pico: journal on littlefs, and the
+    DONE answer split into its parts (each timed by a wrapper, a few us each)."""
+    import bench_companion
+
+    guest = bench_companion.GUEST
+    edits = (("from frames import OpenFlash, ideal_frame",
+              "from frames import ideal_frame\nimport os\ntry:\n    os.mkdir('/jd')\nexcept OSError:\n    pass"),
+             ('Store("/input", OpenFlash())', 'Store("/jd")'),
+             ("    t = us()\n    c.on_button(ROLL_W, SHORT, 40)", DONE_PARTS))
+    for old, new in edits:
+        if old not in guest:
+            raise BenchError("scripts/bench_companion.py changed: %r not found" % old)
+        guest = guest.replace(old, new)
+    return "import sys\nsys.path.insert(0, '/lib')\n" + guest
+
+
+DONE_PARTS = """    parts = {}
+    timed = ((c.tracker, "final"), (c.journal, "append"), (c, "status"), (c, "render"), (c, "_enter"),
+             (c.match, "play"))
+    def wrap(obj, nm):
+        f = getattr(obj, nm)
+        def w(*a):
+            t0 = us()
+            r = f(*a)
+            parts[nm] = parts.get(nm, 0) + time.ticks_diff(us(), t0)
+            return r
+        setattr(obj, nm, w)
+    for obj, nm in timed:
+        wrap(obj, nm)
+    import companion.moves as MV
+    notation = MV.notation
+    def timed_notation(*a):
+        t0 = us()
+        r = notation(*a)
+        parts["notation"] = time.ticks_diff(us(), t0)
+        return r
+    MV.notation = timed_notation
+    gc.collect()
+    t = us()
+    c.on_button(ROLL_W, SHORT, 40)
+    t_done = time.ticks_diff(us(), t)
+    MV.notation = notation
+    for obj, nm in timed:
+        delattr(obj, nm)
+    print("PARTS", (name, t_done, parts))
+    t = us()"""
+
+
 def choose_plays(tmp):
     """The match's plays, chosen on CPython with the virtual board (the same guest program)."""
     from bgc import virtual
@@ -444,6 +494,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-match", action="store_true", help="skip the whole match")
     ap.add_argument("--no-rules", action="store_true", help="skip the rules answers")
+    ap.add_argument("--no-cases", action="store_true", help="skip the four timed turns of bench_companion.py")
     args = ap.parse_args(argv)
     import tempfile
 
@@ -455,6 +506,8 @@ def main(argv=None):
     hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
     tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
     steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
+    if not args.no_cases:
+        steps.append(("cases", done_cases()))
     if not args.no_rules:
         steps.append(("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM)))
     if not args.no_match:
@@ -472,6 +525,12 @@ def main(argv=None):
              ms(max(a + b for a, b in zip(ts, tc)))))
     jt = results(out, "JOURNAL")[0]
     print("journal append (one play record, flash time not counted): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    for name, t_done, parts in results(out, "PARTS"):
+        print("DONE of %s: %s; parts: %s" % (name, ms(t_done), ", ".join(
+            "%s %s" % (k, ms(v)) for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))))
+    for case in results(out, "RESULT")[0]["cases"] if not args.no_cases else ():
+        print("  %s: roll %s, frame -> LED answer worst %s, mean %s" % (
+            case["case"], ms(case["roll_us"]), ms(case["frame_worst_us"]), ms(case["frame_mean_us"])))
     body = out.split("RULES_BEGIN", 1)[1].split("RULES_END", 1)[0] if not args.no_rules else ""
     rows = [tuple(int(x) for x in line.split()) for line in body.splitlines() if line.strip()]
     rnd, hd = rows[: len(cases)], rows[len(cases):]
