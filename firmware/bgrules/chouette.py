@@ -9,7 +9,7 @@
 # so an evening replays exactly. docs/chouette.md has the rules with the seed's text and the
 # choices made where the seed leaves them open.
 
-from bgrules.match import Match, MatchError, ROLL, DOUBLED, GAME_OVER, MAX_CUBE
+from bgrules.match import Match, MatchError, ROLL, DOUBLED, GAME_OVER, MATCH_OVER, MAX_CUBE
 
 COMMON = "common"  # one common cube: the captain turns it for the team
 SEVERAL = "several"  # each team member owns a cube
@@ -18,6 +18,7 @@ SEVERAL = "several"  # each team member owns a cube
 SEATING = "seating"  # one die per player sets the line
 READY = "ready"  # between games: join, leave, box partner, then the next game
 GAME = "game"  # a game is on the board (the Match says where it stands)
+CLOSED = MATCH_OVER  # the evening is over (a board that boots does not resume it)
 
 MIN_PLAYERS = 3
 
@@ -164,6 +165,12 @@ class Chouette:
         self.line.remove(name)
         if self.partner == name:
             self.partner = None
+
+    def close(self):
+        """The evening ends (between games)."""
+        if self.phase == GAME and self.result is None:
+            raise ChouetteError("Finish this game first")
+        self.phase = CLOSED
 
     def set_cubes(self, cubes):
         """Change the cube form between games (a club may play both in one evening)."""

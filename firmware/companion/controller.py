@@ -16,6 +16,7 @@ from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIG
 from bgrules.position import Position
 from companion import journal as J
 from companion import display, protocol, moves
+from companion import chouette_session as CS
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
 
 VERSION = "1.0"
@@ -80,6 +81,8 @@ class Companion:
         self.tracker = Tracker()
         self.frame = bytearray(128)
         self.match = None
+        self.chouette = None  # a chouette evening (bgrules.chouette) around the game on the board
+        self.show_ledger = False
         self.journal = None
         self.name = None
         self.phase = "setup"
@@ -101,7 +104,8 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"]}
+                         "jacoby": False, "names": ["White", "Black"], "chouette": 0, "cubes": "common",
+                         "roster": []}
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
 
@@ -134,7 +138,10 @@ class Companion:
                 "journal": self.store.path(self.name) if self.name else None}
 
     def status(self):
-        self.emit("status", self.status_fields())
+        fields = self.status_fields()
+        if self.chouette is not None:
+            CS.status_fields(self, fields)
+        self.emit("status", fields)
 
     # --- boot and resume ----------------------------------------------------------------------
 
@@ -158,7 +165,7 @@ class Companion:
                 note = "dropped line %d: %s" % problem
             if records:
                 try:
-                    match = J.replay(records)
+                    match = CS.replay(records) if CS.is_chouette(records) else J.replay(records)
                 except J.JournalError as exc:
                     index = getattr(exc, "index", 0)
                     match = getattr(exc, "match", None) if index else None
@@ -192,6 +199,8 @@ class Companion:
         self.render()
 
     def _resume(self):
+        if CS.resume(self):
+            return
         m = self.match
         if m.phase == PLAY:
             # Mid-turn: the checkers already moved are a legal partial play; go on from there.
@@ -253,6 +262,8 @@ class Companion:
     def _hint(self):
         m = self.match
         ph = self.phase
+        if self.chouette is not None and CS.hint(self) is not None:
+            return CS.hint(self)
         if ph == "opening":
             return "ROLL: opening roll"
         if ph == "roll":
@@ -377,6 +388,8 @@ class Companion:
         ph = self.phase
         if ph == "setup":
             return self._menu(roll, kind)
+        if self.chouette is not None and CS.button(self, player, roll, kind, LONG):
+            return
         m = self.match
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
@@ -457,6 +470,10 @@ class Companion:
             items.append(("Auto x2", str(s["auto"])))
             items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
             items.append(("Jacoby", "on" if s["jacoby"] else "off"))
+        if not s["length"]:
+            items.append(("Chouette", str(s["chouette"]) if s["chouette"] else "off"))
+            if s["chouette"]:
+                items.append(("Cubes", s["cubes"]))
         items.append(("Start", ""))
         return items
 
@@ -466,6 +483,8 @@ class Companion:
             self.cursor = 0
         label = items[self.cursor][0]
         if roll and (kind == LONG or label == "Start"):
+            if self.settings["chouette"] and not self.settings["length"]:
+                return CS.start(self, CS.roster(self.settings), self.settings["cubes"], force=True)
             return self.new_match(dict(self.settings), True)
         if not roll:
             self.cursor = (self.cursor + (1 if kind == SHORT else -1)) % len(items)
@@ -489,6 +508,10 @@ class Companion:
             s["beavers"] = (s["beavers"] + 1) % 4
         elif label == "Jacoby":
             s["jacoby"] = not s["jacoby"]
+        elif label == "Chouette":
+            s["chouette"] = 0 if s["chouette"] >= CS.MENU_MAX else max(3, s["chouette"] + 1)
+        elif label == "Cubes":
+            s["cubes"] = "several" if s["cubes"] == "common" else "common"
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
@@ -518,6 +541,7 @@ class Companion:
             return "journal write failed: %s" % exc
         self.settings = s
         self.match = match
+        self.chouette = None
         self.journal = j
         self.name = name
         self.pick = None
@@ -544,6 +568,8 @@ class Companion:
             self.journal.append(record)
         except OSError as exc:
             self.match = Match.loads(snap)
+            if self.chouette is not None:
+                self.chouette.match = self.match
             self.say("Flash write failed")
             self.error("journal write failed: %s" % exc)
             return False
@@ -720,6 +746,8 @@ class Companion:
         return True
 
     def _game_end(self):
+        if self.chouette is not None:
+            return CS.game_end(self)
         m = self.match
         winner, points, kind, how = m.result
         crawford_next = bool(m.length and m.crawford_rule and not m.post_crawford and not m.crawford_game
@@ -854,6 +882,8 @@ class Companion:
                 self.error(str(exc), line)
                 return
             self.emit("deleted", {"name": args["name"]})
+        elif cmd in protocol.CHOUETTE_KEYS:
+            CS.command(self, cmd, args, line)
         elif cmd == "calibrate":
             if self.phase not in ("setup", "gameover", "matchover"):
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
@@ -900,6 +930,8 @@ class Companion:
             fx.leds_changed = True
         if ph == "setup":
             screen = display.menu(self._menu_items(), self.cursor, self.msg)
+        elif self.chouette is not None and ph != "board":
+            screen = CS.screen(self)
         elif ph == "board":
             screen = display.board("Set up: start" if self.board_reason == "start" else "Resume: check", self.msg,
                                    self.hint, self.note_line)
