@@ -64,6 +64,7 @@ class Chouette:
         for n in names:
             self.totals[n] = 0
         self.ledger = []  # per finished game: (game number, box, captain, [(name, points)])
+        self.partners = []  # per finished game: the box's partner or None
         self.game = 0
         self.phase = SEATING
         # Seating: buckets of players not yet told apart, best first; dice of the round.
@@ -440,6 +441,7 @@ class Chouette:
             box_won = winner == 0
         self.result = (self.game, box, cap, out, box_won)
         self.ledger.append((self.game, box, cap, out))
+        self.partners.append(self.partner)
         line = self.line
         if box_won:
             line.remove(cap)

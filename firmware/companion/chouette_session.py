@@ -399,8 +399,9 @@ def command(c, cmd, args, line):
         accepts = args.get("accepts", [])
         rec = {"a": "partner", "accepts": accepts, "lot": c.dice.roll()[0] if not any(accepts) else 0}
     elif cmd == "cdouble":
-        if c.phase != "roll":
-            c.error("double before rolling, on the team's turn", line)
+        why = ch.double_refusal(1, args["name"]) if c.phase == "roll" else "double before rolling, on the team's turn"
+        if why:
+            c.error(why, line)
             return
         double(c, 1, args["name"])
         return

@@ -21,8 +21,10 @@ def register(subparsers):
 
 
 def run(args):
-    from .. import export, journals
+    from .. import chouette_log, export, journals
 
+    if chouette_log.is_chouette_file(args.journal):
+        return _chouette(args)
     try:
         log = journals.load(args.journal)
     except OSError as exc:
@@ -53,4 +55,22 @@ def run(args):
               % (why, line, hint), file=sys.stderr)
         return 1
     print("no illegal play that was not condoned; the journal replays to its end")
+    return 0
+
+
+def _chouette(args):
+    """A chouette evening: seats, games, every member's cube answer, the ledger."""
+    from .. import chouette_log
+
+    log = chouette_log.load(args.journal)
+    if args.quiet:
+        lines = ["%s: %s" % (args.journal, log.summary())] + chouette_log.ledger_lines(log)
+    else:
+        lines = chouette_log.text_lines(log)
+    for line in lines:
+        print(line)
+    if log.problem:
+        print("bgc: the replay stops at %s\nhint: everything before line %d is valid; a torn last line comes from a "
+              "power cut during a write and is normal" % (log.problem[1], log.problem[0]), file=sys.stderr)
+        return 1
     return 0
