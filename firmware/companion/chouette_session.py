@@ -444,6 +444,7 @@ def status_fields(c, fields):
         f["member_cubes"] = [[n, ch.cube[n][0], ch.cube[n][1]] for n in ch.cube]
         if ch.captain in ch.cube:
             fields["cube"], fields["owner"] = ch.cube_of(ch.captain)
+    fields["game"] = ch.game  # each game is a new Match: the evening's game number tells them apart
     fields["chouette"] = f
     return fields
 
