@@ -140,3 +140,11 @@ def test_bgc_chouette_checks_the_names_before_sending(capsys):
     assert "3 to 12 players" in capsys.readouterr().err
     assert cli.main(["chouette", "--port", "/dev/null", "start", "Anna", "Bruno", "Anna"]) == 2
     assert "same name: Anna" in capsys.readouterr().err
+
+
+def test_bgc_sim_chouette_plays_an_evening_and_prints_the_ledger(capsys):
+    assert cli.main(["sim", "--chouette", "--games", "1", "--seed", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    game = [l for l in out.splitlines() if l.startswith("game 1:")][0]
+    assert sum(int(x.split()[-1]) for x in game[len("game 1:"):].split(",")) == 0
+    assert "Ledger (points per game" in out and out.count("total") == 1

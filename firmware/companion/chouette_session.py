@@ -210,7 +210,6 @@ def seat_press(c):
     ch = c.chouette
     c.emit("seat", {"name": who, "die": die, "done": ch.phase == READY})
     if ch.phase == READY:
-        c.emit("chouette", seats(ch))
         next_game(c)
         c.say("Box %s, capt %s" % (ch.box(), ch.team()[0]))
         return

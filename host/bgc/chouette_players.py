@@ -17,6 +17,16 @@ without a plan use the pip-count policy of ``players.Players``.
 
 from . import players as P
 
+EVENING_NAMES = ("Anna", "Bruno", "Carla", "Dario")
+# The demo evening (bgc sim --chouette): cube decisions for the first three games, whatever the
+# seats; the fourth and later games are left to the pip-count policy.
+EVENING = {
+    1: [("box", {"Bruno": False}), ("team", None, False)],
+    2: [("box", {}), ("team", None, True)],
+    3: {"cubes": "several", "steps": [("box", {})]},
+    4: {"cubes": "common", "steps": []},
+}
+
 
 def _game_plan(plan, game):
     p = plan.get(game)
