@@ -148,3 +148,18 @@ def test_bgc_sim_chouette_plays_an_evening_and_prints_the_ledger(capsys):
     game = [l for l in out.splitlines() if l.startswith("game 1:")][0]
     assert sum(int(x.split()[-1]) for x in game[len("game 1:"):].split(",")) == 0
     assert "Ledger (points per game" in out and out.count("total") == 1
+
+
+def test_bgc_pull_verifies_a_chouette_journal_by_replaying_it(tmp_path, capsys):
+    from bgc.vpico import VirtualPico
+
+    path = one_game(tmp_path / "board")
+    flash = tmp_path / "flash"
+    (flash / "journal").mkdir(parents=True)
+    (flash / "journal" / "m0001.jnl").write_text(open(path).read())
+    (flash / "main.py").write_text("import time\nwhile True:\n    time.sleep_ms(50)\n")
+    with VirtualPico(str(flash)) as pico:
+        status = cli.main(["pull", "--port", pico.port, "--out", str(tmp_path / "pulled")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "1 verified, 0 not verified" in out and "chouette of 4 players" in out

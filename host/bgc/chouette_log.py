@@ -11,6 +11,7 @@ import io
 import json
 import os
 
+from bgrules.chouette import CLOSED
 from companion import chouette_session as CS
 from companion import journal as J
 
@@ -25,6 +26,11 @@ class ChouetteLog:
         self.events = []  # (line, game number, text) in order
         self.problem = None  # (line, why)
         self.records = 0
+
+    @property
+    def complete(self):
+        """The evening was ended at the board (CUBE hold between games)."""
+        return self.chouette is not None and self.chouette.phase == CLOSED
 
     @property
     def ledger(self):

@@ -122,7 +122,7 @@ def _write_local(path, data):
 
 
 def run(args):
-    from .. import device, journals
+    from .. import chouette_log, device, journals
 
     out_dir = args.out
     try:
@@ -166,7 +166,9 @@ def run(args):
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
                 problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))
-            log = journals.replay_text(data.decode("utf-8", "replace"), local)
+            text = data.decode("utf-8", "replace")
+            replay = chouette_log.replay_text if chouette_log.is_chouette_text(text) else journals.replay_text
+            log = replay(text, local)
             if log.problem:
                 problems.append(log.problem[1])
             if log.settings is None and not log.problem:
