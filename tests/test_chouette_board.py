@@ -163,3 +163,31 @@ def test_chouette_from_the_menu_with_the_buttons(tmp_path):
     assert ">Chouette      3" in h.screen() and " Cubes    common" in h.screen()
     h.press(ROLL_W, LONG)
     assert h.c.phase == "seating" and h.c.chouette.players == ["P1", "P2", "P3"]
+
+
+EIGHT = ["P%d" % i for i in range(1, 9)]
+
+
+def test_seed_box_partner_over_serial_with_eight_players_shares_the_box_result(tmp_path):
+    # P1..P8 roll 6 5 4 3 2 1 1 1; P6-P8 tie and roll 3 2 1: the line is P1..P8
+    seats = [(d, 1) for d in (6, 5, 4, 3, 2, 1, 1, 1, 3, 2, 1)]
+    h = Harness(tmp_path, rolls=seats, openings=[(3, 1)])
+    h.line("chouette names=" + ",".join(EIGHT))
+    for _ in range(len(seats)):
+        h.press(ROLL_W)
+    assert h.events("chouette")[-1]["line"] == EIGHT
+    # the first game is on: the partner is chosen between games
+    h.line("partner accepts=0,1")
+    assert "Partner: between games" in h.events("error")[-1]["error"]
+    h.show()
+    h.press(ROLL_W)  # opening 3-1: the box plays first; then it resigns a single game
+    h.press(CUBE_W, LONG)
+    h.press(ROLL_W)
+    h.press(ROLL_B)
+    assert h.events("ledger")[-1]["line"][0] == "P2"  # the team won: the captain P2 is box
+    # offered to the captain P3 first, then backwards from the end of the line: P1 accepts
+    h.line("partner accepts=no,yes")
+    assert h.events("partner")[-1]["partner"] == "P1"
+    assert [r for r in records(h) if r["a"] == "partner"][-1]["accepts"] == [False, True]
+    h.press(ROLL_W)  # next game: P2 box with P1 as partner, P3 captain
+    assert "P1" not in h.events("chouette")[-1]["playing"]

@@ -163,3 +163,19 @@ def test_bgc_pull_verifies_a_chouette_journal_by_replaying_it(tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0, out
     assert "1 verified, 0 not verified" in out and "chouette of 4 players" in out
+
+
+def test_bgc_watch_shows_box_captain_team_the_member_asked_and_the_ledger(tmp_path):
+    from bgc.commands import watch
+
+    h = seated(tmp_path, rolls=[(6, 4)])
+    to_box_double(h)
+    screen = watch.Screen()
+    for ev in h.events():
+        screen.feed(ev)
+    text = "\n".join(screen.lines())
+    assert "chouette game 1: box Carla, captain Anna, team Bruno, Dario; Anna to answer" in text
+    assert "ledger: Anna +0, Bruno +0, Carla +0, Dario +0" in text
+    h.clear()
+    h.press(ROLL_B)
+    assert watch.describe(h.events("cube")[0], None) == "Anna takes (cube 2)"

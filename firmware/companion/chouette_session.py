@@ -440,7 +440,8 @@ def status_fields(c, fields):
     f["totals"] = totals(ch)
     f["partner"] = ch.partner
     if ch.phase == GAME and ch.cubes == SEVERAL:
-        f["member_cubes"] = [[n, ch.cube[n][0], ch.cube[n][1]] for n in ch.cube]
+        # in line order: MicroPython's dicts do not keep insertion order
+        f["member_cubes"] = [[n, ch.cube[n][0], ch.cube[n][1]] for n in ch.line if n in ch.cube]
         if ch.captain in ch.cube:
             fields["cube"], fields["owner"] = ch.cube_of(ch.captain)
     fields["game"] = ch.game  # each game is a new Match: the evening's game number tells them apart
@@ -486,7 +487,7 @@ def screen(c):
     if ch.cubes == COMMON or m is None:
         cube = "x%d %s" % (m.cube, "mid" if m.cube_owner < 0 else ("box" if m.cube_owner == 0 else "team")) if m else ""
     else:
-        cube = "x" + "/".join(str(ch.cube[n][0]) for n in ch.cube if n in ch.playing)
+        cube = "x" + "/".join(str(ch.cube[n][0]) for n in ch.playing)
     second = _pair("Cpt " + cap, cube)
     others = [n for n in ch.line[1:] if n != cap]
     team = " ".join((n if n in ch.playing or ch.phase != GAME else n.lower())[:5] for n in others)

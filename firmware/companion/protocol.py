@@ -112,7 +112,8 @@ def parse(line):
             else:
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
-        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate)" % cmd[:20])
+        raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, chouette, join, leave, "
+                            "ledger, cubes, partner, cdouble)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:
