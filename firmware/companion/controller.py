@@ -16,7 +16,6 @@ from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIG
 from bgrules.position import Position
 from companion import journal as J
 from companion import display, protocol, moves
-from companion import chouette_session as CS
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
 
 VERSION = "1.0"
@@ -47,6 +46,14 @@ LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25)
 KIND_WORDS = ("drop", "single", "gammon", "backgammon")
 PHASE_OF = {OPENING: "opening", ROLL: "roll", DOUBLED: "doubled", PLAY: "moving", RESIGN: "resign",
             GAME_OVER: "gameover", MATCH_OVER: "matchover"}
+
+
+def _cs():
+    # The chouette's session (and rules) are imported on first use: about 17 KB of RAM on a Pico
+    # that a two-player match does not need.
+    from companion import chouette_session
+
+    return chouette_session
 
 
 def led_index(point):
@@ -140,7 +147,7 @@ class Companion:
     def status(self):
         fields = self.status_fields()
         if self.chouette is not None:
-            CS.status_fields(self, fields)
+            _cs().status_fields(self, fields)
         self.emit("status", fields)
 
     # --- boot and resume ----------------------------------------------------------------------
@@ -165,7 +172,7 @@ class Companion:
                 note = "dropped line %d: %s" % problem
             if records:
                 try:
-                    match = CS.replay(records) if CS.is_chouette(records) else J.replay(records)
+                    match = _cs().replay(records) if records[0].get("a") == "chouette" else J.replay(records)
                 except J.JournalError as exc:
                     index = getattr(exc, "index", 0)
                     match = getattr(exc, "match", None) if index else None
@@ -199,7 +206,7 @@ class Companion:
         self.render()
 
     def _resume(self):
-        if CS.resume(self):
+        if not isinstance(self.match, Match) and _cs().resume(self):
             return
         m = self.match
         if m.phase == PLAY:
@@ -262,8 +269,8 @@ class Companion:
     def _hint(self):
         m = self.match
         ph = self.phase
-        if self.chouette is not None and CS.hint(self) is not None:
-            return CS.hint(self)
+        if self.chouette is not None and _cs().hint(self) is not None:
+            return _cs().hint(self)
         if ph == "opening":
             return "ROLL: opening roll"
         if ph == "roll":
@@ -388,7 +395,7 @@ class Companion:
         ph = self.phase
         if ph == "setup":
             return self._menu(roll, kind)
-        if self.chouette is not None and CS.button(self, player, roll, kind, LONG):
+        if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
         if self.pick is not None and self.pick[0] == player:
@@ -484,7 +491,7 @@ class Companion:
         label = items[self.cursor][0]
         if roll and (kind == LONG or label == "Start"):
             if self.settings["chouette"] and not self.settings["length"]:
-                return CS.start(self, CS.roster(self.settings), self.settings["cubes"], force=True)
+                return _cs().start(self, _cs().roster(self.settings), self.settings["cubes"], force=True)
             return self.new_match(dict(self.settings), True)
         if not roll:
             self.cursor = (self.cursor + (1 if kind == SHORT else -1)) % len(items)
@@ -509,7 +516,7 @@ class Companion:
         elif label == "Jacoby":
             s["jacoby"] = not s["jacoby"]
         elif label == "Chouette":
-            s["chouette"] = 0 if s["chouette"] >= CS.MENU_MAX else max(3, s["chouette"] + 1)
+            s["chouette"] = 0 if s["chouette"] >= _cs().MENU_MAX else max(3, s["chouette"] + 1)
         elif label == "Cubes":
             s["cubes"] = "several" if s["cubes"] == "common" else "common"
 
@@ -747,7 +754,7 @@ class Companion:
 
     def _game_end(self):
         if self.chouette is not None:
-            return CS.game_end(self)
+            return _cs().game_end(self)
         m = self.match
         winner, points, kind, how = m.result
         crawford_next = bool(m.length and m.crawford_rule and not m.post_crawford and not m.crawford_game
@@ -883,7 +890,7 @@ class Companion:
                 return
             self.emit("deleted", {"name": args["name"]})
         elif cmd in protocol.CHOUETTE_KEYS:
-            CS.command(self, cmd, args, line)
+            _cs().command(self, cmd, args, line)
         elif cmd == "calibrate":
             if self.phase not in ("setup", "gameover", "matchover"):
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
@@ -931,7 +938,7 @@ class Companion:
         if ph == "setup":
             screen = display.menu(self._menu_items(), self.cursor, self.msg)
         elif self.chouette is not None and ph != "board":
-            screen = CS.screen(self)
+            screen = _cs().screen(self)
         elif ph == "board":
             screen = display.board("Set up: start" if self.board_reason == "start" else "Resume: check", self.msg,
                                    self.hint, self.note_line)
