@@ -190,4 +190,7 @@ def test_seed_box_partner_over_serial_with_eight_players_shares_the_box_result(t
     assert h.events("partner")[-1]["partner"] == "P1"
     assert [r for r in records(h) if r["a"] == "partner"][-1]["accepts"] == [False, True]
     h.press(ROLL_W)  # next game: P2 box with P1 as partner, P3 captain
-    assert "P1" not in h.events("chouette")[-1]["playing"]
+    ev = h.events("chouette")[-1]
+    assert "P1" not in ev["playing"] and ev["partner"] == "P1" and ev["captain"] == "P3"
+    h.show()
+    assert h.c.fx.screen[0].startswith("Box P2+P1")

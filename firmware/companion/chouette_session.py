@@ -360,7 +360,8 @@ def totals(ch):
 
 def seats(ch):
     return {"line": list(ch.line), "box": ch.box(), "captain": ch.captain if ch.phase == GAME else
-            (ch.team()[0] if len(ch.line) > 1 else None), "playing": list(ch.playing), "cubes": ch.cubes}
+            (ch.team()[0] if len(ch.line) > 1 else None), "playing": list(ch.playing), "cubes": ch.cubes,
+            "partner": ch.partner}
 
 
 # --- serial commands ------------------------------------------------------------------------------
@@ -438,7 +439,6 @@ def status_fields(c, fields):
     f["asking"] = ch.to_answer()
     f["doubler"] = ch.doubler
     f["totals"] = totals(ch)
-    f["partner"] = ch.partner
     if ch.phase == GAME and ch.cubes == SEVERAL:
         # in line order: MicroPython's dicts do not keep insertion order
         f["member_cubes"] = [[n, ch.cube[n][0], ch.cube[n][1]] for n in ch.line if n in ch.cube]
@@ -481,6 +481,8 @@ def screen(c):
         rolled = " ".join("%s%d" % (n[:3], d) for n, d in ch.seat_dice[-4:])
         return ["Chouette: seats", _fit(rolled), "", "", m1, m2, h1, h2]
     box = ch.box() or ""
+    if ch.partner:
+        box = box[:6] + "+" + ch.partner[:5]  # the box's partner shares the box
     top = _pair("Box " + box, "G%d" % ch.game)
     cap = ch.captain or (ch.team()[0] if ch.team() else "")
     m = ch.match
