@@ -194,3 +194,30 @@ def test_seed_box_partner_over_serial_with_eight_players_shares_the_box_result(t
     assert "P1" not in ev["playing"] and ev["partner"] == "P1" and ev["captain"] == "P3"
     h.show()
     assert h.c.fx.screen[0].startswith("Box P2+P1")
+
+
+def test_several_cubes_the_team_picks_with_the_buttons_which_member_doubles(tmp_path):
+    h = seated(tmp_path, rolls=[(6, 4), (5, 2)], cubes="several")
+    to_box_double(h)
+    for _ in range(3):
+        h.press(ROLL_B)  # Anna, Bruno and Dario take: each owns a 2-cube
+    h.press(ROLL_W)
+    h.move("w", 13, 8, show=False)
+    h.move("w", 13, 11)
+    h.press(ROLL_W)
+    assert h.c.phase == "roll" and h.c.match.on_roll == 1
+    h.press(CUBE_B)
+    assert h.c.msg == "Anna doubles x4?"  # the captain is offered first
+    assert h.events("status")[-1]["chouette"]["picking"] == "Anna"
+    h.press(CUBE_B)
+    assert h.c.msg == "Bruno doubles x4?"
+    h.press(CUBE_B, LONG)  # nobody doubles after all
+    assert h.c.member_pick is None and h.c.phase == "roll"
+    assert not [r for r in records(h) if r["a"] == "cdouble" and r["side"] == 1]
+    h.press(CUBE_B)
+    h.press(CUBE_B)
+    h.press(CUBE_B)
+    assert h.c.msg == "Dario doubles x4?"
+    h.press(ROLL_B)
+    assert [r for r in records(h) if r["a"] == "cdouble"][-1] == {"a": "cdouble", "side": 1, "name": "Dario"}
+    assert h.c.phase == "doubled" and h.c.chouette.doubler == "Dario"

@@ -12,7 +12,7 @@ from bgc.chouette_players import ChouettePlayers
 PLAN = {
     1: [("box", {"Anna": True, "Bruno": False, "Dario": True}), ("team", None, False)],
     2: [("box", {"Bruno": False, "Dario": True, "Carla": True}), ("team", None, False)],
-    3: {"cubes": "several", "steps": [("box", {"Carla": True, "Bruno": False, "Anna": True}), ("team", "Anna", True),
+    3: {"cubes": "several", "steps": [("box", {"Carla": True, "Bruno": False, "Anna": True}), ("team", "Anna", True, "serial"),
                                       ("team", "Carla", False), ("box", {"Anna": False})]},
     4: {"cubes": "common", "steps": []},
 }

@@ -138,6 +138,7 @@ def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
     c.journal = j
     c.name = name
     c.pick = None
+    c.member_pick = None
     c.show_ledger = False
     c.emit("new", {"journal": c.store.path(name), "settings": rec})
     c.phase = "seating"
@@ -178,6 +179,7 @@ def resume(c):
     c.chouette = ch
     c.match = ch.match
     c.show_ledger = False
+    c.member_pick = None
     if ch.phase == SEATING:
         c.phase = "seating"
         c.hint = hint(c)
@@ -257,10 +259,48 @@ def button(c, player, roll, kind, long_press):
             return True
         box_answer(c, roll)
         return True
+    if c.member_pick is not None:
+        return _member_pick(c, player, roll, kind, long_press)
     if ph == "roll" and not roll and kind != long_press and player == c.match.on_roll:
+        if player == 1 and ch.cubes == SEVERAL:
+            members = [n for n in ch.playing if ch.double_refusal(1, n) is None]
+            if len(members) > 1:
+                # Several cubes: which member doubles? The captain is offered first.
+                c.member_pick = [members, 0]
+                _pick_say(c)
+                c.status()
+                return True
         double(c, player)
         return True
     return False
+
+
+def _pick_say(c):
+    members, i = c.member_pick
+    c.say("%s doubles x%d?" % (members[i], c.chouette.cube_of(members[i])[0] * 2))
+    c.hint = "ROLL:yes CUBE:next hold CUBE:no"
+
+
+def _member_pick(c, player, roll, kind, long_press):
+    """The team chooses whose cube is turned: CUBE the next member, ROLL that one doubles, CUBE
+    held gives up. Nothing is journaled until ROLL."""
+    if player != 1 or c.phase != "roll":
+        c.member_pick = None
+        return False
+    members, i = c.member_pick
+    if roll:
+        c.member_pick = None
+        double(c, 1, members[i])
+    elif kind == long_press:
+        c.member_pick = None
+        c.say("")
+        c.hint = c._hint()
+        c.status()
+    else:
+        c.member_pick[1] = (i + 1) % len(members)
+        _pick_say(c)
+        c.status()
+    return True
 
 
 def double(c, side, name=None):
@@ -427,6 +467,8 @@ def hint(c):
         return "W ROLL:take hold CUBE:drop"
     if ph == "gameover":
         return "ROLL:next CUBE:ledger"
+    if c.member_pick:
+        return "ROLL:yes CUBE:next hold CUBE:no"
     return None
 
 
@@ -438,6 +480,7 @@ def status_fields(c, fields):
     f["to_roll"] = ch.to_roll()
     f["asking"] = ch.to_answer()
     f["doubler"] = ch.doubler
+    f["picking"] = c.member_pick[0][c.member_pick[1]] if c.member_pick else None
     f["totals"] = totals(ch)
     if ch.phase == GAME and ch.cubes == SEVERAL:
         # in line order: MicroPython's dicts do not keep insertion order

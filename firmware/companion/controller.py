@@ -90,6 +90,7 @@ class Companion:
         self.match = None
         self.chouette = None  # a chouette evening (bgrules.chouette) around the game on the board
         self.show_ledger = False
+        self.member_pick = None  # several cubes: [members, index] while the team picks who doubles
         self.journal = None
         self.name = None
         self.phase = "setup"

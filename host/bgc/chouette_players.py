@@ -11,8 +11,10 @@ evening with known cube actions (and a ledger worked out by hand) can be played 
 
 A step ("box", answers) makes the box double at its next roll (answers by name; members not
 named answer by the pip count); ("team", name, box_takes) makes the team double at its next roll
-(``name``: the member's own cube, several cubes; None: the captain) and the box answer. Games
-without a plan use the pip-count policy of ``players.Players``.
+(``name``: the member's own cube, several cubes, picked with the team's CUBE button as the screen
+offers each member in turn; None: the captain) and the box answer; a fourth item "serial" sends
+the member's double from the PC instead (``cdouble NAME``). Games without a plan use the
+pip-count policy of ``players.Players``.
 """
 
 from . import players as P
@@ -107,6 +109,12 @@ class ChouettePlayers(P.Players):
                 sim.serial.send("cubes " + nxt)
                 return
             return P.Players.decide(self, sim)
+        if ph == "roll" and ch.get("picking"):
+            # several cubes: the screen offers one member's double at a time
+            want = self._pending[1] if self._pending and self._pending[0] == "team" else None
+            want = want or ch.get("captain")
+            self._do(P.press_actions("ROLL_B" if ch["picking"] == want else "CUBE_B", rng))
+            return
         if ph == "roll":
             steps = self._steps_of(game)
             p = st.get("on_roll", 0)
@@ -114,8 +122,8 @@ class ChouettePlayers(P.Players):
                 step = steps.pop(0)
                 self._pending = step
                 self.stats["doubles"] += 1
-                if step[0] == "team" and step[1] is not None and step[1] != ch.get("captain"):
-                    self.note("%s doubles the box with their own cube" % step[1])
+                if step[0] == "team" and len(step) > 3 and step[3] == "serial":
+                    self.note("%s doubles the box with their own cube (from the PC)" % step[1])
                     sim.serial.send("cdouble " + step[1])
                     return
                 self.note("%s doubles" % ("the box" if p == 0 else "the team"))
