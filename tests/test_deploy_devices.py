@@ -14,10 +14,14 @@ import serial
 from bgc import cli, device
 from bgc.vpico import VirtualPico
 
+# A stand-in for the companion: after the boot event it reports its status (docs/protocol.md),
+# which is what `bgc deploy` waits for before it says main.py is running.
 MAIN = """\
 import json, time
 import pkg.mod
-print(json.dumps({"event": "boot", "value": pkg.mod.VALUE}))
+print(json.dumps({"ev": "boot", "value": pkg.mod.VALUE}))
+time.sleep_ms(300)
+print(json.dumps({"ev": "status", "phase": "setup"}))
 while True:
     time.sleep_ms(50)
 """
@@ -80,10 +84,36 @@ def test_deploy_twice_copies_nothing_the_second_time(pico, firmware, libcache, c
     assert "ssd1306 already installed" in out
     assert mtimes(flash) == before
 
-    # The soft reset at the end ran the deployed main.py, which imports the compiled module.
+    # The soft reset at the end ran the deployed main.py, which imports the compiled module, and
+    # deploy saw it report its status.
+    assert "soft reset: main.py is running (the companion reports phase 'setup')" in out
     r = subprocess.run([sys.executable, "-m", "mpremote", "connect", pico.port, "exec",
                         "import pkg.mod; print(pkg.mod.VALUE, pkg.mod.__file__)"], capture_output=True, timeout=30)
     assert r.stdout.split() == [b"42", b"pkg/mod.mpy"]
+
+
+def test_deploy_reports_a_main_py_that_crashes_after_the_reset(pico, firmware, libcache, capsys):
+    # Issue 11 item 5: deploy said "main.py is running" while main.py had stopped at an import.
+    (firmware / "main.py").write_text("from machine import Pin\n" + MAIN)
+    status, out, err = bgc(capsys, "deploy", "--port", pico.port, "--firmware", str(firmware), "--offline")
+    assert status == 2
+    assert "main.py is running" not in out
+    message = err[err.index("bgc: "):].strip().splitlines()  # after the progress bar
+    assert message[0] == ("bgc: the firmware is on the Pico, but main.py stopped after the reset: "
+                          "ImportError: can't import name Pin")
+    assert message[1].startswith("hint: `mpremote connect %s repl` shows the whole traceback" % pico.port)
+    assert len(message) == 2
+
+
+def test_deploy_reports_a_main_py_that_never_reports_its_status(pico, firmware, libcache, monkeypatch, capsys):
+    from bgc.commands import deploy
+
+    monkeypatch.setattr(deploy, "BOOT_TIMEOUT", 2.0)
+    (firmware / "main.py").write_text("import time\nwhile True:\n    time.sleep_ms(50)\n")
+    status, out, err = bgc(capsys, "deploy", "--port", pico.port, "--firmware", str(firmware), "--offline")
+    assert status == 2
+    assert "main.py is running" not in out
+    assert "main.py did not report the companion's status within 2 s after the reset" in err and "hint:" in err
 
 
 def test_deploy_copies_only_the_changed_file_and_removes_stale_ones(pico, firmware, libcache, capsys):

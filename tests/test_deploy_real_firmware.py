@@ -34,3 +34,15 @@ def test_deploy_of_the_real_firmware_runs_its_engine_on_the_pico(pico, libcache,
     assert "14 Both dice must be played" in r.stdout
     assert "{'a': 'next'}" in r.stdout
     assert os.path.isdir(FIRMWARE_DIR)
+
+
+def test_deploy_of_the_real_firmware_to_a_bare_virtual_pico_says_main_py_stopped(pico, libcache, capsys):  # noqa: F811
+    # Issue 11 item 5. A virtual Pico without the virtual board has no machine.Pin: main.py stops
+    # at its first import of the drivers. deploy must say so, not "main.py is running".
+    status, out, err = bgc(capsys, "deploy", "--port", pico.port, "--offline")
+    assert status == 2
+    assert "main.py is running" not in out
+    assert "main.py stopped after the reset: ImportError: can't import name Pin" in err
+    assert "bgc sim" in err  # the hint names the way to run the firmware without hardware
+    # Nothing is lost: the firmware stays on the flash for a board that has the hardware.
+    assert os.path.exists(os.path.join(pico.flash_dir, "main.py"))

@@ -142,7 +142,8 @@ def test_oled_pixels_under_micropython_match_cpython():
     code = ("import virtual\nb = virtual.install()\nfrom drivers.oled import Oled\no = Oled()\n"
             "o.lines(['MicroPython', 'Pico 1.27'], inverse_row=1)\n"
             "print('PX', ''.join(''.join(str(v) for v in row) for row in b.oled.pixels()))\n")
-    out = upy.run(code, sources=UPY_SOURCES + [libs.ssd1306_path()])
+    # The heap also holds the virtual board model (not on a Pico).
+    out = upy.run(code, sources=UPY_SOURCES + [libs.ssd1306_path()], heap_kb=1024)
     board = virtual.install()
     try:
         from drivers.oled import Oled

@@ -127,7 +127,8 @@ def test_pull_delete_after_removes_only_verified_copies(flash, tmp_path, capsys)
 def test_pull_then_export_round_trip(flash, tmp_path, capsys):
     texts = write_journals(flash, {"m0001.jnl": SPECS["m0001.jnl"]})
     with VirtualPico(flash) as pico:
-        assert bgc(capsys, "pull", "--port", pico.port, "--out", str(tmp_path / "p"))[0] == 0
+        status, out, err = bgc(capsys, "pull", "--port", pico.port, "--out", str(tmp_path / "p"))
+        assert status == 0, out + err
     status, out, err = bgc(capsys, "export", str(tmp_path / "p"), "--format", "text", "-o", str(tmp_path / "x"))
     assert status == 0, err
     text = (tmp_path / "x" / "m0001.txt").read_text()

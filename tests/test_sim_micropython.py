@@ -9,12 +9,14 @@ import pytest
 from bgc import libs, upy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The guest's heap holds the virtual board's physical model as well as the firmware.
+BOARD_HEAP_KB = 1024
 
 GAME = r"""
 import virtual
 board = virtual.install(seed=5, drift_lsb_per_s=0)
 # No drift: the physics need recomputing only when a checker moves (every float allocates under
-# MicroPython, and this wasm build must never collect: see bgc/upy.py).
+# MicroPython; the game runs in minutes instead of an hour).
 board.clock.listeners.remove(board._on_time)
 w = [0] * 26
 b = [0] * 26
@@ -25,7 +27,6 @@ for p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):
 board.set_points(w, b)
 import main
 from bgrules import Position, Turn
-from virtual.frames import OpenFlash  # no os module in this wasm build
 
 class Serial:
     def __init__(self):
@@ -50,13 +51,22 @@ class Dice:  # an LCG: the same dice under both interpreters
         return self.die(), self.die()
 
 ser = Serial()
-app = main.build(journal_dir="/input", serial=ser, dice=Dice(), buzzer=False, fs=OpenFlash())
+app = main.build(journal_dir="journal", serial=ser, dice=Dice(), buzzer=False)
 clock = board.clock
 
+import gc
+COLLECTIONS = 0
+_alloc = [gc.mem_alloc()]
+
 def run(frames):
+    global COLLECTIONS
     for _ in range(frames):
         app.step(clock.ticks_ms())
         clock.advance_ms(10)
+    a = gc.mem_alloc()
+    if a < _alloc[0]:  # the heap shrank: the collector ran
+        COLLECTIONS += 1
+    _alloc[0] = a
 
 def press(name):
     board.button(name, True)
@@ -154,9 +164,10 @@ for line in ser.events:
     if '"match_end"' in line or '"game_end"' in line:
         print(line)
 import gc
-print("turns", turns, "illegal", illegal, "heap", gc.mem_alloc())
+gc.collect()
+print("turns", turns, "illegal", illegal, "collections", COLLECTIONS, "free", gc.mem_free())
 print("JOURNAL")
-print(open("/input/m0001.jnl").read())
+print(open("journal/m0001.jnl").read())
 """
 
 
@@ -164,10 +175,12 @@ print(open("/input/m0001.jnl").read())
 def test_complete_game_under_micropython():
     sources = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json"), libs.ssd1306_path()]
-    out = upy.run(GAME, sources)
+    out = upy.run(GAME, sources, heap_kb=BOARD_HEAP_KB)
     head, journal_text = out.split("JOURNAL\n", 1)
     assert '"match_end"' in head, head[-2000:]
     assert "illegal 0" in head
+    # The collector ran during the game (the heap is bounded) and the game went on.
+    assert int(head.split("collections ")[1].split()[0]) > 0
     turns = int(head.split("turns ")[1].split()[0])
     assert turns > 10
     from companion import journal as J

@@ -9,6 +9,9 @@ from bgc import upy, virtual
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UPY_SOURCES = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json")]
+# The guest's heap holds the virtual board's physical model (fields of 128 sensors) as well as the
+# firmware: more than a Pico's.
+BOARD_HEAP_KB = 1024
 
 
 @pytest.fixture
@@ -52,7 +55,7 @@ def test_magnet_walk_all_128_cells_cpython(board):
 
 @pytest.mark.micropython
 def test_magnet_walk_all_128_cells_micropython():
-    out = upy.run("import virtual\nboard = virtual.install(seed=7)\n" + WALK, sources=UPY_SOURCES)
+    out = upy.run("import virtual\nboard = virtual.install(seed=7)\n" + WALK, sources=UPY_SOURCES, heap_kb=BOARD_HEAP_KB)
     assert "SUSPECT [] WRONG []" in out, out
 
 
@@ -69,22 +72,27 @@ cl.calibrate_empty(sc.scan, 4)
 board.place(17, virtual.WHITE)
 cl.update(sc.scan())
 board.update()
+def frames(n):
+    # In a function: a new global created after heap_lock() would itself allocate.
+    for _ in range(n):
+        cl.update(sc.scan())
+
+result = "ok"
 gc.collect()
 micropython.heap_lock()
-result = "ok"
 try:
-    for _ in range(30):
-        cl.update(sc.scan())
+    frames(30)
 except MemoryError:
     result = "allocated"
 micropython.heap_unlock()
 print("RESULT", result, cl.state[17], board.mem_writes, board.adc_reads)
 """
-    out = upy.run(code, sources=UPY_SOURCES)
+    out = upy.run(code, sources=UPY_SOURCES, heap_kb=BOARD_HEAP_KB)
     assert "RESULT ok 1" in out, out
     # the guard has teeth: the same harness catches an allocation
-    out = upy.run("import micropython\nmicropython.heap_lock()\ntry:\n    x = [1, 2]\n    print('no')\n"
-                  "except MemoryError:\n    print('caught')\nmicropython.heap_unlock()\n", sources=UPY_SOURCES)
+    out = upy.run("import micropython\ndef alloc():\n    return [1, 2]\nmicropython.heap_lock()\ntry:\n"
+                  "    alloc()\n    print('no')\nexcept MemoryError:\n    print('caught')\nmicropython.heap_unlock()\n",
+                  sources=UPY_SOURCES, heap_kb=BOARD_HEAP_KB)
     assert "caught" in out
 
 
@@ -217,7 +225,7 @@ def test_drift_without_refresh_moves_readings_but_refresh_tracks_it(board):
 def test_same_seed_same_readings_on_both_interpreters():
     code = ("import virtual\nb = virtual.install(seed=9)\nb.place(44, virtual.BLACK)\n"
             "print('R', [b.expected_counts(c) for c in (0, 44, 45, 127)], list(b._noise[:5]))\n")
-    out = upy.run(code, sources=UPY_SOURCES)
+    out = upy.run(code, sources=UPY_SOURCES, heap_kb=BOARD_HEAP_KB)
     b = virtual.install(seed=9)
     try:
         b.place(44, virtual.BLACK)

@@ -34,3 +34,13 @@ def test_bgc_vpico_rejects_a_flash_path_that_is_a_file(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bgc", "vpico", "--flash", str(f)], capture_output=True, timeout=30)
     assert r.returncode == 2
     assert b"is not a directory" in r.stderr
+
+
+def test_bgc_vpico_with_unusable_flash_or_link_paths_says_so_in_one_line(tmp_path):
+    # Issue 11 item 6: these gave tracebacks.
+    for args, expected in ((["--flash", "/proc/x"], "cannot use /proc/x as the flash directory"),
+                           (["--link", "/proc/x/port"], "cannot make the link /proc/x/port")):
+        r = subprocess.run([sys.executable, "-m", "bgc", "vpico"] + args, capture_output=True, timeout=30)
+        assert r.returncode == 2, r.stderr
+        assert b"Traceback" not in r.stderr
+        assert expected.encode() in r.stderr.splitlines()[0]

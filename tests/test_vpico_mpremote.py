@@ -163,3 +163,74 @@ def test_setup_hook_and_host_functions_reach_the_firmware(tmp_path):
     with VirtualPico(str(flash), setup_code=setup, host_functions={"adc": lambda pin: 1000 + pin}) as p:
         r = mp(p, "exec", "import machine; print(machine.ADC(26).read_u16())")
         assert r.stdout.strip() == b"1026", r
+
+
+def test_the_garbage_collector_runs_in_a_bounded_heap(pico, tmp_path):
+    # The virtual Pico is a real MicroPython with its collector on: gc.collect() frees garbage,
+    # the heap is bounded like a Pico's, and a program whose garbage adds up to many times the
+    # heap keeps running (only what is live at once must fit).
+    heap = pico.heap_kb * 1024
+    script = tmp_path / "gc_check.py"
+    script.write_text(
+        "import gc\n"
+        "gc.collect()\n"
+        "total = gc.mem_free() + gc.mem_alloc()\n"
+        "before = gc.mem_free()\n"
+        "junk = [bytearray(1000) for i in range(50)]\n"
+        "held = gc.mem_free()\n"
+        "junk = None\n"
+        "gc.collect()\n"
+        "print('total', total, 'held', before - held, 'freed', gc.mem_free() - held)\n"
+        "n = 0\n"
+        "for i in range(4000):\n"
+        "    b = bytearray(2000)\n"
+        "    n += len(b)\n"
+        "print('allocated', n, 'collections survived', gc.mem_free() > 0)\n"
+        "try:\n"
+        "    live = [bytearray(4000) for i in range(%d)]\n"
+        "except MemoryError:\n"
+        "    live = None\n"
+        "    print('MemoryError')\n" % (2 * heap // 4000)
+    )
+    r = mp(pico, "run", str(script))
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.decode().split("\r\n")
+    words = lines[0].split()
+    total, held, freed = int(words[1]), int(words[3]), int(words[5])
+    assert heap // 2 < total <= heap
+    assert held >= 50000 and freed >= 50000  # 50 kB of garbage taken and given back
+    allocated = int(lines[1].split()[1])
+    assert allocated == 8000000 and allocated > 10 * heap
+    assert lines[2] == "MemoryError"  # live data beyond the heap does not fit, as on a Pico
+    assert mp(pico, "exec", "print('still here')").stdout.strip() == b"still here"
+
+
+def test_kbd_intr_off_makes_ctrl_c_plain_input(tmp_path):
+    # micropython.kbd_intr(-1): 0x03 is data for the program, even while it computes (no
+    # KeyboardInterrupt); kbd_intr(3) turns Ctrl-C back on.
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text(
+        "import micropython, sys, time\n"
+        "sys.stdin.readline()\n"
+        "micropython.kbd_intr(-1)\n"
+        "print('busy')\n"
+        "t = time.ticks_ms()\n"
+        "while time.ticks_diff(time.ticks_ms(), t) < 1500:\n"
+        "    pass\n"
+        "c = sys.stdin.buffer.read(1)\n"
+        "micropython.kbd_intr(3)\n"
+        "print('got', c)\n"
+        "while True:\n"
+        "    time.sleep_ms(20)\n"
+    )
+    with VirtualPico(str(flash)) as p:
+        with serial.Serial(p.port, timeout=0.2) as port:
+            port.write(b"go\n")
+            read_until(port, b"busy")
+            port.write(b"\x03")
+            data = read_until(port, b"got b'\\x03'")
+            assert b"KeyboardInterrupt" not in data
+            port.write(b"\x03")
+            data = read_until(port, b">>> ")
+            assert b"KeyboardInterrupt" in data

@@ -10,7 +10,7 @@ class Dice:
     def __init__(self, entropy=None):
         """``entropy(n)`` returns n random bytes; default ``os.urandom``."""
         if entropy is None:
-            import os  # lazily: the wasm MicroPython used by the tests dies on import os
+            import os
 
             entropy = os.urandom
         self._entropy = entropy

