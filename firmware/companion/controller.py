@@ -50,6 +50,14 @@ PHASE_OF = {OPENING: "opening", ROLL: "roll", DOUBLED: "doubled", PLAY: "moving"
             GAME_OVER: "gameover", MATCH_OVER: "matchover"}
 
 
+def _cs():
+    # The chouette's session (and rules) are imported on first use: about 17 KB of RAM on a Pico
+    # that a two-player match does not need.
+    from companion import chouette_session
+
+    return chouette_session
+
+
 def led_index(point):
     """Index in the WS2812 chain of LED point 1..24, 25 (white bar) or 0 (black bar)."""
     if point == 25:
@@ -82,6 +90,9 @@ class Companion:
         self.tracker = Tracker()
         self.frame = bytearray(128)
         self.match = None
+        self.chouette = None  # a chouette evening (bgrules.chouette) around the game on the board
+        self.show_ledger = False
+        self.member_pick = None  # several cubes: [members, index] while the team picks who doubles
         self.journal = None
         self.name = None
         self.phase = "setup"
@@ -103,7 +114,8 @@ class Companion:
         self.blink = False
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
-                         "jacoby": False, "names": ["White", "Black"], "rules": "standard", "own_dice": False}
+                         "jacoby": False, "names": ["White", "Black"], "rules": "standard", "own_dice": False,
+                         "chouette": 0, "cubes": "common", "roster": []}
         self.entry = dice_entry.DiceEntry()  # own dice: the values keyed in
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
@@ -139,7 +151,10 @@ class Companion:
                 "journal": self.store.path(self.name) if self.name else None}
 
     def status(self):
-        self.emit("status", self.status_fields())
+        fields = self.status_fields()
+        if self.chouette is not None:
+            _cs().status_fields(self, fields)
+        self.emit("status", fields)
 
     # --- boot and resume ----------------------------------------------------------------------
 
@@ -206,6 +221,8 @@ class Companion:
         self.render()
 
     def _resume(self):
+        if not isinstance(self.match, Match) and _cs().resume(self):
+            return
         m = self.match
         if m.phase == PLAY:
             # Mid-turn: the checkers already moved are a legal partial play; go on from there.
@@ -268,6 +285,8 @@ class Companion:
         # What each button does now, one button per line (display.split breaks at "\n").
         m = self.match
         ph = self.phase
+        if self.chouette is not None and _cs().hint(self) is not None:
+            return _cs().hint(self)
         if ph == "opening":
             return "ROLL: first roll"
         if ph == "roll":
@@ -394,6 +413,8 @@ class Companion:
         ph = self.phase
         if ph == "setup":
             return self._menu(roll, kind)
+        if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
+            return
         m = self.match
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
@@ -477,6 +498,10 @@ class Companion:
             items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
             items.append(("Jacoby", "on" if s["jacoby"] else "off"))
         items.append(("Own dice", "on" if s["own_dice"] else "off"))
+        if not s["length"]:
+            items.append(("Chouette", str(s["chouette"]) if s["chouette"] else "off"))
+            if s["chouette"]:
+                items.append(("Cubes", s["cubes"]))
         items.append(("Start", ""))
         return items
 
@@ -486,6 +511,8 @@ class Companion:
             self.cursor = 0
         label = items[self.cursor][0]
         if roll and (kind == LONG or label == "Start"):
+            if self.settings["chouette"] and not self.settings["length"]:
+                return _cs().start(self, _cs().roster(self.settings), self.settings["cubes"], force=True)
             return self.new_match(dict(self.settings), True)
         if not roll:
             self.cursor = (self.cursor + (1 if kind == SHORT else -1)) % len(items)
@@ -513,6 +540,10 @@ class Companion:
             s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
         elif label == "Own dice":
             s["own_dice"] = not s["own_dice"]
+        elif label == "Chouette":
+            s["chouette"] = 0 if s["chouette"] >= _cs().MENU_MAX else max(3, s["chouette"] + 1)
+        elif label == "Cubes":
+            s["cubes"] = "several" if s["cubes"] == "common" else "common"
 
     def new_match(self, settings, force=False):
         """Start a new match (menu or the ``new`` command). Returns the error text or None."""
@@ -546,6 +577,7 @@ class Companion:
         self.entry.own = s["own_dice"]
         self.entry.end()
         self.match = match
+        self.chouette = None
         self.journal = j
         self.name = name
         self.pick = None
@@ -572,6 +604,8 @@ class Companion:
             self.journal.append(record)
         except OSError as exc:
             self.match = Match.loads(snap)
+            if self.chouette is not None:
+                self.chouette.match = self.match
             self.say("Flash write failed")
             self.error("journal write failed: %s" % exc)
             return False
@@ -773,6 +807,8 @@ class Companion:
         return True
 
     def _game_end(self):
+        if self.chouette is not None:
+            return _cs().game_end(self)
         m = self.match
         winner, points, kind, how = m.result
         crawford_next = bool(m.length and m.crawford_rule and not m.post_crawford and not m.crawford_game
@@ -907,6 +943,8 @@ class Companion:
                 self.error(str(exc), line)
                 return
             self.emit("deleted", {"name": args["name"]})
+        elif cmd in protocol.CHOUETTE_KEYS:
+            _cs().command(self, cmd, args, line)
         elif cmd == "calibrate":
             if self.phase not in ("setup", "gameover", "matchover"):
                 self.error("calibrate needs an empty board: finish or leave the game first", line)
@@ -960,6 +998,8 @@ class Companion:
             fx.leds_changed = changed = True
         if ph == "setup":
             screen = display.menu(self._menu_items(), self.cursor, self.msg)
+        elif self.chouette is not None and ph != "board":
+            screen = _cs().screen(self)
         elif ph == "board":
             screen = display.board("Set up: start" if self.board_reason == "start" else "Resume: check", self.msg,
                                    self.hint, self.note_line)

@@ -262,6 +262,7 @@ def recover(path):
     """The Reading of the journal at ``path``, streamed (a few lines in RAM at a time). A missing
     file reads as no records; other OSErrors pass through. Never raises for what the file holds."""
     r = Reading()
+    step = apply  # how a record after the first changes the match (or the chouette)
     try:
         f = open(path, "rb")
     except OSError as exc:
@@ -288,9 +289,16 @@ def recover(path):
                 record = decode(line)
                 readable = True
                 if r.match is None:
-                    r.match = new_match(record)
+                    if record.get("a") == "chouette":
+                        # A chouette evening: its session module, imported only for one.
+                        from companion import chouette_session
+
+                        r.match = chouette_session.new_chouette(record)
+                        step = chouette_session.apply
+                    else:
+                        r.match = new_match(record)
                 else:
-                    apply(r.match, record)
+                    step(r.match, record)
             except JournalError as exc:
                 r.problem = (number, str(exc))
                 r.cut = not readable and end < 0 and line is not None and not _whole(line[:-1])

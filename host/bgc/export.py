@@ -22,8 +22,8 @@ from .export_mat import mat_text
 from .export_sgf import sgf_text
 from .journals import action_text, result_text
 
-FORMATS = ("mat", "sgf", "json", "text")
-EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "text": ".txt"}
+FORMATS = ("mat", "sgf", "json", "text", "csv")
+EXTENSIONS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "text": ".txt", "csv": ".csv"}
 GNUBG_CANDIDATES = ("/usr/games/gnubg", "/usr/bin/gnubg", "/usr/local/bin/gnubg")
 
 

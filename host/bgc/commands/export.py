@@ -11,10 +11,11 @@ def register(subparsers):
 
     p = subparsers.add_parser(
         "export",
-        help="export match journals for GNU Backgammon (.mat, .sgf), as JSON or as text",
+        help="export match journals for GNU Backgammon (.mat, .sgf), as JSON or as text; a chouette's ledger as CSV",
         description="Write one file per journal: the Jellyfish .mat match format as GNU Backgammon writes "
         "it, GNU Backgammon's backgammon SGF, the match as JSON, or the game move by move as text. A "
-        "damaged journal is exported up to the line where it stops, and that line is reported.",
+        "damaged journal is exported up to the line where it stops, and that line is reported. A chouette "
+        "journal exports as csv (the ledger: points per player per game and running totals), json or text.",
     )
     p.add_argument("journals", nargs="+", metavar="JOURNAL",
                    help="journal files (m0001.jnl ...) or directories holding them (e.g. what `bgc pull` wrote)")
@@ -78,18 +79,30 @@ def _check_arguments(args):
 
 
 def run(args):
-    from .. import export, files, journals
+    from .. import chouette_log, export, files, journals
 
     _check_arguments(args)
     paths = journals.journal_files(args.journals)
     if not paths:
         raise UserError("no journal files (*.jnl) in %s\nhint: `bgc pull` copies the journals off the board"
                         % ", ".join(args.journals))
+    chouettes = [p for p in paths if chouette_log.is_chouette_file(p)]
+    if chouettes and args.format in ("mat", "sgf"):
+        raise UserError("%s is a chouette journal: GNU Backgammon's .%s holds a match between two players, not a box "
+                        "against a team\nhint: bgc export -f csv %s (the ledger) or -f json (everything)"
+                        % (chouettes[0], args.format, chouettes[0]))
+    if args.format == "csv" and len(chouettes) != len(paths):
+        other = [p for p in paths if p not in chouettes][0]
+        raise UserError("%s is a match, not a chouette: csv is the chouette ledger\nhint: a match exports as mat, sgf, "
+                        "json or text" % other)
     many = any(os.path.isdir(j) for j in args.journals)
     targets = _targets(paths, args.format, args.output, many)
     status = 0
     written = []
     for path, target in zip(paths, targets):
+        if path in chouettes:
+            status = max(status, _chouette(path, target, args.format))
+            continue
         try:
             log = journals.load(path)
         except OSError as exc:
@@ -129,6 +142,33 @@ def run(args):
         if written and not _check(written):
             status = 1
     return status
+
+
+def _chouette(path, target, fmt):
+    from .. import chouette_log
+
+    try:
+        log = chouette_log.load(path)
+    except OSError as exc:
+        print("bgc: cannot read %s: %s" % (path, exc.strerror or exc), file=sys.stderr)
+        return 1
+    text, warnings = chouette_log.export_text(log, fmt)
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            tmp = target + ".part"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise UserError("cannot write %s: %s" % (target, exc.strerror or exc))
+        print("%s -> %s: %s" % (path, target, log.summary()))
+    if log.problem:
+        print("bgc: %s is damaged: it stops at %s; exported the %d record%s before it" % (
+            path, log.problem[1], log.records, "" if log.records == 1 else "s"), file=sys.stderr)
+        return 1
+    return 0
 
 
 def _check(written):

@@ -129,7 +129,7 @@ def _read_local(path):
 
 
 def run(args):
-    from .. import device, journals
+    from .. import chouette_log, device, journals
     from ..files import make_folder, write_file
 
     out_dir = args.out
@@ -172,10 +172,16 @@ def run(args):
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
                 problems.append("the copy differs from the Pico's file (%d of %d bytes)" % (len(data), size))
-            log = journals.replay_data(data, local)
             kept = not name.endswith(".jnl")  # a damaged journal the board kept aside: damaged by definition
-            if log.problem and not kept:
-                problems.append(log.damage_text())
+            text = data.decode("utf-8", "replace")
+            if chouette_log.is_chouette_text(text):
+                log = chouette_log.replay_text(text, local)
+                if log.problem and not kept:
+                    problems.append(log.problem[1])
+            else:
+                log = journals.replay_data(data, local)
+                if log.problem and not kept:
+                    problems.append(log.damage_text())
             if log.settings is None and not log.problem:
                 problems.append("the journal is empty")
             results.append({"name": name, "size": size, "log": log, "problems": problems, "kept": kept,

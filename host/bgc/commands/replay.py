@@ -21,9 +21,11 @@ def register(subparsers):
 
 
 def run(args):
-    from .. import export, files, journals
+    from .. import chouette_log, export, files, journals
 
     files.check_input(args.journal, "the journal", "give a journal file (mNNNN.jnl), e.g. one `bgc pull` copied")
+    if chouette_log.is_chouette_file(args.journal):
+        return _chouette(args)
     try:
         log = journals.load(args.journal)
     except OSError as exc:
@@ -62,3 +64,21 @@ def damage_hint(log):
         return ("a record that the rules refuse or whose fields are wrong, although its checksum is right, cannot "
                 "come from the board's firmware: the file was edited or damaged")
     return "a torn last line comes from a power cut during a write and is normal"
+
+
+def _chouette(args):
+    """A chouette evening: seats, games, every member's cube answer, the ledger."""
+    from .. import chouette_log
+
+    log = chouette_log.load(args.journal)
+    if args.quiet:
+        lines = ["%s: %s" % (args.journal, log.summary())] + chouette_log.ledger_lines(log)
+    else:
+        lines = chouette_log.text_lines(log)
+    for line in lines:
+        print(line)
+    if log.problem:
+        print("bgc: the replay stops at %s\nhint: everything before line %d is valid; a torn last line comes from a "
+              "power cut during a write and is normal" % (log.problem[1], log.problem[0]), file=sys.stderr)
+        return 1
+    return 0

@@ -1,6 +1,7 @@
 """bgc sim: the real firmware on the virtual board.
 
     bgc sim --demo [--seed N] [--length N] [--fast | --delay MS]   two automated players
+    bgc sim --chouette [--games N]                                   four automated players: a chouette evening
     bgc sim                                                          you play, from a prompt
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
 """
@@ -36,9 +37,12 @@ def register(sub):
                                    "expectations; neither: play yourself from a prompt (docs/sim.md).")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--demo", action="store_true", help="two automated players play a short match")
+    mode.add_argument("--chouette", action="store_true",
+                      help="four automated players play a chouette evening (docs/chouette.md)")
     mode.add_argument("--script", metavar="FILE", help="run a scenario script (docs/sim.md); exit 1 at the first unmet expectation")
     p.add_argument("--seed", type=int, default=1, help="seed of the board's noise, the dice and the players (default 1)")
     p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
+    p.add_argument("--games", type=int, default=4, help="chouette: games in the evening (default 4)")
     speed = p.add_mutually_exclusive_group()
     speed.add_argument("--fast", action="store_true", help="demo: no pause between views")
     speed.add_argument("--delay", type=int, metavar="MS", default=None,
@@ -127,6 +131,8 @@ def run(args):
         return run_script(args, simmod)
     if args.demo:
         return run_demo(args, simmod)
+    if args.chouette:
+        return run_chouette(args, simmod)
     return run_interactive(args, simmod)
 
 
@@ -170,6 +176,53 @@ def run_script(args, simmod):
     finally:
         sim.close()
     print("%s: %d steps, every expectation met (journal: %s)" % (name, len(steps), sim.journal_path() or "none"))
+    return 0
+
+
+# ------------------------------------------------------------------ --chouette
+def run_chouette(args, simmod):
+    from .. import chouette_log, players as P
+    from ..chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
+
+    if not 1 <= args.games <= 50:
+        raise UserError("--games must be 1..50")
+    out = sys.stdout
+    sim = _make_sim(simmod, args)
+
+    def say(text):
+        if not args.quiet:
+            out.write("   %s\n" % text)
+
+    seen = {}
+
+    def on_event(ev):
+        kind = ev.get("ev")
+        if kind == "seat":
+            say("%s rolls %d for the seats" % (ev["name"], ev["die"]))
+        elif kind == "chouette" and ev["line"] != seen.get("line"):
+            seen["line"] = ev["line"]
+            say("the line: %s (box %s, captain %s; %s cube%s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
+                                                                  ev["cubes"], "" if ev["cubes"] == "common" else "s"))
+        elif kind == "ledger" and "points" in ev:
+            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %+g" % (n, p) for n, p in ev["points"])))
+
+    sim.serial.listeners.append(on_event)
+    players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
+    sim.serial.send("chouette names=" + ",".join(EVENING_NAMES))
+    try:
+        limit = 3600 * 1000 * args.games
+        while not players.finished and sim.board.clock.ms < limit:
+            sim.step()
+        journal = sim.journal_path()
+        if not players.finished:
+            print("bgc sim: the evening did not finish (stuck at phase %r)" % (sim.status() or {}).get("phase"),
+                  file=sys.stderr)
+            return 1
+        log = chouette_log.load(journal)
+        out.write("\n" + "\n".join(chouette_log.ledger_lines(log)) + "\n")
+        out.write("Journal: %s (bgc replay / bgc export -f csv)\n" % journal)
+    finally:
+        sim.close()
     return 0
 
 

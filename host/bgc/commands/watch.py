@@ -88,6 +88,13 @@ class Screen:
             if s.get("phase"):
                 parts.append(s["phase"])
             out.append("   ".join(p for p in parts if p))
+            ch = s.get("chouette")
+            if ch:
+                team = [n for n in ch.get("line", [])[1:] if n != ch.get("captain")]
+                out.append("chouette game %s: box %s, captain %s, team %s%s" % (
+                    s.get("game"), ch.get("box"), ch.get("captain"), ", ".join(team) or "-",
+                    "; %s to answer" % ch["asking"] if ch.get("asking") else ""))
+                out.append("ledger: " + ", ".join("%s %+g" % (n, p) for n, p in ch.get("totals", [])))
         out.append("last: %s" % (self.last or "-"))
         return out
 
@@ -100,6 +107,12 @@ def describe(ev, status):
         return names[p] if p in (0, 1) else "?"
 
     kind = ev.get("ev")
+    if ev.get("name") and kind == "cube":
+        return "%s %ss (cube %s)" % (ev["name"], ev.get("action", "double"), ev.get("cube", "?"))
+    if kind == "seat":
+        return "%s rolls %s for the seats" % (ev.get("name"), ev.get("die"))
+    if kind == "ledger" and "points" in ev:
+        return "game %s: %s" % (ev.get("game"), ", ".join("%s %+g" % (n, p) for n, p in ev["points"]))
     if kind == "roll":
         d = ev.get("dice") or [0, 0]
         return "%s rolls %d-%d" % (who(), d[0], d[1])

@@ -1,0 +1,557 @@
+# A chouette evening at the board: the companion's side of bgrules.chouette.
+#
+# The controller (controller.py) keeps running each game on the board exactly as a money game
+# (the box is White, the captain plays Black); this module adds what the chouette needs around
+# it: the seating dice, the team's cube answers member by member, the box's answers, the ledger,
+# the screens that show box, captain and team order, and the serial commands. Every action is
+# validated by the Chouette, appended to the journal, and only then shown (principle 5); the
+# evening's journal replays through ``replay`` after a power cut, in the middle of a team decision
+# too. docs/chouette.md has the rules and the records; docs/player-guide.md the buttons.
+
+from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME
+from bgrules.match import MatchError, GAME_OVER, DOUBLED
+from companion import journal as J
+
+VERSION = 1
+MENU_MAX = 8  # the menu offers 3 to 8 players; more over serial (up to 12)
+W = 16
+# Board records the match journal already knows; in a chouette they drive the game on the board.
+BOARD_ACTIONS = ("open", "roll", "play", "pass", "resign", "accept", "reject")
+
+
+def settings_record(names, cubes=COMMON, lone=5, partner=8, jacoby=False):
+    return {"a": "chouette", "v": VERSION, "names": list(names), "cubes": cubes, "lone": lone,
+            "partner": partner, "jacoby": bool(jacoby)}
+
+
+def roster(settings):
+    """The names for a chouette started from the menu: the last ones entered over serial when
+    their number fits, else P1, P2, ..."""
+    n = settings["chouette"]
+    names = settings.get("roster") or []
+    if len(names) == n:
+        return list(names)
+    return ["P%d" % (i + 1) for i in range(n)]
+
+
+def is_chouette(records):
+    return bool(records) and records[0].get("a") == "chouette"
+
+
+def new_chouette(record):
+    if record.get("v") != VERSION:
+        raise J.JournalError("chouette journal version %r, this firmware reads %d" % (record.get("v"), VERSION))
+    try:
+        return Chouette(record["names"], record["cubes"], record["lone"], record["partner"], record["jacoby"])
+    except (KeyError, TypeError) as exc:
+        raise J.JournalError("chouette record lacks %s" % exc)
+    except ChouetteError as exc:
+        raise J.JournalError("chouette settings: %s" % exc)
+
+
+def apply(ch, record):
+    """Drive the chouette with one record (the inverse of what the session journals)."""
+    a = record.get("a")
+    try:
+        if a in BOARD_ACTIONS:
+            if ch.phase != GAME or ch.is_over():
+                raise ChouetteError("no game on the board")
+            J.apply(ch.match, record)
+            ch.check_over()
+        elif a == "seat":
+            if record["name"] != ch.to_roll():
+                raise ChouetteError("%s does not roll now" % record["name"])
+            ch.seat_roll(record["die"])
+        elif a == "cgame":
+            ch.start_game()
+        elif a == "cdouble":
+            if record["side"] == 0:
+                ch.box_double(record.get("names"))
+            else:
+                ch.team_double(record.get("name"))
+        elif a == "canswer":
+            ch.answer(record["take"], record["name"])
+        elif a == "cbox":
+            ch.box_answer(record["take"])
+        elif a == "join":
+            ch.join(record["name"])
+        elif a == "leave":
+            ch.leave(record["name"])
+        elif a == "cubes":
+            ch.set_cubes(record["cubes"])
+        elif a == "partner":
+            ch.choose_partner(record["accepts"], record.get("lot", 0))
+        elif a == "close":
+            ch.close()
+        elif a in ("end", "ledger", "note"):
+            pass  # informational: they follow from the actions before them
+        else:
+            raise J.JournalError("unknown action %r" % a)
+    except MatchError as exc:
+        raise J.JournalError("%s refused: %s" % (a, exc))
+    except (KeyError, IndexError, TypeError):
+        raise J.JournalError("%s record is incomplete" % a)
+
+
+def replay(records):
+    """The Chouette after every record; JournalError (with ``index`` and ``match``, the chouette
+    before that record) for the first one that does not apply."""
+    if not records:
+        raise J.JournalError("empty journal")
+    ch = new_chouette(records[0])
+    for i in range(1, len(records)):
+        try:
+            apply(ch, records[i])
+        except J.JournalError as exc:
+            exc.index = i
+            exc.match = ch
+            raise
+    return ch
+
+
+# --- the evening on the board ---------------------------------------------------------------------
+
+
+def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
+    """Open a chouette evening (the ``chouette`` command or the menu). Returns the error or None."""
+    if c.match is not None and not force and c.match.phase != GAME_OVER and c.phase not in ("setup", "matchover"):
+        return "a game is in progress: chouette ... force=1"
+    rec = settings_record(names, cubes, lone, partner, jacoby)
+    try:
+        ch = new_chouette(rec)
+    except J.JournalError as exc:
+        c.say(str(exc)[:40])
+        return str(exc)
+    name = c.store.next_name()
+    for gone in c.store.cleanup(current=name):
+        c.emit("note", {"text": "flash low: removed exported log %s" % gone})
+    j = J.Journal(c.store.path(name))
+    try:
+        j.append(rec)
+    except OSError as exc:
+        c.say("Flash write failed")
+        return "journal write failed: %s" % exc
+    c.chouette = ch
+    c.match = None
+    c.settings["roster"] = list(names)
+    c.settings["chouette"] = len(names) if len(names) <= MENU_MAX else 0
+    c.journal = j
+    c.name = name
+    c.pick = None
+    c.member_pick = None
+    c.show_ledger = False
+    c.emit("new", {"journal": c.store.path(name), "settings": rec})
+    c.phase = "seating"
+    c.say("Roll for seats")
+    c.hint = hint(c)
+    c.status()
+    return None
+
+
+def act(c, record):
+    """Apply ``record`` to the chouette and journal it. If the flash write fails, the evening is
+    read back from the journal as it was. True when the action is done."""
+    ch = c.chouette
+    try:
+        apply(ch, record)
+    except J.JournalError as exc:
+        text = str(exc)
+        c.say(text[text.find(": ") + 2:] if " refused: " in text else text)
+        return False
+    try:
+        c.journal.append(record)
+    except OSError as exc:
+        records, problem = c.journal.read()
+        c.chouette = replay(records)
+        c.match = c.chouette.match
+        c.say("Flash write failed")
+        c.error("journal write failed: %s" % exc)
+        return False
+    return True
+
+
+def resume(c):
+    """After boot replayed a chouette journal into ``c.match``: the phase to go on in. False when
+    the journal was a plain match."""
+    ch = c.match
+    if not isinstance(ch, Chouette):
+        return False
+    c.chouette = ch
+    c.match = ch.match
+    c.show_ledger = False
+    c.member_pick = None
+    if ch.phase == SEATING:
+        c.phase = "seating"
+        c.hint = hint(c)
+        return True
+    if ch.phase == READY and (ch.match is None or ch.match.phase != GAME_OVER):
+        next_game(c)
+        return True
+    return False  # the controller resumes the game on the board (or its game-over screen)
+
+
+def next_game(c):
+    ch = c.chouette
+    if not act(c, {"a": "cgame", "game": ch.game + 1}):
+        return
+    ch = c.chouette
+    c.match = ch.match
+    c.show_ledger = False
+    c.emit("chouette", seats(ch))
+    c.say("Game %d: box %s" % (ch.game, ch.box()))
+    c._board("start")
+    c.status()
+
+
+def seat_press(c):
+    ch = c.chouette
+    who = ch.to_roll()
+    die = c.dice.roll()[0]
+    if not act(c, {"a": "seat", "name": who, "die": die}):
+        return
+    ch = c.chouette
+    c.emit("seat", {"name": who, "die": die, "done": ch.phase == READY})
+    if ch.phase == READY:
+        next_game(c)
+        c.say("Box %s, capt %s" % (ch.box(), ch.team()[0]))
+        return
+    c.say("%s rolls %d" % (who, die))
+    c.hint = hint(c)
+    c.status()
+
+
+def button(c, player, roll, kind, long_press):
+    """A button in a chouette phase the controller hands over; True when handled here."""
+    ch = c.chouette
+    ph = c.phase
+    c.show_ledger = False
+    if c.pick is not None:
+        return False  # a resignation being chosen: the controller's grammar
+    if ph == "seating":
+        if roll:
+            seat_press(c)
+        return True
+    if ph == "gameover":
+        if roll:
+            next_game(c)
+        elif kind != long_press:
+            c.show_ledger = True
+        elif act(c, {"a": "close"}):
+            c.emit("chouette_end", {"totals": totals(c.chouette), "games": c.chouette.game})
+            c.chouette = None
+            c._setup()
+        return True
+    if ph == "doubled" and ch.asking:
+        if player != 1:
+            c.say("%s to answer" % ch.to_answer())
+            return True
+        if not roll and kind != long_press:
+            c.say("Hold CUBE to drop")
+            return True
+        answer(c, roll)
+        return True
+    if ph == "doubled" and ch.doubler:
+        if player != 0:
+            c.say("%s to answer" % ch.box())
+            return True
+        if not roll and kind != long_press:
+            c.say("Hold CUBE to drop")
+            return True
+        box_answer(c, roll)
+        return True
+    if c.member_pick is not None:
+        return _member_pick(c, player, roll, kind, long_press)
+    if ph == "roll" and not roll and kind != long_press and player == c.match.on_roll:
+        if player == 1 and ch.cubes == SEVERAL:
+            members = [n for n in ch.playing if ch.double_refusal(1, n) is None]
+            if len(members) > 1:
+                # Several cubes: which member doubles? The captain is offered first.
+                c.member_pick = [members, 0]
+                _pick_say(c)
+                c.status()
+                return True
+        double(c, player)
+        return True
+    return False
+
+
+def _pick_say(c):
+    members, i = c.member_pick
+    c.say("%s doubles x%d?" % (members[i], c.chouette.cube_of(members[i])[0] * 2))
+    c.hint = "ROLL:yes CUBE:next hold CUBE:no"
+
+
+def _member_pick(c, player, roll, kind, long_press):
+    """The team chooses whose cube is turned: CUBE the next member, ROLL that one doubles, CUBE
+    held gives up. Nothing is journaled until ROLL."""
+    if player != 1 or c.phase != "roll":
+        c.member_pick = None
+        return False
+    members, i = c.member_pick
+    if roll:
+        c.member_pick = None
+        double(c, 1, members[i])
+    elif kind == long_press:
+        c.member_pick = None
+        c.say("")
+        c.hint = c._hint()
+        c.status()
+    else:
+        c.member_pick[1] = (i + 1) % len(members)
+        _pick_say(c)
+        c.status()
+    return True
+
+
+def double(c, side, name=None):
+    ch = c.chouette
+    if not c.board_ok:
+        c.say("Fix the board first")
+        return
+    if side == 0:
+        names = None if ch.cubes == COMMON else (name or ch.box_targets())
+        rec = {"a": "cdouble", "side": 0, "names": names}
+        why = ch.double_refusal(0)
+    else:
+        rec = {"a": "cdouble", "side": 1, "name": name or ch.captain}
+        why = ch.double_refusal(1, rec["name"])
+    if why:
+        c.say(why)
+        return
+    if not act(c, rec):
+        return
+    ch = c.chouette
+    c.match = ch.match
+    if side == 0:
+        c.say("Box doubles: %s?" % ch.to_answer())
+        c.emit("cube", {"p": 0, "action": "double", "to": list(ch.offer_names)})
+    else:
+        c.say("%s doubles" % ch.doubler)
+        c.emit("cube", {"p": 1, "action": "double", "name": ch.doubler, "cube": ch.cube_of(ch.doubler)[0] * 2})
+    c._enter("doubled")
+    c.status()
+
+
+def answer(c, take):
+    ch = c.chouette
+    who = ch.to_answer()
+    value = ch.cube_of(who)[0]
+    if not act(c, {"a": "canswer", "name": who, "take": bool(take)}):
+        return
+    ch = c.chouette
+    c.emit("cube", {"p": 1, "name": who, "action": "take" if take else "drop", "cube": value * 2 if take else value})
+    if ch.asking:
+        c.say("%s %s; %s?" % (who, "takes" if take else "drops", ch.to_answer()))
+        c.hint = hint(c)
+        c.status()
+        return
+    _after_cube(c, "%s %s" % (who, "takes" if take else "drops"))
+
+
+def box_answer(c, take):
+    ch = c.chouette
+    who = ch.doubler
+    value = ch.cube_of(who)[0]
+    if not act(c, {"a": "cbox", "take": bool(take)}):
+        return
+    c.emit("cube", {"p": 0, "name": who, "action": "take" if take else "drop", "cube": value * 2 if take else value})
+    _after_cube(c, "Box %s" % ("takes" if take else "drops"))
+
+
+def _after_cube(c, text):
+    ch = c.chouette
+    c.match = ch.match
+    if ch.is_over():
+        c._game_end()
+    else:
+        c.say(text)
+        c._enter("roll" if ch.match.phase != DOUBLED else "doubled")
+        c.emit("chouette", seats(ch))
+    c.status()
+
+
+def game_end(c):
+    """The game on the board is over (played out, resigned or dropped): settle the ledger."""
+    ch = c.chouette
+    ch.check_over()
+    number, box, cap, rows, box_won = ch.result
+    m = ch.match
+    winner, points, kind, how = m.result
+    rec = {"a": "end", "winner": winner, "points": points, "kind": kind, "how": how}
+    led = {"a": "ledger", "game": number, "box": box, "captain": cap, "points": [[n, p] for n, p in rows],
+           "totals": totals(ch), "line": list(ch.line)}
+    try:
+        c.journal.append(rec)  # informational: the result follows from the actions
+        c.journal.append(led)
+    except OSError as exc:
+        c.error("journal write failed: %s" % exc)
+    c.emit("game_end", {"winner": winner, "points": points, "how": how, "box_won": box_won,
+                        "kind": ("drop", "single", "gammon", "backgammon")[kind] if how != "drop" else "drop"})
+    c.emit("ledger", {"game": number, "points": led["points"], "totals": led["totals"], "line": led["line"]})
+    c.say("%s wins" % ("Box" if box_won else "Team"))
+    c.show_ledger = True  # until the next button: CUBE shows it again
+    c.phase = "gameover"
+    c.hint = hint(c)
+
+
+def totals(ch):
+    return [[n, ch.totals[n]] for n in ch.players]
+
+
+def seats(ch):
+    return {"line": list(ch.line), "box": ch.box(), "captain": ch.captain if ch.phase == GAME else
+            (ch.team()[0] if len(ch.line) > 1 else None), "playing": list(ch.playing), "cubes": ch.cubes,
+            "partner": ch.partner}
+
+
+# --- serial commands ------------------------------------------------------------------------------
+
+
+def command(c, cmd, args, line):
+    """The chouette's serial commands (docs/protocol.md)."""
+    ch = c.chouette
+    if cmd == "chouette":
+        err = start(c, args["names"], args.get("cubes", COMMON), args.get("lone", 5), args.get("partner", 8),
+                    args.get("jacoby", False), args.get("force", False))
+        if err:
+            c.error(err, line)
+        return
+    if ch is None:
+        c.error("no chouette: chouette names=A,B,C first", line)
+        return
+    if cmd == "ledger":
+        c.emit("ledger", {"game": ch.game, "totals": totals(ch),
+                          "games": [[g[0], g[1], g[2], [[n, p] for n, p in g[3]]] for g in ch.ledger]})
+        c.show_ledger = True
+        return
+    between = c.phase in ("gameover", "seating") or ch.phase != GAME
+    rec = None
+    if cmd == "join":
+        rec = {"a": "join", "name": args["name"]}
+    elif cmd == "leave":
+        if not between:
+            c.error("leave between games", line)
+            return
+        rec = {"a": "leave", "name": args["name"]}
+    elif cmd == "cubes":
+        rec = {"a": "cubes", "cubes": args["cubes"]}
+    elif cmd == "partner":
+        accepts = args.get("accepts", [])
+        rec = {"a": "partner", "accepts": accepts, "lot": c.dice.roll()[0] if not any(accepts) else 0}
+    elif cmd == "cdouble":
+        why = ch.double_refusal(1, args["name"]) if c.phase == "roll" else "double before rolling, on the team's turn"
+        if why:
+            c.error(why, line)
+            return
+        double(c, 1, args["name"])
+        return
+    if not act(c, rec):
+        c.error(c.msg, line)
+        return
+    ch = c.chouette
+    c.emit(cmd, {"name": args.get("name"), "line": list(ch.line), "partner": ch.partner, "cubes": ch.cubes})
+    c.status()
+
+
+# --- what the players see ------------------------------------------------------------------------
+
+
+def hint(c):
+    ch = c.chouette
+    ph = c.phase
+    if ph == "seating":
+        return "%s: ROLL 1 die" % ch.to_roll()
+    if ph == "doubled" and ch.asking:
+        return "B ROLL:take hold CUBE:drop"
+    if ph == "doubled" and ch.doubler:
+        return "W ROLL:take hold CUBE:drop"
+    if ph == "gameover":
+        return "ROLL:next CUBE:ledger"
+    if c.member_pick:
+        return "ROLL:yes CUBE:next hold CUBE:no"
+    return None
+
+
+def status_fields(c, fields):
+    ch = c.chouette
+    f = seats(ch)
+    f["phase"] = ch.phase
+    f["game"] = ch.game
+    f["to_roll"] = ch.to_roll()
+    f["asking"] = ch.to_answer()
+    f["doubler"] = ch.doubler
+    f["picking"] = c.member_pick[0][c.member_pick[1]] if c.member_pick else None
+    f["totals"] = totals(ch)
+    if ch.phase == GAME and ch.cubes == SEVERAL:
+        # in line order: MicroPython's dicts do not keep insertion order
+        f["member_cubes"] = [[n, ch.cube[n][0], ch.cube[n][1]] for n in ch.line if n in ch.cube]
+        if ch.captain in ch.cube:
+            fields["cube"], fields["owner"] = ch.cube_of(ch.captain)
+    fields["game"] = ch.game  # each game is a new Match: the evening's game number tells them apart
+    fields["chouette"] = f
+    return fields
+
+
+def _fit(text):
+    return text[:W]
+
+
+def _pair(left, right):
+    return _fit(left + " " * max(1, W - len(left) - len(right)) + right)
+
+
+def _split(msg):
+    if len(msg) <= W:
+        return msg, ""
+    cut = msg.rfind(" ", 0, W + 1)
+    if cut <= 0:
+        cut = W
+    return msg[:cut], msg[cut:].strip()[:W]
+
+
+def _num(p):
+    return ("%+d" % p) if p == int(p) else ("%+.1f" % p)
+
+
+def screen(c):
+    """The 8 OLED lines of a chouette phase."""
+    ch = c.chouette
+    if c.show_ledger:
+        return ledger_screen(ch)
+    m1, m2 = _split(c.msg)
+    h1, h2 = _split(c.hint or "")
+    if c.phase == "seating":
+        rolled = " ".join("%s%d" % (n[:3], d) for n, d in ch.seat_dice[-4:])
+        return ["Chouette: seats", _fit(rolled), "", "", m1, m2, h1, h2]
+    box = ch.box() or ""
+    if ch.partner:
+        box = box[:6] + "+" + ch.partner[:5]  # the box's partner shares the box
+    top = _pair("Box " + box, "G%d" % ch.game)
+    cap = ch.captain or (ch.team()[0] if ch.team() else "")
+    m = ch.match
+    if ch.cubes == COMMON or m is None:
+        cube = "x%d %s" % (m.cube, "mid" if m.cube_owner < 0 else ("box" if m.cube_owner == 0 else "team")) if m else ""
+    else:
+        cube = "x" + "/".join(str(ch.cube[n][0]) for n in ch.playing)
+    second = _pair("Cpt " + cap, cube)
+    others = [n for n in ch.line[1:] if n != cap]
+    team = " ".join((n if n in ch.playing or ch.phase != GAME else n.lower())[:5] for n in others)
+    turn = ""
+    if m is not None:
+        d = m.dice
+        who = m.names[m.to_act]
+        if c.phase == "doubled" and ch.asking:
+            who = ch.to_answer()
+        turn = _pair(("W>" if m.to_act == 0 else "B>") + who[:8], "%d-%d" % d if d[0] else "")
+    return [top, second, _fit(team), turn, m1, m2, h1, h2]
+
+
+def ledger_screen(ch):
+    lines = [_pair("Ledger", "game %d" % ch.game)]
+    last = dict(ch.ledger[-1][3]) if ch.ledger else {}
+    for n in ch.players[:6]:
+        lines.append(_pair("%s %s" % (n[:6], _num(ch.totals[n])), _num(last[n]) if n in last else ""))
+    while len(lines) < 7:
+        lines.append("")
+    lines.append("ROLL:next game")
+    return lines

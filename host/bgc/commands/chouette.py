@@ -1,0 +1,147 @@
+"""bgc chouette: run a chouette evening on the board from the PC: the players' names, joining and
+leaving, the cube form, the box's partner, a team member's own double, the ledger (the serial
+commands of docs/protocol.md; the rules are docs/chouette.md)."""
+
+import json
+import os
+import sys
+import time
+
+from ..cli import UserError
+
+REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
+         "partner": ("partner",), "cdouble": ("cube",), "ledger": ("ledger",)}
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "chouette",
+        help="a chouette on the board: names, join/leave, cube form, partner, ledger",
+        description="Start a chouette evening on the board with the players' names (the seats are then "
+        "rolled on the board, one die per player), and between games let players join or leave, change "
+        "the cube form or give the box a partner; `bgc chouette ledger` prints the ledger the board keeps.",
+    )
+    p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s = sub.add_parser("start", help="a new evening: 3 to 12 names, in any order (the dice set the line)")
+    s.add_argument("names", nargs="+", metavar="NAME")
+    s.add_argument("--cubes", choices=("common", "several"), default="common",
+                   help="one common cube (the captain turns it) or one cube per team member")
+    s.add_argument("--lone", type=int, default=5, metavar="N",
+                   help="with N players or more a lone taker of the box's double must drop too (0: never; seed: 5)")
+    s.add_argument("--partner", type=int, default=8, metavar="N",
+                   help="the box may take a partner with N players or more (0: never; seed: 8)")
+    s.add_argument("--jacoby", action="store_true", help="Jacoby rule, cube by cube")
+    s.add_argument("--force", action="store_true", help="abandon the game in progress")
+    for name, what in (("join", "a player sits at the end of the line"), ("leave", "a player leaves (between games)"),
+                       ("double", "a team member doubles the box with their own cube (several cubes)")):
+        x = sub.add_parser(name, help=what)
+        x.add_argument("name", metavar="NAME")
+    c = sub.add_parser("cubes", help="the cube form from the next game")
+    c.add_argument("cubes", choices=("common", "several"))
+    pa = sub.add_parser("partner", help="the box's partner (8 players or more): the answers in the order offered")
+    pa.add_argument("accepts", nargs="*", choices=("yes", "no"), metavar="yes|no",
+                    help="each team member's answer, the captain first then backwards along the line; "
+                    "nobody: the board draws one by lot")
+    sub.add_parser("ledger", help="print the ledger the board keeps")
+    p.set_defaults(func=run)
+
+
+def check_names(names):
+    """The names as the board will take them; UserError with the reason otherwise."""
+    if not 3 <= len(names) <= 12:
+        raise UserError("a chouette needs 3 to 12 players, %d given" % len(names))
+    for n in names:
+        if not n or len(n) > 20 or any(ch in n for ch in ",|\n ="):
+            raise UserError("bad name %r: 1 to 20 characters, no comma, space, = or |" % n)
+    if len(set(names)) != len(names):
+        raise UserError("two players with the same name: %s" % ", ".join(sorted(n for n in names if names.count(n) > 1)))
+    return names
+
+
+def command_of(args):
+    a = args.action
+    if a == "start":
+        return {"cmd": "chouette", "names": check_names(args.names), "cubes": args.cubes, "lone": args.lone,
+                "partner": args.partner, "jacoby": args.jacoby, "force": args.force}
+    if a in ("join", "leave"):
+        check_names(["x", "y", args.name])
+        return {"cmd": a, "name": args.name}
+    if a == "double":
+        return {"cmd": "cdouble", "name": args.name}
+    if a == "cubes":
+        return {"cmd": "cubes", "cubes": args.cubes}
+    if a == "partner":
+        return {"cmd": "partner", "accepts": [x == "yes" for x in args.accepts]}
+    return {"cmd": "ledger"}
+
+
+def talk(ser, command, timeout=3.0):
+    """Send one command line; the board's answer event (or its error event)."""
+    ser.write((json.dumps(command) + "\n").encode())
+    want = REPLY[command["cmd"]]
+    deadline = time.monotonic() + timeout
+    buf = b""
+    while time.monotonic() < deadline:
+        chunk = ser.read(4096)
+        if not chunk:
+            continue
+        buf += chunk
+        while b"\n" in buf:
+            raw, buf = buf.split(b"\n", 1)
+            text = raw.decode("utf-8", "replace").strip()
+            if not text.startswith("{"):
+                continue
+            try:
+                ev = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(ev, dict) and (ev.get("ev") in want or ev.get("ev") == "error"):
+                return ev
+    return None
+
+
+def describe(ev):
+    kind = ev["ev"]
+    if kind == "new":
+        settings = ev.get("settings") or {}
+        return ["chouette started (%s): %s" % (ev.get("journal"), ", ".join(settings.get("names", []))),
+                "now roll for the seats on the board: one die per player, ROLL on either side"]
+    if kind == "ledger":
+        lines = ["ledger after game %d" % ev.get("game", 0)]
+        for g in ev.get("games", []):
+            lines.append("  game %d (box %s, captain %s): %s" % (g[0], g[1], g[2],
+                                                                 ", ".join("%s %+g" % (n, p) for n, p in g[3])))
+        lines.append("  totals: " + ", ".join("%s %+g" % (n, p) for n, p in ev.get("totals", [])))
+        return lines
+    if kind == "cube":
+        return ["%s doubles the box to %d" % (ev.get("name"), ev.get("cube", 0))]
+    return ["the line: %s%s" % (", ".join(ev.get("line", [])),
+                                "; the box's partner: %s" % ev["partner"] if ev.get("partner") else "")]
+
+
+def run(args):
+    import serial
+
+    from .. import device
+
+    command = command_of(args)
+    port = args.port or device.choose_port(None)
+    if not os.path.exists(port):
+        raise device.explain_open_error(port, OSError(2, "No such file or directory"))
+    try:
+        ser = serial.Serial(port, 115200, timeout=0.2, exclusive=True)
+    except (OSError, serial.SerialException) as exc:
+        raise device.explain_open_error(port, exc)
+    try:
+        ev = talk(ser, command)
+    finally:
+        ser.close()
+    if ev is None:
+        raise UserError("the board on %s did not answer %s\nhint: is the companion firmware running? `bgc watch` "
+                        "shows its events; `bgc deploy` installs it" % (port, command["cmd"]))
+    if ev["ev"] == "error":
+        raise UserError("the board refused: %s" % ev.get("error"))
+    for line in describe(ev):
+        print(line)
+    return 0
