@@ -8,9 +8,28 @@ Pure Python that runs unchanged on MicroPython and CPython: no I/O, no dataclass
     ['13/10 6/5', '13/10 10/9']
 """
 
-from bgrules.position import Position, PositionError, OFF, BAR
-from bgrules.rules import Rules, STANDARD, NACKGAMMON, RULESETS
-from bgrules.turn import Play, Turn, legal_plays, check_play
-from bgrules.notation import format_steps, parse_moves, apply_moves, NotationError
-from bgrules.match import Match, MatchError
-from bgrules.matchid import MatchKey, MatchIdError, decode as decode_match_id, encode as encode_match_id
+# The names below are fetched from their modules on first use rather than imported here: Python
+# runs this file before any bgrules submodule, and the Pico must not pay RAM for the host's parts
+# (reading notation, enumerating every play) just because it imports bgrules.match.
+_HOMES = {
+    "position": ("Position", "PositionError", "OFF", "BAR"),
+    "rules": ("Rules", "STANDARD", "NACKGAMMON", "RULESETS"),
+    "turn": ("Play", "Turn", "legal_plays", "check_play"),
+    "notation": ("format_steps", "parse_moves", "apply_moves", "NotationError"),
+    "match": ("Match", "MatchError"),
+    "matchid": ("MatchKey", "MatchIdError", "decode_match_id", "encode_match_id"),
+}
+
+
+def __getattr__(name):
+    import sys
+
+    for module, names in _HOMES.items():
+        if name in names:
+            __import__("bgrules." + module)
+            return getattr(sys.modules["bgrules." + module], name.replace("_match_id", ""))
+    try:  # a submodule (``from bgrules import matchid``): MicroPython asks here before importing it
+        __import__("bgrules." + name)
+    except ImportError:
+        raise AttributeError(name)
+    return sys.modules["bgrules." + name]
