@@ -536,37 +536,9 @@ class Turn:
 
     def plays(self):
         """Every distinct legal play, one per resulting position; [] when nothing can be played."""
-        n = self.dice_to_play
-        if n == 0:
-            return []
-        s = self._s
-        seen = {}
-        for dice in self._orders:
-            s.load(self.start.cells)
-            self._collect(dice, 0, n, BAR, seen)
-        return list(seen.values())
+        from bgrules.turn_plays import plays  # the Pico never lists plays: kept out of its RAM
 
-    def _collect(self, dice, k, n, top, seen):
-        s = self._s
-        c = s.c
-        if k == n:
-            if n == 1 and self.forced_die and s.p_die[0] != self.forced_die:
-                return
-            key = bytes(c)
-            if key not in seen:
-                steps = tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n))
-                seen[key] = Play(steps, Position(c))
-            return
-        d = dice[k]
-        src = BAR if c[BAR] and s.bar_first else top
-        while src > 0:
-            if c[src]:
-                t = s.dest(src, d)
-                if t >= 0:
-                    s.push(src, t, d)
-                    self._collect(dice, k + 1, n, src if self.double else BAR, seen)
-                    s.pop()
-            src -= 1
+        return plays(self)
 
 
 def legal_plays(position, d1, d2, rules=STANDARD):
