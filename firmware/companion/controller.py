@@ -17,7 +17,7 @@ from bgrules.position import Position
 from bgrules.rules import VARIANTS
 from companion import variant_dice as VD
 from companion import journal as J
-from companion import display, protocol, moves, dice_entry
+from companion import display, protocol, moves
 from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
 
 VERSION = "1.0"
@@ -116,7 +116,7 @@ class Companion:
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
                          "jacoby": False, "names": ["White", "Black"], "rules": "standard", "own_dice": False,
                          "chouette": 0, "cubes": "common", "roster": []}
-        self.entry = dice_entry.DiceEntry()  # own dice: the values keyed in
+        self.entry = None  # own dice: the values keyed in (a DiceEntry once own dice are used)
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
@@ -158,6 +158,21 @@ class Companion:
 
     # --- boot and resume ----------------------------------------------------------------------
 
+    def _dice_entry(self):
+        # Own dice (companion.dice_entry) are loaded with the first match played with them, not
+        # at boot: RAM a match with the board's dice does not need.
+        from companion import dice_entry
+
+        if self.entry is None:
+            self.entry = dice_entry.DiceEntry()
+        return dice_entry
+
+    def _own_dice(self, own):
+        if own or self.entry is not None:
+            self._dice_entry()
+            self.entry.own = own
+            self.entry.end()
+
     def boot(self, frame, now):
         """First call after power-up: resume the last unfinished match from its journal, or
         open the new-match menu. Whatever the journal holds, the board starts: a torn last line
@@ -192,7 +207,7 @@ class Companion:
                         damaged["kept"] = None
             match = r.match if r is not None else None
             if match is not None and match.phase != MATCH_OVER:
-                self.entry.own = getattr(match, "own_dice", False)
+                self._own_dice(getattr(match, "own_dice", False))
                 self.match = match
                 self.journal = J.Journal(path)
                 self.name = name
@@ -292,7 +307,7 @@ class Companion:
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
-            if self.entry.own:
+            if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
         if ph == "doubled":
@@ -431,8 +446,8 @@ class Companion:
             if roll:
                 return self._setup()
             return
-        if self.entry.active and ph in ("opening", "roll"):
-            return dice_entry.button(self, player, roll, kind)
+        if self.entry and self.entry.active and ph in ("opening", "roll"):
+            return self._dice_entry().button(self, player, roll, kind)
         if not roll and kind == LONG and ph in ("opening", "roll", "moving"):
             self.pick = [player, 1]
             self.say("Resign %s?" % KIND_WORDS[1])
@@ -574,8 +589,7 @@ class Companion:
             self.say("Flash write failed")
             return "journal write failed: %s" % exc
         self.settings = s
-        self.entry.own = s["own_dice"]
-        self.entry.end()
+        self._own_dice(s["own_dice"])
         self.match = match
         self.chouette = None
         self.journal = j
@@ -617,8 +631,8 @@ class Companion:
             self.say("Fix the board first")
             return
         # Own dice are keyed in, except where the variant fixes the dice in advance (Open roll).
-        if entered is None and self.entry.own and not m.rules.open_roll:
-            return dice_entry.begin(self, -1)
+        if entered is None and self.entry and self.entry.own and not m.rules.open_roll:
+            return self._dice_entry().begin(self, -1)
         if entered:
             d0, d1 = entered
             nxt = None
@@ -657,8 +671,8 @@ class Companion:
                 self.status()
             return
         # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
-        if entered is None and self.entry.own and not m.rules.open_roll and not m.preset_dice():
-            return dice_entry.begin(self, player)
+        if entered is None and self.entry and self.entry.own and not m.rules.open_roll and not m.preset_dice():
+            return self._dice_entry().begin(self, player)
         if entered:
             d1, d2 = entered
             nxt = None
@@ -951,7 +965,7 @@ class Companion:
                 return
             self.fx.calibrate = True
         elif cmd == "dice":
-            err = dice_entry.command(self, args["dice"])
+            err = self._dice_entry().command(self, args["dice"])
             if err:
                 self.error(err, line)
         elif cmd == "view":
