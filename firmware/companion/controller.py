@@ -178,62 +178,9 @@ class Companion:
         open the new-match menu. Whatever the journal holds, the board starts: a torn last line
         is dropped; damage before that keeps the whole file beside the journal (m0001.jnl.damaged)
         and the match resumes after the last record that fits (journal.recover, salvage)."""
-        self.now = now
-        self.frame[:] = frame
-        self.store.ensure()
-        note = ""
-        resumed = False
-        damaged = None
-        name = self.store.latest()
-        if name:
-            path = self.store.path(name)
-            try:
-                r = J.recover(path)
-            except OSError as exc:
-                r = None
-                note = "journal unreadable (%s)" % exc
-            if r is not None and r.problem:
-                kept = None if r.torn else self.store.path(self.store.damaged_name(name))
-                note = J.salvage_note(r, kept)
-                if kept:
-                    damaged = {"journal": path, "line": r.problem[0], "reason": r.problem[1], "kept": kept,
-                               "later": r.later, "records": r.records}
-                try:
-                    J.salvage(path, r, kept, self.store.fs)
-                except OSError as exc:
-                    note += "; repair failed: %s" % exc
-                    r = None  # the file still holds the damage: new records must not go after it
-                    if damaged and self.store.size(kept[kept.rfind("/") + 1 :]) < 0:
-                        damaged["kept"] = None
-            match = r.match if r is not None else None
-            if match is not None and match.phase != MATCH_OVER:
-                self._own_dice(getattr(match, "own_dice", False))
-                self.match = match
-                self.journal = J.Journal(path)
-                self.name = name
-                resumed = True
-        self.emit("boot", {"version": VERSION, "journal": self.store.path(self.name) if self.name else None,
-                           "resumed": resumed, "note": note})
-        if damaged:
-            damaged["resumed"] = resumed
-            self.emit("damaged", damaged)
-        if note:
-            self.emit("note", {"text": note})
-        if damaged:
-            self.note_line = "Log damaged L%d" % damaged["line"]
-        else:
-            self.note_line = "Torn line gone" if note else ""
-        if resumed:
-            said = self.note_line + " rest kept aside" if damaged else self.note_line or "Match resumed"
-            self.say(said)
-            self._resume()
-            if self.note_line and self.msg != said:  # e.g. "No legal move": show both
-                self.say(self.note_line + " " + self.msg)
-        else:
-            self.say(self.note_line if damaged else "Line dropped" if note else "")
-            self._setup()
-        self.status()
-        self.render()
+        from companion import booting  # once per power-up: not kept beside the game's code
+
+        booting.boot(self, frame, now, VERSION)
 
     def _resume(self):
         if not isinstance(self.match, Match) and _cs().resume(self):
@@ -957,7 +904,7 @@ class Companion:
                 self.error(str(exc), line)
                 return
             self.emit("deleted", {"name": args["name"]})
-        elif cmd in protocol.CHOUETTE_KEYS:
+        elif cmd in protocol.CHOUETTE_COMMANDS:
             _cs().command(self, cmd, args, line)
         elif cmd == "calibrate":
             if self.phase not in ("setup", "gameover", "matchover"):

@@ -14,9 +14,6 @@
 import binascii
 import json
 
-from bgrules.match import Match, MatchError
-from bgrules.position import Position, PositionError
-from bgrules.rules import ruleset
 
 VERSION = 1
 # The longest line the firmware writes is the settings record with two 20-character names (JSON
@@ -90,124 +87,6 @@ def settings_record(length=0, crawford=True, holland=False, auto_doubles=0, beav
             "auto": auto_doubles, "beavers": beavers, "jacoby": bool(jacoby), "names": list(names), "rules": rules}
 
 
-# What each record must hold (docs/formats.md), checked before it reaches bgrules.Match, so that
-# a record with a right checksum but a wrong field is refused by name and never half-applied.
-# Kinds: i a number, p a player (0 or 1), b true/false, s text, d two dice, n two names.
-_P = (("p", "p"),)
-FIELDS = {
-    "match": (("length", "i"), ("crawford", "b"), ("holland", "b"), ("auto", "i"), ("beavers", "i"),
-              ("jacoby", "b"), ("names", "n")),
-    "open": (("dice", "d"),),
-    "roll": (("p", "p"), ("dice", "d")),
-    "play": (("p", "p"), ("move", "s"), ("pos", "s")),
-    "double": _P, "take": _P, "drop": _P, "beaver": _P, "accept": _P, "reject": _P, "pass": _P,
-    "resign": (("p", "p"), ("kind", "i")),
-    "next": (),
-    "end": (),  # informational: the result follows from the actions
-    "note": (),
-}
-OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"),)}
-KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
-              "n": "two names"}
-
-
-def _fits(kind, v):
-    if kind == "i":
-        return type(v) is int
-    if kind == "p":
-        return type(v) is int and v in (0, 1)
-    if kind == "b":
-        return type(v) is bool
-    if kind == "s":
-        return type(v) is str
-    if type(v) is not list or len(v) != 2:
-        return False
-    want = int if kind == "d" else str
-    return type(v[0]) is want and type(v[1]) is want
-
-
-def check(record):
-    """JournalError naming the first field of ``record`` that is missing or of the wrong kind."""
-    a = record.get("a")
-    fields = FIELDS.get(a)
-    if fields is None:
-        raise JournalError("unknown action %s" % _short(a))
-    for key, kind in fields:
-        if key not in record:
-            raise JournalError("%s record lacks %r" % (a, key))
-        if not _fits(kind, record[key]):
-            raise JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
-    for key, kind in OPTIONAL.get(a, ()):
-        if key in record and not _fits(kind, record[key]):
-            raise JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
-
-
-def new_match(record):
-    """The Match a settings record starts."""
-    if record.get("a") != "match":
-        raise JournalError("a journal starts with the match settings")
-    v = record.get("v")
-    if type(v) is not int or v != VERSION:
-        raise JournalError("journal version %s, this firmware reads %d" % (_short(v), VERSION))
-    check(record)
-    name = record.get("rules", "standard")
-    try:
-        rules = ruleset(name)
-    except (ValueError, TypeError):
-        raise JournalError("unknown rules %s" % _short(name))
-    try:
-        match = Match(record["length"], record["crawford"], record["holland"], record["auto"],
-                      record["beavers"], record["jacoby"], (record["names"][0], record["names"][1]), rules)
-    except MatchError as exc:
-        raise JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
-    # The players roll their own dice and key them in (a board setting kept with the match).
-    match.own_dice = record.get("dice") == "own"
-    return match
-
-
-def apply(match, record):
-    """Drive ``match`` with one action record (the inverse of what the companion journals). A
-    record that does not fit raises JournalError and leaves ``match`` as it was: the fields are
-    checked first, and bgrules.Match checks an action before it changes anything."""
-    check(record)
-    a = record["a"]
-    p = record.get("p")
-    try:
-        if a == "open":
-            match.opening_roll(record["dice"][0], record["dice"][1], record.get("next"))
-        elif a == "roll":
-            match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
-        elif a == "play":
-            match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
-        elif a in ("double", "take", "drop", "beaver", "accept", "reject"):
-            getattr(match, a)(p)
-        elif a == "pass":
-            match.pass_turn(p)
-        elif a == "resign":
-            match.resign(record["kind"], p)
-        elif a == "next":
-            match.next_game()
-        # "end" and "note" are informational: the game end follows from the actions before it
-    except (MatchError, PositionError) as exc:
-        raise JournalError("%s refused: %s" % (a, exc))
-
-
-def replay(records):
-    """(match, applied): the match after every record that applies; JournalError for the first
-    one that does not, with its index in ``index``."""
-    if not records:
-        raise JournalError("empty journal")
-    match = new_match(records[0])
-    for i in range(1, len(records)):
-        try:
-            apply(match, records[i])
-        except JournalError as exc:
-            exc.index = i
-            exc.match = match
-            raise
-    return match
-
-
 def _ends_with_newline(path, size=-1):
     """Whether the file's first ``size`` bytes (-1: all) end with a newline; an empty or missing
     file counts as ended."""
@@ -264,10 +143,12 @@ class Journal:
 
 
 def __getattr__(name):
-    # recover, salvage, salvage_note, Reading: read at boot only, so kept out of the RAM every
-    # append needs until first asked for (companion.recovery).
-    if name in ("recover", "salvage", "salvage_note", "Reading", "_lines", "_copy", "_whole"):
-        from companion import recovery
+    # Reading records back (check, new_match, apply, replay, recover, salvage...) is for boot, a
+    # new match and the host: companion.recovery, kept out of the RAM every append needs until
+    # one of its names is first asked for here.
+    from companion import recovery
 
+    try:
         return getattr(recovery, name)
-    raise AttributeError(name)
+    except AttributeError:
+        raise AttributeError(name)

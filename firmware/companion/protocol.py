@@ -8,11 +8,8 @@ import json
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
             "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble")
-# chouette commands: their keys and types (L: list of names, A: list of on/off answers); the word
-# a command takes without "key=" (join Anna, cubes several)
-CHOUETTE_KEYS = {"chouette": {"names": "L", "cubes": "s", "lone": "i", "partner": "i", "jacoby": "b", "force": "b"},
-                 "join": {"name": "s"}, "leave": {"name": "s"}, "ledger": {}, "cubes": {"cubes": "s"},
-                 "partner": {"accepts": "A"}, "cdouble": {"name": "s"}}
+CHOUETTE_COMMANDS = COMMANDS[8:]  # their arguments: companion.protocol_chouette
+# the word a chouette command takes without "key=" (join Anna, cubes several)
 CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name"}
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
@@ -141,41 +138,10 @@ def parse(line):
             if k != "on":
                 raise ProtocolError("view: unknown key %r (view on=1)" % k[:20])
         args["on"] = _value("on", "b", raw.get("on", True))
-    elif cmd in CHOUETTE_KEYS:
-        args = _chouette_args(cmd, raw)
+    elif cmd in CHOUETTE_COMMANDS:
+        from companion.protocol_chouette import chouette_args  # a chouette's only: loaded for one
+
+        args = chouette_args(cmd, raw)
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args
-
-
-def _chouette_args(cmd, raw):
-    keys = CHOUETTE_KEYS[cmd]
-    args = {}
-    for k in raw:
-        kind = keys.get(k)
-        if kind is None:
-            raise ProtocolError("%s: unknown key %r" % (cmd, k[:20]))
-        v = raw[k]
-        if kind in ("L", "A"):
-            if isinstance(v, str):
-                v = v.split(",") if v else []
-            if not isinstance(v, list):
-                raise ProtocolError("%s: a list separated by commas" % k)
-            if kind == "A":
-                v = [_value(k, "b", x) for x in v]
-            else:
-                v = [x.strip() if isinstance(x, str) else x for x in v]
-                for n in v:
-                    if not isinstance(n, str) or not n or len(n) > 20:
-                        raise ProtocolError("names: 1 to 20 characters each")
-        else:
-            v = _value(k, kind, v)
-        args[k] = v
-    need = CHOUETTE_WORD.get(cmd, "names" if cmd == "chouette" else None)
-    if need and need not in args:
-        raise ProtocolError("%s needs %s=" % (cmd, need))
-    if cmd == "chouette" and not 3 <= len(args["names"]) <= 12:
-        raise ProtocolError("chouette: 3 to 12 names")
-    if "cubes" in args and args["cubes"] not in ("common", "several"):
-        raise ProtocolError("cubes: common or several")
-    return args

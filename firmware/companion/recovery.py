@@ -1,9 +1,131 @@
-# Reading a journal back at boot (``recover``) and repairing a damaged one (``salvage``): the
-# Pico needs this once per boot, so it lives apart from companion.journal (which every append
-# uses) and is imported only when a journal is read back; companion.journal hands these names
-# out on first use, so ``journal.recover`` and the like work as before (docs/performance.md).
+# Reading journal records back: checking a record's fields, the Match a settings record starts,
+# applying an action record, replaying, reading a file at boot (``recover``) and repairing a
+# damaged one (``salvage``). The Pico needs this at boot and for a new match, not for every
+# append, so it lives apart from companion.journal and is imported on first use: journal hands
+# these names out (``journal.recover``, ``journal.apply``...) as before (docs/performance.md).
 
+from bgrules.match import Match, MatchError
+from bgrules.position import Position, PositionError
+from bgrules.rules import ruleset
 from companion import journal as J
+
+# What each record must hold (docs/formats.md), checked before it reaches bgrules.Match, so that
+# a record with a right checksum but a wrong field is refused by name and never half-applied.
+# Kinds: i a number, p a player (0 or 1), b true/false, s text, d two dice, n two names.
+_P = (("p", "p"),)
+FIELDS = {
+    "match": (("length", "i"), ("crawford", "b"), ("holland", "b"), ("auto", "i"), ("beavers", "i"),
+              ("jacoby", "b"), ("names", "n")),
+    "open": (("dice", "d"),),
+    "roll": (("p", "p"), ("dice", "d")),
+    "play": (("p", "p"), ("move", "s"), ("pos", "s")),
+    "double": _P, "take": _P, "drop": _P, "beaver": _P, "accept": _P, "reject": _P, "pass": _P,
+    "resign": (("p", "p"), ("kind", "i")),
+    "next": (),
+    "end": (),  # informational: the result follows from the actions
+    "note": (),
+}
+OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"),)}
+KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
+              "n": "two names"}
+
+
+def _fits(kind, v):
+    if kind == "i":
+        return type(v) is int
+    if kind == "p":
+        return type(v) is int and v in (0, 1)
+    if kind == "b":
+        return type(v) is bool
+    if kind == "s":
+        return type(v) is str
+    if type(v) is not list or len(v) != 2:
+        return False
+    want = int if kind == "d" else str
+    return type(v[0]) is want and type(v[1]) is want
+
+
+def check(record):
+    """J.JournalError naming the first field of ``record`` that is missing or of the wrong kind."""
+    a = record.get("a")
+    fields = FIELDS.get(a)
+    if fields is None:
+        raise J.JournalError("unknown action %s" % J._short(a))
+    for key, kind in fields:
+        if key not in record:
+            raise J.JournalError("%s record lacks %r" % (a, key))
+        if not _fits(kind, record[key]):
+            raise J.JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
+    for key, kind in OPTIONAL.get(a, ()):
+        if key in record and not _fits(kind, record[key]):
+            raise J.JournalError("%s record: %s is not %s" % (a, key, KIND_WORDS[kind]))
+
+
+def new_match(record):
+    """The Match a settings record starts."""
+    if record.get("a") != "match":
+        raise J.JournalError("a journal starts with the match settings")
+    v = record.get("v")
+    if type(v) is not int or v != J.VERSION:
+        raise J.JournalError("journal version %s, this firmware reads %d" % (J._short(v), J.VERSION))
+    check(record)
+    name = record.get("rules", "standard")
+    try:
+        rules = ruleset(name)
+    except (ValueError, TypeError):
+        raise J.JournalError("unknown rules %s" % J._short(name))
+    try:
+        match = Match(record["length"], record["crawford"], record["holland"], record["auto"],
+                      record["beavers"], record["jacoby"], (record["names"][0], record["names"][1]), rules)
+    except MatchError as exc:
+        raise J.JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
+    # The players roll their own dice and key them in (a board setting kept with the match).
+    match.own_dice = record.get("dice") == "own"
+    return match
+
+
+def apply(match, record):
+    """Drive ``match`` with one action record (the inverse of what the companion journals). A
+    record that does not fit raises J.JournalError and leaves ``match`` as it was: the fields are
+    checked first, and bgrules.Match checks an action before it changes anything."""
+    check(record)
+    a = record["a"]
+    p = record.get("p")
+    try:
+        if a == "open":
+            match.opening_roll(record["dice"][0], record["dice"][1], record.get("next"))
+        elif a == "roll":
+            match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
+        elif a == "play":
+            match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
+        elif a in ("double", "take", "drop", "beaver", "accept", "reject"):
+            getattr(match, a)(p)
+        elif a == "pass":
+            match.pass_turn(p)
+        elif a == "resign":
+            match.resign(record["kind"], p)
+        elif a == "next":
+            match.next_game()
+        # "end" and "note" are informational: the game end follows from the actions before it
+    except (MatchError, PositionError) as exc:
+        raise J.JournalError("%s refused: %s" % (a, exc))
+
+
+def replay(records):
+    """(match, applied): the match after every record that applies; J.JournalError for the first
+    one that does not, with its index in ``index``."""
+    if not records:
+        raise J.JournalError("empty journal")
+    match = new_match(records[0])
+    for i in range(1, len(records)):
+        try:
+            apply(match, records[i])
+        except J.JournalError as exc:
+            exc.index = i
+            exc.match = match
+            raise
+    return match
+
 
 def _lines(f):
     """(line number, offset just past the line, line bytes) for each line of the binary file
@@ -59,7 +181,7 @@ def recover(path):
     """The Reading of the journal at ``path``, streamed (a few lines in RAM at a time). A missing
     file reads as no records; other OSErrors pass through. Never raises for what the file holds."""
     r = Reading()
-    step = J.apply  # how a record after the first changes the match (or the chouette)
+    step = apply  # how a record after the first changes the match (or the chouette)
     try:
         f = open(path, "rb")
     except OSError as exc:
@@ -93,7 +215,7 @@ def recover(path):
                         r.match = chouette_session.new_chouette(record)
                         step = chouette_session.apply
                     else:
-                        r.match = J.new_match(record)
+                        r.match = new_match(record)
                 else:
                     step(r.match, record)
             except J.JournalError as exc:
