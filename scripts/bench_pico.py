@@ -431,9 +431,7 @@ def done_cases():
     import bench_companion
 
     guest = bench_companion.GUEST
-    edits = (("from frames import OpenFlash, ideal_frame",
-              "from frames import ideal_frame\nimport os\ntry:\n    os.mkdir('/jd')\nexcept OSError:\n    pass"),
-             ('Store("/input", OpenFlash())', 'Store("/jd")'),
+    edits = (('Store("journal")', 'Store("/jd")'),
              ("    t = us()\n    c.on_button(ROLL_W, SHORT, 40)", DONE_PARTS))
     for old, new in edits:
         if old not in guest:
