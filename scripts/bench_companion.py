@@ -1,13 +1,13 @@
-"""Figures for docs/performance-companion.md: the companion under MicroPython 1.27 (wasm).
+"""Figures for docs/performance.md: the companion under a real MicroPython (the UNIX port, on this
+machine); scripts/bench_pico.py runs the same four turns on the emulated Pico.
 
     .venv/bin/python scripts/bench_companion.py
 
 Measures, under MicroPython (fastest of three runs): heap allocated by the imports and the boot (an upper bound of the
-heap in use after boot: the wasm build never collects), the allocation of a whole turn (roll,
+heap in use after boot: the heap is large enough that no collection runs), the allocation of a whole turn (roll,
 lift, placements, DONE), the time from a stable frame that shows a placement to the LED answer
 (Companion.on_frame: tracker verdict + LED/OLED effects), and the work at the roll (Turn set-up,
-tracker, first verdict). Pico estimates are x50 the wasm times (../shared/pico-costs.md: code
-that allocates runs ~50x slower on a Pico than under wasm on these machines).
+tracker, first verdict). Host times only: Pico times come from the emulated Pico (bench_pico.py).
 """
 import json
 import os
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "host"))
 
 GUEST = r'''
 import gc, time
-from frames import OpenFlash, ideal_frame  # the bench's stand-ins, not counted
+from frames import ideal_frame  # the bench's stand-in, not counted
 a0 = gc.mem_alloc()
 from companion.controller import Companion, ROLL_W, ROLL_B, SHORT
 from companion.store import Store
@@ -45,7 +45,7 @@ def show():
     return ideal_frame(W, B, out=frame)
 
 dice = Dice()
-c = Companion(Store("/input", OpenFlash()), dice)
+c = Companion(Store("journal"), dice)
 c.boot(show(), 0)
 c.new_match({"length": 0}, True)
 a_boot = gc.mem_alloc() - a0
@@ -100,7 +100,8 @@ def main():
     # only ever adds time.
     r = None
     for _ in range(3):
-        out = upy.run(GUEST, [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+        out = upy.run(GUEST, [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")],
+                      heap_kb=4096)
         line = [l for l in out.splitlines() if l.startswith("RESULT ")]
         if not line:
             print(out)
@@ -113,13 +114,12 @@ def main():
             for key in ("roll_us", "frame_worst_us", "frame_mean_us", "done_us"):
                 mine[key] = min(mine[key], new[key])
     print("heap allocated by imports: %d B; imports + boot + new match: %d B" % (r["import_bytes"], r["boot_bytes"]))
-    print("| case | roll (wasm) | Pico est. | frame worst (wasm) | Pico est. | frame mean | DONE (wasm) | Pico est. | bytes allocated in the turn | play |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| case | roll | frame worst | frame mean | DONE | bytes allocated in the turn | play |")
+    print("|---|---|---|---|---|---|---|")
     for c in r["cases"]:
-        print("| %s | %.2f ms | %.0f ms | %.2f ms | %.0f ms | %.2f ms | %.2f ms | %.0f ms | %d | %s |" % (
-            c["case"], c["roll_us"] / 1000, c["roll_us"] * 50 / 1000, c["frame_worst_us"] / 1000,
-            c["frame_worst_us"] * 50 / 1000, c["frame_mean_us"] / 1000, c["done_us"] / 1000,
-            c["done_us"] * 50 / 1000, c["turn_bytes"], c["played"]))
+        print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %d | %s |" % (
+            c["case"], c["roll_us"] / 1000, c["frame_worst_us"] / 1000, c["frame_mean_us"] / 1000,
+            c["done_us"] / 1000, c["turn_bytes"], c["played"]))
     print(json.dumps(r))
 
 

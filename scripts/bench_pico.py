@@ -186,6 +186,9 @@ RULES = r"""
 print("RULES_BEGIN")
 """ + "%s" + r"""
 print("RULES_END")
+for _n in ("CASES", "turn", "start", "mid", "good", "bad", "best"):
+    globals().pop(_n, None)  # the steps share globals: leave the match its heap
+gc.collect()
 """
 
 # A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the players'
@@ -385,12 +388,20 @@ if PLAYS is None:
     print("PLAYS", repr(chosen))
 else:
     gc.collect()
-    stats["free_after"] = mem_free()
-    stats["gc"] = main.gc.times
-    stats["turns"] = turns
-    stats["phase"] = companion.phase
-    stats["oled"] = app.oled.present
-    print("MATCH", repr(stats))
+    def summary(xs):  # on the device: the lists' repr would need a large string
+        return (len(xs), sum(xs) // max(1, len(xs)), max(xs) if xs else 0, sorted(xs)[len(xs) // 2] if xs else 0)
+    where = {}
+    for _, ph, last in main.gc.times:
+        key = "after %s (%s)" % (last, ph)
+        where[key] = where.get(key, 0) + 1
+    times = [t for t, _, _ in main.gc.times]
+    out = {"frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
+           "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
+           "min_free": stats["min_free"], "done_worst": stats["done_worst"], "free_after": mem_free(),
+           "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
+           "turns": turns, "phase": companion.phase, "oled": app.oled.present}
+    stats = None
+    print("MATCH", repr(out))
 """
 
 JOURNAL = r"""
@@ -420,9 +431,7 @@ def done_cases():
     import bench_companion
 
     guest = bench_companion.GUEST
-    edits = (("from frames import OpenFlash, ideal_frame",
-              "from frames import ideal_frame\nimport os\ntry:\n    os.mkdir('/jd')\nexcept OSError:\n    pass"),
-             ('Store("/input", OpenFlash())', 'Store("/jd")'),
+    edits = (('Store("journal")', 'Store("/jd")'),
              ("    t = us()\n    c.on_button(ROLL_W, SHORT, 40)", DONE_PARTS))
     for old, new in edits:
         if old not in guest:
@@ -541,22 +550,18 @@ def main(argv=None):
     if not args.no_match:
         st = results(out, "MATCH")[0]
         print("whole 1-point match (%d turns, ended in phase %s, OLED present: %s):" % (st["turns"], st["phase"], st["oled"]))
-        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s"
-              % (len(st["frame"]), ms(statistics.mean(st["frame"])), ms(max(st["frame"]))))
-        print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s"
-              % (ms(statistics.mean(st["loop"])), ms(max(st["loop"]))))
-        print("  DONE answer: median %s, worst %s (turn %d, position %s, %r); other buttons (roll...) worst %s"
-              % ((ms(statistics.median(st["done"])), ms(max(st["done"]))) + tuple(st["done_worst"][1:])
-                 + (ms(max(st["roll"])),)))
+        n, mean, worst, _ = st["frame"]
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s" % (n, ms(mean), ms(worst)))
+        n, mean, worst, _ = st["loop"]
+        print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
+        n, _, worst, med = st["done"]
+        print("  DONE answer: median %s, worst %s (turn %s, then position %s, %r); other buttons (roll...) worst %s"
+              % ((ms(med), ms(worst)) + tuple(st["done_worst"][1:]) + (ms(st["roll"][2]),)))
         print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
-        gcs = st["gc"]
-        where = {}
-        for _, phase, last in gcs:
-            where["after %s (%s)" % (last, phase)] = where.get("after %s (%s)" % (last, phase), 0) + 1
-        print("  collections by main.py: %d, %s to %s each; where: %s"
-              % (len(gcs), ms(min(g[0] for g in gcs)) if gcs else "-", ms(max(g[0] for g in gcs)) if gcs else "-",
-                 ", ".join("%s x%d" % kv for kv in sorted(where.items()))))
-        print("  automatic collections (inside a loop step): %d %s" % (len(st["auto"]), st["auto"][:5]))
+        n, lo, hi = st["gc"]
+        print("  collections by main.py: %d, %s to %s each; where: %s" % (
+            n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))
+        print("  automatic collections (inside a loop step): %d %s" % (st["n_auto"], st["auto"]))
     return 0
 
 

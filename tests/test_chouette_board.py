@@ -155,12 +155,16 @@ def test_join_leave_and_cube_form_over_serial_between_games_only(tmp_path):
 
 def test_chouette_from_the_menu_with_the_buttons(tmp_path):
     h = Harness(tmp_path)
-    # Length money (default), then Auto x2, Beavers, Jacoby, Chouette
-    for _ in range(4):
+    # CUBE walks down the menu (Length, Game, Auto double, Beavers, Jacoby, Own dice, Chouette)
+    for _ in range(12):
+        if "> Chouette" in h.screen():
+            break
         h.press(CUBE_W)
-    assert ">Chouette" in h.screen()
+    assert "> Chouette" in h.screen()
     h.press(ROLL_W)
-    assert ">Chouette      3" in h.screen() and " Cubes    common" in h.screen()
+    lines = h.screen().split("\n")
+    assert any(l.startswith("> Chouette") and l.split()[-1] == "3" for l in lines), lines
+    assert any(l.split()[:1] == ["Cubes"] and l.split()[-1] == "common" for l in lines), lines
     h.press(ROLL_W, LONG)
     assert h.c.phase == "seating" and h.c.chouette.players == ["P1", "P2", "P3"]
 

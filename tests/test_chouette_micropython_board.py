@@ -16,7 +16,7 @@ import json
 JDIR = "."  # the guest's working directory: its journals land there
 from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG
 from companion.store import Store
-from virtual.frames import ideal_frame, OpenFlash
+from virtual.frames import ideal_frame
 
 class Dice:
     def __init__(self, rolls):
@@ -59,7 +59,7 @@ def out(c, kind):
     return found
 
 rolls = [(5, 1), (3, 1), (5, 1), (1, 1), (2, 1), (6, 1), (3, 1), (6, 4), (3, 1), (6, 4)]
-c = Companion(Store(JDIR, OpenFlash()), Dice(rolls))
+c = Companion(Store(JDIR), Dice(rolls))
 c.boot(frame(), 0)
 c.on_line("chouette names=Anna,Bruno,Carla,Dario", 10)
 for i in range(6):
@@ -114,7 +114,7 @@ print("asking", c.chouette.to_answer())
 c = None
 import gc
 gc.collect()
-c2 = Companion(Store(JDIR, OpenFlash()), Dice([]))
+c2 = Companion(Store(JDIR), Dice([]))
 c2.boot(frame(), 5000)
 print("resumed", out(c2, "boot")[0]["resumed"], c2.phase, c2.chouette.to_answer(), c2.chouette.captain)
 press(c2, ROLL_B)

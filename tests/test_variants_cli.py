@@ -65,7 +65,10 @@ def test_an_unknown_variant_is_a_one_line_error(capsys):
     for cmd in (["moves", START, "6", "5"], ["demo"], ["check", START, "6", "5", START]):
         status, out, err = bgc(capsys, *(cmd + ["--variant", "tavla"]))
         assert status == 2
-        assert err.startswith("bgc: unknown variant 'tavla'") and err.count("\n") == 1
+        # The project's error form: one bgc: line, one hint line (docs/user-guide-host.md).
+        first, hint = err.rstrip("\n").split("\n")
+        assert first.startswith("bgc: unknown variant") and "tavla" in first and "eureka" in first
+        assert hint.startswith("hint:") and "bgc variants" in hint
 
 
 @pytest.mark.parametrize("key", ["oldbritain", "reverse"])

@@ -270,7 +270,7 @@ def salvage(path, reading, kept=None, fs=None):
     line, which holds no record). Every step leaves a file the next boot reads again: the copy
     and the new journal are written under temporary names and renamed into place."""
     if fs is None:
-        import os  # lazily: the wasm MicroPython used by some tests ends on import os
+        import os
 
         fs = os
     if kept:

@@ -20,7 +20,7 @@ def _is_kept(name):
 class Store:
     def __init__(self, directory="/journal", fs=None):
         if fs is None:
-            import os  # lazily: the wasm MicroPython used by some tests ends on import os
+            import os
 
             fs = os
         self.fs = fs

@@ -279,7 +279,7 @@ class Classifier:
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(self.to_bytes())
-        import os  # lazily: the rp2 port has it; importing it early breaks the wasm test build
+        import os
 
         os.rename(tmp, path)
 

@@ -35,12 +35,15 @@ def add_variant_argument(parser):
 
 def read_variant(name):
     """The bgrules Rules called ``name``; a UserError naming the choices otherwise."""
-    from bgrules.rules import ruleset
+    from bgrules.rules import VARIANTS, ruleset
+
+    from .cli import shown
 
     try:
         return ruleset(name)
-    except ValueError as exc:
-        raise UserError(str(exc))
+    except ValueError:
+        raise UserError("unknown variant %s (one of: %s)\nhint: `bgc variants` lists them"
+                        % (shown(name, 30), ", ".join(VARIANTS))) from None
 
 
 LETTERS = ("O", "X")

@@ -140,11 +140,20 @@ class MatchLog:
         return text
 
 
+def read_data(path):
+    """The bytes of a journal file; OSError passes through."""
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def read_text(path):
+    """The text of a journal file (bytes that are not UTF-8 become U+FFFD); OSError passes through."""
+    return read_data(path).decode("utf-8", "replace")
+
+
 def load(path):
     """The MatchLog of the journal file at ``path`` (OSError when it cannot be read)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return replay_data(data, path)
+    return replay_data(read_data(path), path)
 
 
 def steps_between(start, final):

@@ -1,9 +1,6 @@
 """Stand-ins for the companion's inputs that skip the physics, for tests and benchmarks under
 either interpreter (it needs only the firmware tree, so a MicroPython guest can load it alone):
-
-* ``ideal_frame``: the classifier frame a perfectly calibrated board shows for a position;
-* ``OpenFlash``: the journal's file-system calls on top of ``open()`` alone, for the wasm
-  MicroPython build used by the tests, which cannot import its ``os``.
+``ideal_frame``, the classifier frame a perfectly calibrated board shows for a position.
 """
 
 from drivers.classify import BLACK, STACK, WHITE
@@ -29,39 +26,3 @@ def ideal_frame(white, black, stack_flags=True, out=None):
         for k in range(n if n < 4 else 4):
             f[base + k] = colour | (STACK if stack_flags and n > 4 + k else 0)
     return f
-
-
-class OpenFlash:
-    """The calls companion.store.Store makes on ``os``, answered with ``open()`` alone: journals
-    named m0001.jnl.. m<max_matches>.jnl are found by trying to open them; nothing can be removed
-    (the guest's file tree is read-only: OSError 30, EROFS). ``free_blocks`` of 4 KB are free."""
-
-    def __init__(self, free_blocks=100, max_matches=9):
-        self.free_blocks = free_blocks
-        self.max_matches = max_matches
-
-    def mkdir(self, d):
-        pass
-
-    def listdir(self, d):
-        out = []
-        for i in range(1, self.max_matches + 1):
-            name = "m%04d.jnl" % i
-            try:
-                open(d + "/" + name).close()
-                out.append(name)
-            except OSError:
-                pass
-        return out
-
-    def stat(self, path):
-        f = open(path)
-        n = len(f.read())
-        f.close()
-        return (0, 0, 0, 0, 0, 0, n)
-
-    def statvfs(self, d):
-        return (4096, 4096, self.free_blocks + 100, self.free_blocks, self.free_blocks, 0, 0, 0, 0, 255)
-
-    def remove(self, path):
-        raise OSError(30)

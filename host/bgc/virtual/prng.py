@@ -1,6 +1,6 @@
 """A small deterministic PRNG (xorshift32) so the virtual board's spread, noise and drift come out
-the same from a seed under CPython and MicroPython (MicroPython's random has no gauss and the wasm
-build cannot even import it)."""
+the same from a seed under CPython and MicroPython (MicroPython's random differs from CPython's
+and has no gauss)."""
 
 M32 = 0xFFFFFFFF
 
