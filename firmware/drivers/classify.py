@@ -53,7 +53,9 @@ CALIB_PATH = "calib.bin"
 try:
     # machine code where MicroPython has an emitter (the Pico, the UNIX port) and plain Python
     # under CPython; a MicroPython build without an emitter cannot compile it (SyntaxError)
-    from drivers.fastloops import classify_frame
+    from drivers import machine_code
+
+    classify_frame = machine_code("classify_frame")
 except (ImportError, SyntaxError):
     classify_frame = None
 

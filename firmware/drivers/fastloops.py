@@ -2,19 +2,16 @@
 
 ``scan_frame`` drives the RP2040's SIO and ADC registers directly (rp2 port only); ``classify_frame``
 is the classifier's per-cell loop over its arrays. On a Pico they take a fraction of the bytecode
-versions' time (docs/performance.md: scan + classify of 128 cells within 3 ms). This module needs
-a native code emitter: mpy-cross -march=armv6m (``bgc deploy``), or a MicroPython port with one (the
-UNIX port). Under CPython the decorator and the pointer casts are plain functions, so the same
-code runs there; a MicroPython without an emitter cannot compile it, and drivers.classify /
-drivers.hall then keep their bytecode loops.
+versions' time (docs/performance.md: scan + classify of 128 cells within 3 ms).
+
+The viper code is a source string compiled when this module is imported, by the emitter of the
+MicroPython that runs it (the Pico's Thumb emitter, the UNIX port's x86 one): so this file, like
+every firmware file, compiles with a plain ``mpy-cross`` (no ``-march``), and one .mpy serves any
+port. A MicroPython without an emitter raises SyntaxError at import, and drivers.classify /
+drivers.hall keep their bytecode loops. Under CPython the decorator and the pointer casts are
+plain functions, so the same code runs there.
 """
 import sys
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
-        return x
 
 if sys.implementation.name != "micropython":
     class micropython:  # CPython: the decorator and the pointer casts degrade to plain Python
@@ -27,6 +24,15 @@ if sys.implementation.name != "micropython":
 
     ptr8 = ptr16 = ptr32 = _cast
 
+    def const(x):  # type: ignore[misc]  # same behaviour, looser signature than the stub
+        return x
+else:
+    from micropython import const
+
+# Bound by the exec below (named here for the type checker).
+scan_frame = classify_frame = None
+
+_SOURCE = '''
 # RP2040 registers (datasheet 2.3.1.7 SIO, 4.9.6 ADC)
 _SIO_OUT_SET = const(0xD0000014)
 _SIO_OUT_CLR = const(0xD0000018)
@@ -129,3 +135,7 @@ def classify_frame(raw, base16, t_empty, t_stack, t_drop, level, inst, state, co
                 lv = lev[c]
                 lev[c] = lv + ((d - lv) >> 3)
     return changed + (faults << 16)
+'''
+
+exec(_SOURCE, globals())
+del _SOURCE

@@ -25,7 +25,9 @@ try:
     # register-level machine code, only where the registers are the RP2040's own
     if sys.platform != "rp2":
         raise ImportError
-    from drivers.fastloops import scan_frame
+    from drivers import machine_code
+
+    scan_frame = machine_code("scan_frame")
 except (ImportError, SyntaxError):
     scan_frame = None
 
