@@ -93,22 +93,6 @@ def apply(ch, record):
         raise J.JournalError("%s record is incomplete" % a)
 
 
-def replay(records):
-    """The Chouette after every record; JournalError (with ``index`` and ``match``, the chouette
-    before that record) for the first one that does not apply."""
-    if not records:
-        raise J.JournalError("empty journal")
-    ch = new_chouette(records[0])
-    for i in range(1, len(records)):
-        try:
-            apply(ch, records[i])
-        except J.JournalError as exc:
-            exc.index = i
-            exc.match = ch
-            raise
-    return ch
-
-
 # --- the evening on the board ---------------------------------------------------------------------
 
 
@@ -162,7 +146,7 @@ def act(c, record):
         c.journal.append(record)
     except OSError as exc:
         records, problem = c.journal.read()
-        c.chouette = replay(records)
+        c.chouette = J.replay(records)
         c.match = c.chouette.match
         c.say("Flash write failed")
         c.error("journal write failed: %s" % exc)

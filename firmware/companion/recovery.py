@@ -111,15 +111,25 @@ def apply(match, record):
         raise J.JournalError("%s refused: %s" % (a, exc))
 
 
+def _start(record):
+    """The match, or chouette evening, a journal's first record opens, and the function that
+    applies each later record to it."""
+    if record.get("a") == "chouette":
+        from companion import chouette_session  # imported only for a chouette
+
+        return chouette_session.new_chouette(record), chouette_session.apply
+    return new_match(record), apply
+
+
 def replay(records):
-    """(match, applied): the match after every record that applies; J.JournalError for the first
-    one that does not, with its index in ``index``."""
+    """The match (or chouette evening) after every record; J.JournalError for the first one that
+    does not apply, with its index in ``index`` and the match before it in ``match``."""
     if not records:
         raise J.JournalError("empty journal")
-    match = new_match(records[0])
+    match, step = _start(records[0])
     for i in range(1, len(records)):
         try:
-            apply(match, records[i])
+            step(match, records[i])
         except J.JournalError as exc:
             exc.index = i
             exc.match = match
@@ -181,7 +191,7 @@ def recover(path):
     """The Reading of the journal at ``path``, streamed (a few lines in RAM at a time). A missing
     file reads as no records; other OSErrors pass through. Never raises for what the file holds."""
     r = Reading()
-    step = apply  # how a record after the first changes the match (or the chouette)
+    step = None  # how a record after the first changes the match (or the chouette): _start
     try:
         f = open(path, "rb")
     except OSError as exc:
@@ -208,14 +218,7 @@ def recover(path):
                 record = J.decode(line)
                 readable = True
                 if r.match is None:
-                    if record.get("a") == "chouette":
-                        # A chouette evening: its session module, imported only for one.
-                        from companion import chouette_session
-
-                        r.match = chouette_session.new_chouette(record)
-                        step = chouette_session.apply
-                    else:
-                        r.match = new_match(record)
+                    r.match, step = _start(record)
                 else:
                     step(r.match, record)
             except J.JournalError as exc:
