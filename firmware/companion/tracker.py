@@ -40,11 +40,19 @@
 # black's. Positions are bgrules cells (mover's view): index 0 off, 1..24 points, 25 bar, +26
 # for the opponent in the opponent's own numbering.
 
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
 from bgrules.position import Position, OPP, BAR, CHECKERS
 
-_FAULT = 8
-_STACK = 4
-_UNDER = 16
+_FAULT = const(8)
+_STACK = const(4)
+_UNDER = const(16)
 
 SAME = 0
 LEGAL = 1
@@ -56,10 +64,10 @@ VERDICTS = ("same", "legal", "lifted", "hit", "illegal")
 _ZERO = bytes(52)
 
 # how a frame is explained (Tracker._explain)
-_SEEN_LIFTED = 1
-_SEEN = 2
-_IN_HAND = 3
-_FOUND = 4
+_SEEN_LIFTED = const(1)
+_SEEN = const(2)
+_IN_HAND = const(3)
+_FOUND = const(4)
 
 
 def led_of(white, place):
@@ -160,35 +168,60 @@ class Tracker:
         wb = 0 if mw else OPP  # where white's places start in mover-view cells
         bb = OPP if mw else 0
         faults = 0
+        base = 0
         for p in range(1, 25):
-            base = 5 * (p - 1)
             nw = nb = 0
             rw = rb = 0
-            under[p] = 0
-            for k in range(5):
-                s = frame[base + k]
+            u = 0
+            for cell in range(base, base + 5):
+                s = frame[cell]
+                if not s:
+                    continue  # an empty cell: most of them
                 if s == _FAULT:
                     faults += 1
                     rw = rb = 1
                     continue
                 c = s & 3
-                if s & _UNDER:
-                    under[p] += 1 if c == 1 else 16
                 if c == 1:
                     nw += 1
+                    if s & _UNDER:
+                        u += 1
                     if s & _STACK:
                         rw = 1
                 elif c == 2:
                     nb += 1
+                    if s & _UNDER:
+                        u += 16
                     if s & _STACK:
                         rb = 1
-            if nw == 5:
-                rw = 1
-            if nb == 5:
-                rb = 1
+                elif s & _UNDER:
+                    u += 16
+            base += 5
+            under[p] = u
             mixed[p] = 1 if nw and nb else 0
-            self._put(wb + p, nw, rw)
-            self._put(bb + 25 - p, nb, rb)
+            # the counts as seen, or the last known count where only "lo or more" is sensed
+            i = wb + p
+            if nw:
+                lo[i] = nw
+                if rw or nw == 5:
+                    rng[i] = 1
+                    if known[i] > nw:
+                        nw = known[i]
+                seen[i] = nw
+            elif rw:
+                rng[i] = 1
+                seen[i] = known[i]
+            i = bb + 25 - p
+            if nb:
+                lo[i] = nb
+                if rb or nb == 5:
+                    rng[i] = 1
+                    if known[i] > nb:
+                        nb = known[i]
+                seen[i] = nb
+            elif rb:
+                rng[i] = 1
+                seen[i] = known[i]
         nw = nb = 0
         rw = rb = 0
         for cell in range(120, 128):
