@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
     .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
+    .venv/bin/python scripts/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
 
 The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
 /lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
@@ -10,11 +11,17 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
 
 * free heap after boot, and after importing the firmware (everything main.py imports);
 * one 128-cell hall scan (drivers/hall.py) and one classifier update (drivers/classify.py);
-* the rules answers over random-game positions (the cases of ``bgc bench``): roll / frame / done;
+* the rules answers (the cases of ``bgc bench``: roll / frame / done) over positions from games GNU
+  Backgammon plays against itself (gnubg-nn, seeded dice; ``--positions random``: random plays),
+  read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
-  collector) with the real journal on the Pico's littlefs: frame-to-LED answer, DONE answer, the
-  least free heap, and every collection (explicit ones by main.py, automatic ones found by
-  gc.mem_alloc() falling inside a loop step) with where it happened;
+  collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
+  KEY``: frame-to-LED answer, DONE answer, the least free heap, and every collection (explicit ones
+  by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
+  happened. The players' plan is read turn by turn from a file and the harness logs into
+  preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
+  with the harness loaded, before the match begins) and the firmware's own least free heap is
+  reported beside the whole;
 * one journal append.
 
 The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs

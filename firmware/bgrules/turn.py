@@ -416,14 +416,16 @@ class Turn:
     def is_partial(self, position):
         return bool(self.locate(position))
 
-    def destinations(self, position, point):
+    def destinations(self, position, point, options=None):
         """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
         mid-turn ``position`` may be put down so that the turn can still be completed legally,
-        including taking a step back toward where it came from."""
+        including taking a step back toward where it came from. ``options``: ``locate(position)``
+        when the caller has it already."""
         cells = position.cells if isinstance(position, Position) else position
         if not cells[point]:
             return []
-        options = self.locate(cells)
+        if options is None:
+            options = self.locate(cells)
         if not options:
             return []
         out = []

@@ -108,6 +108,7 @@ class Tracker:
         self.reason = ""
         self.complete = False  # the board shows a whole legal play: press DONE
         self.faults = 0
+        self.memo = []  # the last few (cells, turn.locate(cells)) of this turn: see _locate
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -116,6 +117,7 @@ class Tracker:
         self.start = position
         self.turn = turn
         self.mover_white = mover_white
+        self.memo = []
         self.known[:] = position.cells
         self.prev[:] = position.cells
         self.seen[:] = position.cells
@@ -434,7 +436,7 @@ class Tracker:
         _IN_HAND (the missing checkers are in a hand: ``base`` has them put back), _FOUND (a
         count the sensors cannot tell, resolved: ``base``); 0 when no legal play explains it."""
         turn = self.turn
-        if not surplus and turn.locate(cand):
+        if not surplus and self._locate(cand):
             return _SEEN_LIFTED if deficit and not added else _SEEN
         if deficit and self._in_hand(cand, deficit):
             return _IN_HAND
@@ -466,17 +468,18 @@ class Tracker:
         behind it may land on it (the one just lifted is asked first)."""
         turn = self.turn
         reach = 0
-        for left in turn.locate(base):
+        options = self._locate(base)
+        for left in options:
             n = 0
             for d in left:
                 n += d
             if n > reach:
                 reach = n
         for q in pending:
-            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent)
+            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent, options)
             s = min(25, q + reach)
             while s > q and not ok:
-                if s != recent and base[s] and q in turn.destinations(base, s):
+                if s != recent and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -504,10 +507,10 @@ class Tracker:
         on = self._on(back, 0)
         if on <= CHECKERS:
             back[0] = CHECKERS - on
-            base = back if turn.locate(back) else self.known
+            base = back if self._locate(back) else self.known
         else:
             base = self.known
-        dest = turn.destinations(base, recent)
+        dest = turn.destinations(base, recent, self._locate(base))
         self.lifted = led_of(mw, recent)
         lit = []
         for d in dest:
@@ -536,7 +539,7 @@ class Tracker:
         """The missing checkers of ``cand`` read as still in a hand: ``base`` gets them put back;
         True when that is a legal (partial) play."""
         self._returned(cand, deficit, self.base)
-        return bool(self.turn.locate(self.base))
+        return bool(self._locate(self.base))
 
     def _search_ranged(self, cand, surplus, deficit, final=False):
         """The first legal position that differs from ``cand`` only in the count of places the
@@ -601,8 +604,22 @@ class Tracker:
             return out
         return bytearray(r) if r is not None else None
 
+    def _locate(self, cells):
+        """``turn.locate(cells)``, remembered for the last few positions: a lift asks about the
+        position the frame before was judged on, a placement's verdict asks twice about the same
+        position, and each search costs the Pico milliseconds."""
+        memo = self.memo
+        for m in memo:
+            if m[0] == cells:
+                return m[1]
+        r = self.turn.locate(cells)
+        if len(memo) == 3:
+            memo.pop()
+        memo.insert(0, (bytes(cells), r))
+        return r
+
     def _is_complete(self, cells):
-        for left in self.turn.locate(cells):
+        for left in self._locate(cells):
             if not left:
                 return True
         return False
@@ -649,7 +666,7 @@ class Tracker:
         if on < CHECKERS - start[0] and (not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
                                          or self._lifted_outside(cand)):
             h = self._returned(cand, CHECKERS - start[0] - on)
-            if turn.locate(h):
+            if self._locate(h):
                 return [], "Checker in hand: put it down"
         return [], reason or "Illegal play"
 
