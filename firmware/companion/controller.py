@@ -13,22 +13,22 @@
 # (docs/protocol.md). The button grammar is docs/player-guide.md.
 #
 # This file is the core: the state, the inputs and which phase they go to, the phase changes,
-# the hints, the journaled action and the effects. Each phase's own steps live in a mixin module
-# (docs/architecture.md): phase_setup (menu, new match), phase_roll (opening, rolls), phase_moving
-# (the turn, DONE, which play), phase_cube (cube, resignations), phase_end (game and match end),
-# commands (serial commands).
+# the hints, the journaled action and the effects. Each phase's own steps live in a module
+# (docs/architecture.md): mixins of Companion for the game, phase_roll (opening, rolls),
+# phase_moving (the turn, DONE, which play), phase_cube (cube, resignations), phase_end (game and
+# match end); functions imported on first use for what a game does not need, phase_setup (menu,
+# new match) and commands (serial commands).
 
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from companion import display, protocol
 # The button codes and press kinds are imported from here by main.py and the tests.
-from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG, KIND_WORDS, PHASE_OF, chouette as _cs  # noqa: F401
+from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
+from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs
 from companion.tracker import Tracker, led_of
-from companion.phase_setup import SetupPhase
 from companion.phase_roll import RollPhase
 from companion.phase_moving import MovingPhase
 from companion.phase_cube import CubePhase
 from companion.phase_end import EndPhase
-from companion.commands import Commands
 
 VERSION = "1.0"
 
@@ -70,7 +70,7 @@ class Effects:
         self.calibrate = False  # main.py: take an empty-board baseline, then call calibrated()
 
 
-class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Commands):
+class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
     def __init__(self, store, dice, buzzer=True):
         self.store = store
         self.dice = dice
@@ -185,6 +185,23 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
         self._board("resume")
 
     # --- phases -----------------------------------------------------------------------------
+
+    def _setup(self):
+        self.phase = "setup"
+        self.cursor = 0
+        self.pick = None
+        self.hint = ""
+
+    def _menu_items(self):
+        from companion import phase_setup
+
+        return phase_setup.menu_items(self)
+
+    def new_match(self, settings, force=False):
+        """Start a new match (menu or the ``new`` command). Returns the error text or None."""
+        from companion import phase_setup
+
+        return phase_setup.new_match(self, settings, force)
 
     def _board(self, reason):
         """Wait until the board shows the position the match needs (start, or after a cut)."""
@@ -314,7 +331,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
     def _button(self, player, roll, kind):
         ph = self.phase
         if ph == "setup":
-            return self._menu(roll, kind)
+            from companion import phase_setup
+
+            return phase_setup.menu(self, roll, kind)
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
@@ -409,6 +428,19 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
             self.error("journal write failed: %s" % exc)
             return False
         return True
+
+    # --- serial commands (companion.commands, imported with the first line) ---------------------
+
+    def on_line(self, line, now):
+        from companion import commands
+
+        commands.on_line(self, line, now)
+
+    def calibrated(self, suspect, note):
+        """main.py took the empty-board baseline."""
+        from companion import commands
+
+        commands.calibrated(self, suspect, note)
 
     # --- effects ----------------------------------------------------------------------------
 
