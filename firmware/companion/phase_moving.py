@@ -112,6 +112,8 @@ class MovingPhase:
         self.status()
         return True
 
+    # --- which of two plays? ----------------------------------------------------------------
+
     def _ask_start(self, found):
         self.ask = [bytes(f) for f in found]
         t = self.tracker
