@@ -27,9 +27,10 @@ from drivers.oled import Oled
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
-# Modules only a power-up or a new match needs (the journal read back, the boot call): dropped at
-# the next collection, so they do not sit in the heap through the games (imported again if asked)
-ONCE_ONLY = ("booting", "recovery")
+# Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
+# dropped at the next collection, so they do not sit in the heap through the games (imported
+# again when asked for)
+ONCE_ONLY = ("booting", "recovery", "phase_setup")
 
 
 class OpeningDice:

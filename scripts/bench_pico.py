@@ -318,7 +318,7 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "min_free": 1 << 30, "done_worst": (0,)}
+         "min_free": 1 << 30, "min_free_turns": 1 << 30, "done_worst": (0,)}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -359,6 +359,8 @@ def run(n):
         free = mem_free()
         if free < stats["min_free"]:
             stats["min_free"] = free
+        if free < stats["min_free_turns"] and (turns or companion.phase in ("roll", "moving")):
+            stats["min_free_turns"] = free  # from the first turn on (not the new match's imports)
         if mem_alloc() < a:
             stats["auto"].append(("step", companion.phase))
         app.collect_if_due()
@@ -448,7 +450,7 @@ else:
     times = main.gc.times.values()
     out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "done_worst": stats["done_worst"], "free_after": mem_free(),
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "done_worst": stats["done_worst"], "free_after": mem_free(),
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present}
     stats = None
@@ -688,9 +690,10 @@ def main(argv=None):
         # what the harness holds (its code, board and logs; the plan is read from a file) measured
         # apart: free after a collection with the harness loaded, before the match's objects exist
         harness = heap_import - st["harness_free"]
-        print("  the harness's own share: %d B; so the firmware's own least free heap in play: %d B"
-              " (after importing the firmware %d B, minus the most the match took, %d B)"
-              % (harness, st["min_free"] + harness, heap_import, st["harness_free"] - st["min_free"]))
+        print("  the harness's own share: %d B; so the firmware's own least free heap: %d B in the whole match"
+              " (after importing the firmware %d B, minus the most the match took, %d B), %d B from the first turn on"
+              % (harness, st["min_free"] + harness, heap_import, st["harness_free"] - st["min_free"],
+                 st["min_free_turns"] + harness))
         n, lo, hi = st["gc"]
         print("  collections by main.py: %d, %s to %s each; where: %s" % (
             n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))
