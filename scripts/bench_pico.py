@@ -630,7 +630,18 @@ def main(argv=None):
         positions = random_positions(args.games, seed=args.seed)
     cases = [make_case(pid, a, b, rng) for pid, a, b in positions] if not args.no_rules else []
     hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
-    tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+    os.makedirs(CACHE, exist_ok=True)
+    tree = tempfile.mkdtemp(prefix="pico_mpy-", dir=CACHE)  # runs at once keep apart
+    try:
+        return _run(args, cases, hard, tree)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def _run(args, cases, hard, tree):
+    import tempfile
+
+    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
     steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
     if not args.no_cases:
         steps.append(("cases", done_cases()))
