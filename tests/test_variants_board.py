@@ -25,7 +25,8 @@ NO_HITS_FIRST = ("fixedroll",)
 
 def _program(key):
     game = base.GAME
-    layout = ruleset(key).start
+    # White is player 0, the mover of the start's first view (a variant's start may differ by side).
+    cells = ruleset(key).start_position().cells
 
     def swap(old, new):
         nonlocal game
@@ -36,11 +37,13 @@ def _program(key):
     w[p] = n
 for p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):
     b[p] = n
-""", """LAYOUT = %r
+""", """CELLS = %r
 for p in range(1, 25):
-    w[p] = LAYOUT[p]
-    b[25 - p] = LAYOUT[p]
-""" % (tuple(layout),))
+    w[p] = CELLS[p]
+    b[25 - p] = CELLS[26 + p]
+w[25] = CELLS[25]
+b[25] = CELLS[51]
+""" % (tuple(cells),))
     swap('return "new length=1"', 'return "new length=1 variant=%s"' % key)
     swap('turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1])',
          'turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1], RULES)')

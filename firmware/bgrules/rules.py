@@ -93,6 +93,7 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
             "fixedroll", "openroll")
+VARIANTS += ("snake",)  # helper exotic1's games
 
 
 def ruleset(key):

@@ -40,7 +40,8 @@ CATALOGUE = (
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
-    ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
+    ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
+     "start (picture lost): a games-book Snake; its text breaks off, the nine on the bar are read in"),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice", ""),
 )
 
