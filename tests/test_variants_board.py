@@ -46,9 +46,12 @@ b[25] = CELLS[51]
 """ % (tuple(cells),))
     swap('return "new length=1"', 'return "new length=1 variant=%s"' % key)
     swap('turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1])',
-         'turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1], RULES)')
+         'turn = Turn(pinned(st), st["dice"][0], st["dice"][1], RULES)')
     swap("from bgrules import Position, Turn\n",
-         "from bgrules import Position, Turn\nfrom bgrules.rules import ruleset\nRULES = ruleset(%r)\n" % key)
+         "from bgrules import Position, Turn\nfrom bgrules.rules import ruleset\nRULES = ruleset(%r)\n" % key
+         # Pin: whose checker is pinned on a point of both colours is in the status, not the ID
+         + "def pinned(st):\n    pos = Position.from_id(st['pos'], RULES.pinning)\n"
+           "    pos.pinned = st.get('pinned', 0)\n    return pos\n")
     if key in NO_HITS_FIRST:
         swap("""                if pl.position.id() < best.position.id():""",
              """                if (hits(pl), pl.position.id()) < (hits(best), best.position.id()):""")

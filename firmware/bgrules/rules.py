@@ -34,6 +34,12 @@ class Rules:
     """
 
     search = None
+    # Pin (bgrules/variants/pin.py): a checker landing on a single opposing one pins it (both stay
+    # on the point; Position.pinned says whose is pinned); a roll not playable whole is lost; the
+    # winner scores the loser's pips (times the kind).
+    pinning = False
+    whole_roll = False
+    pip_score = False
 
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
                  bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
@@ -93,7 +99,7 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
             "fixedroll", "openroll")
-VARIANTS += ("snake",)  # helper exotic1's games
+VARIANTS += ("snake", "pin")  # helper exotic1's games
 
 
 def ruleset(key):

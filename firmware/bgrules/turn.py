@@ -22,9 +22,11 @@ _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
 _R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+_R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
 R_CAP = _R_CAP
+R_PIN = _R_PIN
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
@@ -233,6 +235,8 @@ class Turn:
         self.d2 = min(d1, d2)
         self.double = d1 == d2
         s = self._s = (rules.search or _Search)(rules)
+        if rules.pinning:
+            s.pinned = start.pinned
         s.load(start.cells)
         if self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
@@ -249,6 +253,9 @@ class Turn:
             self.forced_die = 0
             if n == 1 and rules.larger_forced:
                 self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
+        if rules.whole_roll and self.dice_to_play < len(self._orders[0]):
+            self.dice_to_play = 0  # Pin: a roll that cannot be played whole is lost
+            self.forced_die = 0
 
     # --- the target search ------------------------------------------------------------
 
@@ -466,7 +473,7 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite, self.rules.checkers)
+        problem = final.problem(names, self.rules.opposite, self.rules.checkers, self.rules.pinning)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -494,7 +501,7 @@ class Turn:
             if behind_final > behind_start:
                 return "Checkers only move forward"
         if self.dice_to_play == 0:
-            return "No move is possible"
+            return "Roll lost: not playable whole" if self.rules.whole_roll else "No move is possible"
         dice = "%d-%d" % (self.d1, self.d2)
         # A legal beginning that stops too early.
         found = self._search_for(cells, _FIND_ANY, _R_DICE)
@@ -530,6 +537,8 @@ class Turn:
             return "Point %d is blocked" % at
         if why == _R_CAP:
             return "At most %d checkers on %d" % (self.rules.cap, at)
+        if why == _R_PIN:
+            return "Checker on %d is pinned" % at
         return "Checker still on %d: no bear-off" % at
 
     # --- every play (host side) -------------------------------------------------------------

@@ -144,11 +144,14 @@ class Companion:
                     "phase": self.phase, "pips": [0, 0], "msg": self.msg, "game": 0, "journal": None}
         d = m.dice
         pw, pb = m.pips()
-        return {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
+        f = {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
                 "length": m.length, "cube": m.cube, "owner": m.cube_owner, "crawford": m.crawford_game,
                 "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
                 "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
                 "journal": self.store.path(self.name) if self.name else None}
+        if m.position.pinned:
+            f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
+        return f
 
     def status(self):
         fields = self.status_fields()
@@ -729,8 +732,9 @@ class Companion:
         m = self.match
         reason, cells = self.refused
         final = Position(cells)
-        if final.problem():
-            self.say(final.problem())
+        why = final.problem(pins=m.rules.pinning)
+        if why:
+            self.say(why)
             return
         if not self._play(cells, True):
             return

@@ -182,10 +182,11 @@ class Tracker:
                     nb += 1
                     if s & _STACK:
                         rb = 1
-            if nw == 5:
-                rw = 1
-            if nb == 5:
-                rb = 1
+            if nw + nb == 5:  # no free cell: a checker more of either colour went on top
+                if nw:
+                    rw = 1
+                if nb:
+                    rb = 1
             mixed[p] = 1 if nw and nb else 0
             self._put(wb + p, nw, rw)
             self._put(bb + 25 - p, nb, rb)
@@ -282,8 +283,9 @@ class Tracker:
         # on their way to the bar.
         hit_pts = []
         blocked = 0
+        pins = turn.rules.pinning  # Pin: both colours on a point is a pin, judged by the rules
         for p in range(1, 25):
-            if self.mixed[p]:
+            if self.mixed[p] and not pins:
                 io = cell_index(self.mover_white, not self.mover_white, 25 - p if self.mover_white else p)
                 n = cand[io]
                 if n >= 2:
@@ -588,7 +590,7 @@ class Tracker:
         cand[OPP] = start[OPP]
         mw = self.mover_white
         for p in range(1, 25):
-            if self.mixed[p]:
+            if self.mixed[p] and not turn.rules.pinning:
                 if cand[cell_index(mw, not mw, 25 - p if mw else p)] >= 2:
                     self.red = [p]
                     return [], "Point %d is blocked" % (p if mw else 25 - p)

@@ -450,9 +450,11 @@ class Players:
         if key != self.turn_key:
             self.turn_key = key
             self.stats["turns"] += 1
-            start = Position.from_id(st["pos"])
+            rules = getattr(sim, "rules", None) or STANDARD
+            start = Position.from_id(st["pos"], rules.pinning)
+            start.pinned = st.get("pinned", 0)  # Pin: whose checker is pinned is not in the ID
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], getattr(sim, "rules", None) or STANDARD,
+            turn = Turn(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:
