@@ -254,8 +254,13 @@ class Turn:
             if n == 1 and rules.larger_forced:
                 self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
         if rules.whole_roll and self.dice_to_play < len(self._orders[0]):
-            self.dice_to_play = 0  # Pin: a roll that cannot be played whole is lost
-            self.forced_die = 0
+            # Pin: a roll that cannot be played whole is lost, unless it bears off the last checker
+            end = bytearray(start.cells)
+            end[0:26] = bytes(26)
+            end[OFF] = 15
+            if not self._search_for(end, _FIND_PLAY):
+                self.dice_to_play = 0
+                self.forced_die = 0
 
     # --- the target search ------------------------------------------------------------
 

@@ -31,7 +31,9 @@ CATALOGUE = (
     ("french2", "French Backgammon 2", "3 checkers, own half, no passing, exact home point, hitting opposite", ""),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube", ""),
     ("mexican", "Mexican", "smaller die first; max 5 a point; roll again after doubles; 1-2 a chosen double", ""),
-    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
+    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; roll lost unless whole; pip scoring; no cube",
+     "start (picture lost): bkgm.com's Pin Game, 13 on the 24 point, 1 each on the 17 and 15; a point of two "
+     "stays open to its owner"),
     ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
     ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
     ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
