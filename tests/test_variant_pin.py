@@ -215,3 +215,48 @@ def test_pin_is_listed_with_its_assumptions(capsys):
     status, out, err = bgc(capsys, "variants", "--json")
     rows = {json.loads(line)["key"]: json.loads(line) for line in out.splitlines()}
     assert rows["pin"]["playable"] and "Pin Game" in rows["pin"]["assumed"]
+
+
+def test_pin_at_the_board_a_pinner_put_on_top_of_the_blot_is_seen_and_keeps_the_point(tmp_path):
+    # The pinned checker sits under the pinner: the cell reads the pinned colour, weaker (UNDER,
+    # hardware/sensing.md), and the pinner is not seen at all; the board still takes the play,
+    # and on Black's turn the point stays closed to Black and Black's checker stays pinned.
+    from companion_helpers import Harness, ROLL_B, ROLL_W
+    from drivers.classify import UNDER
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=1, rules="pin")
+    h.press(ROLL_W)
+    h.clear()
+    start = pos(points(p13=2, p6=13), points(p18=1, p24=4, p22=5, p21=5))  # Black's blot on White's 7
+    at(h, start, True, (6, 1))
+    plain = h.frame
+
+    def covered():
+        f = plain()
+        assert f[5 * 6] & 3 == 2  # board point 7: Black's checker in the first cell
+        f[5 * 6] |= UNDER
+        return f
+
+    h.lift("w", 13)
+    h.frame = covered  # the white checker goes on top of the black one: not seen itself
+    h.show()
+    assert h.events("illegal") == []
+    h.move("w", 6, 5)
+    h.press(ROLL_W)
+    assert [e["move"] for e in h.events("play")] == ["13/7 6/5"]
+    assert h.events("illegal") == []
+    h.clear()
+    h.dice.rolls.append((6, 2))
+    h.press(ROLL_B)
+    assert h.c.match.position.pinned == 1 << 18
+    status = [e for e in h.events("status")][-1]
+    assert status["pinned"] == 1 << 18
+    h.move("b", 1, 7)  # Black's 24/18: onto its own pinned checker under White's
+    assert h.events("illegal")[-1]["reason"] == "Point 18 is blocked"
+    h.move("b", 7, 1)
+    h.move("b", 1, 9)
+    h.press(ROLL_B)
+    assert [e["move"] for e in h.events("play")] == ["24/22 22/16"]  # not by way of 18
+    assert h.c.match.position.pinned == 0  # White on roll: its checker on 7 is the pinner

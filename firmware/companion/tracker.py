@@ -88,6 +88,7 @@ class Tracker:
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
         self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
+        self.cover = bytearray(25)  # points where a checker on top is one the rules placed there
         self.turn = None
         self.start = None
         self.mover_white = True
@@ -224,6 +225,19 @@ class Tracker:
         under = self.under
         seen = self.seen
         known = self.known
+        cover = self.cover
+        # A checker on top that the position already holds there (Pin: the pinner on its pinned
+        # checker) stays counted, whatever else is missing or counted from the rules.
+        for p in range(1, 25):
+            cover[p] = 0
+            u = under[p]
+            if u:
+                i = wb + p if u >> 4 else bb + 25 - p
+                if known[i] > seen[i]:
+                    seen[i] += 1
+                    self.lo[i] += 1
+                    self.mixed[p] = 1
+                    cover[p] = 1
         short_w = CHECKERS - known[wb] - self._on(seen, wb)
         short_b = CHECKERS - known[bb] - self._on(seen, bb)
         if short_w <= 0 and short_b <= 0:
@@ -235,7 +249,7 @@ class Tracker:
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
-                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15:
+                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15 and not cover[p]:
                     i = side + (p if side == wb else 25 - p)
                     seen[i] += 1
                     self.lo[i] += 1

@@ -56,8 +56,10 @@ def register(sub):
 
 
 def rows(include_missing=False):
+    """The playable games in the board's menu order (bgrules.rules.VARIANTS), then the others."""
     out = []
-    for key, name, summary, assumed in CATALOGUE:
+    order = sorted(CATALOGUE, key=lambda row: VARIANTS.index(row[0]) if row[0] in VARIANTS else len(VARIANTS))
+    for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
             out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
