@@ -21,6 +21,9 @@ pytestmark = pytest.mark.micropython
 # With one roll for the whole game, the base test's choice (the smallest Position ID) can
 # cycle for ever (4-1: hit and hit back); these players avoid hits, so the pips only go down.
 NO_HITS_FIRST = ("fixedroll",)
+# Hitting "opposite" (French Backgammon 2): the hit checker stands across the board; the players
+# take it to the bar before they put the hitting checker down.
+HIT_ACROSS = ("french2",)
 
 
 def _program(key):
@@ -52,6 +55,15 @@ b[25] = CELLS[51]
          # Pin: whose checker is pinned on a point of both colours is in the status, not the ID
          + "def pinned(st):\n    pos = Position.from_id(st['pos'], RULES.pinning)\n"
            "    pos.pinned = st.get('pinned', 0)\n    return pos\n")
+    if key in HIT_ACROSS:
+        swap("""            for a, b, hit in best.steps:
+                take(board_point(a, colour), colour)""", """            for a, b, hit in best.steps:
+                if hit:
+                    take(board_point(RULES.opposite[b], other), other)
+                    put(25, other)
+                    run(5)
+                    hit = 0
+                take(board_point(a, colour), colour)""")
     if key in NO_HITS_FIRST:
         swap("""                if pl.position.id() < best.position.id():""",
              """                if (hits(pl), pl.position.id()) < (hits(best), best.position.id()):""")

@@ -117,7 +117,7 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
             "fixedroll", "openroll")
-VARIANTS += ("snake", "pin")  # helper exotic1's games
+VARIANTS += ("snake", "pin", "french2")  # helper exotic1's games
 
 
 def ruleset(key):

@@ -233,7 +233,8 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        self.double = d1 == d2
+        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
+        self.double = d1 == d2 and rules.doubles != "once"
         s = self._s = (rules.search or _Search)(rules)
         if rules.pinning:
             s.pinned = start.pinned

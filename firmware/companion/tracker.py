@@ -457,6 +457,9 @@ class Tracker:
                 reach = n
         for q in pending:
             ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent)
+            if not ok and base[BAR]:
+                # entering from the bar (French 2 enters on its 12 point and down, not from 25)
+                ok = q in turn.destinations(base, BAR)
             s = min(25, q + reach)
             while s > q and not ok:
                 if s != recent and base[s] and q in turn.destinations(base, s):
