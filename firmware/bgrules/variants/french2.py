@@ -37,15 +37,15 @@ class TrackSearch(_Search):
         return True
 
 
-class French2(Rules):
-    def result(self, start, final):
-        return 1 if final.cells[1] == 3 else 0  # all three on the 1 point: a single game
+def result(start, final):
+    return 1 if final.cells[1] == 3 else 0  # all three on the 1 point: a single game
 
 
 # The opposing checker that a checker landing on t hits is the one on the opponent's own t, across
 # the board; the 1 points are exempt, so the 1 point maps to the opponent's 24, never used here.
 OPPOSITE = bytes((0, 24) + tuple(range(2, 26)))
 
-RULES = French2("French Backgammon 2", (0,) * 25 + (3,), OPPOSITE, key="french2", checkers=3,
+RULES = Rules("French Backgammon 2", (0,) * 25 + (3,), OPPOSITE, key="french2", checkers=3,
                 bar_first=False, cube=False, gammons=False, doubles="once")
 RULES.search = TrackSearch
+RULES.result = result  # a function, not a subclass: less RAM
