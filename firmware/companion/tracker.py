@@ -612,7 +612,10 @@ class Tracker:
                     self.red = [p]
                     return [], "Point %d is blocked" % (p if mw else 25 - p)
                 return [], "Hit checker to the bar"
-        if self._on(cand, OPP) < CHECKERS - start[OPP]:
+        short = CHECKERS - start[OPP] - self._on(cand, OPP)
+        if short > 0 and self.rng[OPP + BAR]:
+            cand[OPP + BAR] += short  # a bar of four or more (Snake's nine) counts from the rules
+        elif short > 0:
             return [], "Hit checker goes on the bar"
         on = self._on(cand, 0)
         cand[0] = CHECKERS - on if on <= CHECKERS else 0
