@@ -31,9 +31,25 @@ class Rules:
     fixed_roll       Fixed roll: the opening roll is every roll of the game
     open_roll        Open roll: each roll is made before the opponent's play, so they see it
     search           a subclass of turn._Search for rules the standard search does not know
+    smaller_first    the smaller die is played first; if it cannot be, the larger is lost too
+    doubles          how a double is played: "four" (standard); "once" (as two dice); "underside"
+                     (4x the top, then 4x the underside 7-d if the top was played whole);
+                     "underside_roll" (top, underside, then the same player rolls again);
+                     "underside_roll_strict" (as underside_roll, but a part not played whole
+                     loses the rest); "rising" (Gioul: d, d+1 .. 6, passing to the opponent at
+                     the part after one not played whole); "roll_again" (a double played whole:
+                     the same player rolls again). bgrules.turn_parts plays the parts.
+    acey_deucey      the 1-2 roll: "play" (play it, choose a double, roll again), "skip" (choose
+                     a double instead of playing it, roll again), None (an ordinary roll)
+    free_choice      Double against free choice: one player chooses any non-double roll, the
+                     other rolls twice (the chooser alternates by game)
     """
 
     search = None
+    smaller_first = False
+    doubles = "four"
+    acey_deucey = None
+    free_choice = False
 
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
                  bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
