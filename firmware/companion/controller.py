@@ -12,7 +12,7 @@
 # Phases: setup, board, opening, roll, doubled, moving, ask, resign, gameover, matchover
 # (docs/protocol.md). The button grammar is docs/player-guide.md.
 
-from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
+from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN, GAME_OVER, MATCH_OVER
 from bgrules.position import Position
 from bgrules.rules import VARIANTS
 from companion import variant_dice as VD
@@ -47,7 +47,7 @@ BLINK_MS = 300
 LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25)
 KIND_WORDS = ("drop", "single", "gammon", "backgammon")
 PHASE_OF = {OPENING: "opening", ROLL: "roll", DOUBLED: "doubled", PLAY: "moving", RESIGN: "resign",
-            GAME_OVER: "gameover", MATCH_OVER: "matchover"}
+            GAME_OVER: "gameover", MATCH_OVER: "matchover", CHOOSE: "choose"}
 
 
 def _cs():
@@ -56,6 +56,13 @@ def _cs():
     from companion import chouette_session
 
     return chouette_session
+
+
+def _pb():
+    # A turn made of parts (chosen doubles, rolling again): only for the variants that have one.
+    from companion import parts_board
+
+    return parts_board
 
 
 def led_index(point):
@@ -225,6 +232,9 @@ class Companion:
         if phase == "moving":
             self._start_turn()
             return
+        if phase == "choose":
+            _pb().begin(self)
+            return
         if phase in ("opening", "roll", "doubled", "resign"):
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None)
@@ -251,9 +261,15 @@ class Companion:
             return _cs().hint(self)
         if ph == "opening":
             return "ROLL: first roll"
+        if ph == "choose":
+            return _pb().hint(self)
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
+            if m.part:
+                return "ROLL: roll again"
+            if m.rules.free_choice and _pb().free_chooser(self, m.on_roll):
+                return "ROLL: choose dice\nCUBE: double" if m.may_double() else "ROLL: choose dice"
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
@@ -290,7 +306,7 @@ class Companion:
             self._moving_frame()
         elif ph == "ask":
             self._ask_frame()
-        elif ph in ("board", "opening", "roll", "doubled", "resign"):
+        elif ph in ("board", "opening", "roll", "doubled", "resign", "choose"):
             self._hold_frame(ph == "board")
         self.render()
 
@@ -420,6 +436,8 @@ class Companion:
                 self.say("%s to answer" % m.names[m.to_act])
                 return
             return self._resign_answer("accept" if roll else "reject", player)
+        if ph == "choose":
+            return _pb().button(self, player, roll, kind)
         if ph == "roll":
             if player != m.on_roll:
                 self.say("%s's turn" % m.names[m.on_roll])
@@ -602,6 +620,8 @@ class Companion:
             self.status()
             return
         self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
+        if m.part is not None:
+            return _pb().next_part(self)
         self._start_turn()
         self.status()
 
@@ -617,6 +637,8 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
+        if m.rules.free_choice and _pb().free_chooser(self, player):
+            return _pb().begin(self)
         # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
         if entered is None and self.entry and self.entry.own and not m.rules.open_roll and not m.preset_dice():
             return self._dice_entry().begin(self, player)
@@ -635,6 +657,8 @@ class Companion:
             ev["entered"] = True
         self.emit("roll", ev)
         self.say(VD.say_next(m))
+        if m.part is not None:
+            return _pb().next_part(self)
         self._start_turn()
         self.status()
 
@@ -762,6 +786,9 @@ class Companion:
         self.say(("Accepted: " if condone else "") + (move or "No move"))
         if m.phase in (GAME_OVER, MATCH_OVER):
             self._game_end()
+        elif m.part is not None:
+            _pb().next_part(self)
+            return True
         else:
             self._enter("roll")
         self.status()
@@ -912,7 +939,10 @@ class Companion:
                 return
             self.fx.calibrate = True
         elif cmd == "dice":
-            err = self._dice_entry().command(self, args["dice"])
+            if self.phase == "choose":
+                err = _pb().command(self, args["dice"])
+            else:
+                err = self._dice_entry().command(self, args["dice"])
             if err:
                 self.error(err, line)
         elif cmd == "view":
@@ -936,7 +966,7 @@ class Companion:
         if m is not None and ph not in ("setup",):
             who = m.to_act
             leds[LED_STATUS[who]] = C_HINT if (ph in ("doubled", "resign") or (ph == "moving" and t.complete)) else C_TURN
-        if ph in ("board", "opening", "roll", "doubled", "resign") and not self.board_ok:
+        if ph in ("board", "opening", "roll", "doubled", "resign", "choose") and not self.board_ok:
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":
