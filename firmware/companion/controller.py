@@ -269,7 +269,7 @@ class Companion:
             if m.part:
                 return "ROLL: roll again"
             if m.rules.free_choice and _pb().free_chooser(self, m.on_roll):
-                return "ROLL: choose dice\nCUBE: double" if m.may_double() else "ROLL: choose dice"
+                return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
