@@ -26,32 +26,24 @@ def rolled(m, d1, d2):
         raise MatchError("Free choice: choose the dice")
     last = m.part
     m.part = None
-    if r.free_choice:
-        if me != chooser(m):
-            _begin(m, ("z" if last and last[0] == "s" else "f", me, 0), d1, d2)
-            return
-    if r.acey_deucey and min(d1, d2) == 1 and max(d1, d2) == 2:
+    if r.free_choice and me != chooser(m):
+        return _begin(m, ("z" if last and last[0] == "s" else "f", me, 0), d1, d2)
+    if r.acey_deucey and d1 + d2 == 3 and d1 * d2 == 2:
         m.dice = (2, 1)
         if r.acey_deucey == "play":
-            _begin(m, ("a", me, 0), 2, 1)
-        else:
-            _choose(m, me)
+            return _begin(m, ("a", me, 0), 2, 1)
+        m.part = ("c", me, 0)
+        m.phase = CHOOSE
         return
-    if d1 == d2:
-        kind = _DOUBLE_KIND.get(r.doubles)
-        if kind:
-            _begin(m, (kind, me, d1), d1, d1)
-            return
+    mode = r.doubles
+    if d1 == d2 and mode not in ("four", "once"):
+        return _begin(m, ("r" if mode == "rising" else "d" if mode == "roll_again" else "t", me, d1), d1, d1)
     m._rolled(d1, d2)
 
 
-_DOUBLE_KIND = {"underside": "t", "underside_roll": "t", "underside_roll_strict": "t", "rising": "r",
-                "roll_again": "d"}
-
-
 def choose(m, d1, d2, player):
-    """The player's chosen dice: a double after Acey Deucey's 1-2 (phase CHOOSE), or the
-    free-choice player's roll, any but a double (instead of rolling)."""
+    """The player's chosen dice: a double after 1-2 (phase CHOOSE), or the free-choice player's
+    roll, any but a double (instead of rolling)."""
     if player is not None and player != m.on_roll:
         raise MatchError("Not your turn")
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
@@ -59,8 +51,7 @@ def choose(m, d1, d2, player):
     if m.phase == CHOOSE:
         if d1 != d2:
             raise MatchError("Choose a double")
-        _begin(m, ("p", m.on_roll, d1), d1, d1)
-        return
+        return _begin(m, ("p", m.on_roll, d1), d1, d1)
     if m.phase != ROLL or not m.rules.free_choice or m.on_roll != chooser(m):
         raise MatchError("No choice now: roll the dice")
     if d1 == d2:
@@ -77,16 +68,17 @@ def played(m, final):
     whole = turn.dice_to_play == (4 if turn.double else 2)
     r = m.rules
     mode = r.doubles
+    m.position = final
+    again = None
     if kind == "t":
         if whole or mode == "underside_roll":
-            return _begin(m, ("u", roller, value), 7 - value, 7 - value, final)
+            return _begin(m, ("u", roller, value), 7 - value, 7 - value)
     elif kind == "u":
         if mode != "underside" and (whole or mode == "underside_roll"):
-            return _again(m, roller, final)
+            again = "g"
     elif kind == "r":
         if value < 6:
             # Gioul: the next value; a part not played whole passes it to the other player.
-            m.position = final
             if not whole:
                 m.position = final.swapped()
                 m.on_roll = m.to_act = 1 - m.on_roll
@@ -94,60 +86,38 @@ def played(m, final):
         if m.on_roll != roller:
             # The rising ended with the opponent, whose own turn comes next: no pass.
             m.turns[roller] += 1
-            m.position = final
-            return _roll(m, None)
-    elif kind == "d":
-        if whole:
-            return _again(m, roller, final)
-    elif kind == "a":
-        if whole:
-            m.position = final
-            m.dice = (0, 0)
-            m.turn = None
-            return _choose(m, roller)
-    elif kind == "p":
-        if whole or r.acey_deucey == "skip":
-            return _again(m, roller, final)
+            again = ""
+    elif kind == "a" and whole:
+        m.dice = (0, 0)
+        m.turn = None
+        m.part = ("c", roller, 0)
+        m.phase = CHOOSE
+        return
+    elif (kind == "d" and whole) or (kind == "p" and (whole or r.acey_deucey == "skip")):
+        again = "g"
     elif kind == "f":
-        return _again(m, roller, final, "s")
-    m._next_turn(final)
-
-
-def _begin(m, part, d1, d2, final=None):
-    if final is not None:
-        m.position = final
-    m.part = part
-    m._rolled(d1, d2)
-
-
-def _choose(m, player):
-    m.part = ("c", player, 0)
-    m.phase = CHOOSE
-
-
-def _again(m, roller, final, kind="g"):
-    m.position = final
-    _roll(m, (kind, roller, 0))
-
-
-def _roll(m, part):
-    m.part = part
+        again = "s"
+    if again is None:
+        return m._next_turn(final)
+    m.part = (again, roller, 0) if again else None
     m.dice = (0, 0)
     m.turn = None
     m.phase = ROLL
 
 
+def _begin(m, part, d1, d2):
+    m.part = part
+    m._rolled(d1, d2)
+
+
 def refusal(m):
     """Why the cube cannot turn now (in the middle of a turn made of parts), or None."""
-    if m.part:
-        return "Choose a double first" if m.part[0] == "c" else "Roll again first"
-    return None
+    return "Choose a double first" if m.part[0] == "c" else "Roll again first"
 
 
 def saved(m):
     """The part as a field of the saved match (Match.dumps)."""
-    kind, roller, value = m.part
-    return "q%s.%d.%d" % (kind, roller, value)
+    return "q%s.%d.%d" % m.part
 
 
 def restore(m, field):

@@ -262,13 +262,13 @@ class Companion:
         if ph == "opening":
             return "ROLL: first roll"
         if ph == "choose":
-            return _pb().hint(self)
+            return _pb().HINT
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
             if m.part:
                 return "ROLL: roll again"
-            if m.rules.free_choice and _pb().free_chooser(self, m.on_roll):
+            if m.rules.free_choice and _pb().chooser(m) == m.on_roll:
                 return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
@@ -637,7 +637,7 @@ class Companion:
                 self._enter("roll")
                 self.status()
             return
-        if m.rules.free_choice and _pb().free_chooser(self, player):
+        if m.rules.free_choice and _pb().chooser(m) == player:
             return _pb().begin(self)
         # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
         if entered is None and self.entry and self.entry.own and not m.rules.open_roll and not m.preset_dice():

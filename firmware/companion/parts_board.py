@@ -3,23 +3,26 @@
 # roll) with the buttons or the serial ``dice`` command, and the journal record of the choice.
 # Imported by the controller only for a ruleset whose turns have parts.
 
-from bgrules.match import CHOOSE, ROLL, PLAY
-from bgrules.turn_parts import chooser
+from bgrules.match import CHOOSE, PLAY
+from bgrules.turn_parts import chooser  # noqa: F401 (the controller asks it through here)
 
-LONG = 2
-WORDS = {"t": "top", "u": "under", "r": "rising", "d": "double", "a": "acey", "c": "choose", "p": "chosen",
-         "f": "first", "z": "second", "g": "again", "s": "again"}
+HINT = "ROLL: take it\nCUBE: next one"
+# The "part" event's word for each kind of part (bgrules.turn_parts)
+KINDS = "tuardcpfzgs"
+WORDS = ("top", "under", "rising", "acey", "double", "choose", "chosen", "first", "second", "again", "again")
 
 
-def _options(m):
+def _option(m, i):
+    # The i-th choice: doubles 6-6 .. 1-1, or the 15 non-doubles 6-5 .. 2-1.
     if m.phase == CHOOSE:
-        return [(v, v) for v in range(6, 0, -1)]
-    return [(a, b) for a in range(6, 1, -1) for b in range(a - 1, 0, -1)]
-
-
-def free_chooser(c, player):
-    """True when ``player`` chooses the dice instead of rolling (Double against free choice)."""
-    return player == chooser(c.match)
+        i %= 6
+        return 6 - i, 6 - i
+    i %= 15
+    a = 6
+    while i >= a - 1:
+        i -= a - 1
+        a -= 1
+    return a, a - 1 - i
 
 
 def begin(c):
@@ -32,26 +35,20 @@ def begin(c):
 
 
 def _show(c):
-    d1, d2 = _options(c.match)[c.choice]
-    c.say(("Choose a double" if c.match.phase == CHOOSE else "Choose your roll") + "\n> %d-%d" % (d1, d2))
-    c.hint = hint(c)
-
-
-def hint(c):
-    return "ROLL: take it\nCUBE: next one"
+    m = c.match
+    c.say("Choose %s\n> %d-%d" % (("a double" if m.phase == CHOOSE else "your roll",) + _option(m, c.choice)))
+    c.hint = HINT
 
 
 def button(c, player, roll, kind):
     m = c.match
     if player != m.on_roll:
         c.say("%s chooses" % m.names[m.on_roll])
-        return
-    options = _options(m)
-    if roll:
-        d1, d2 = options[c.choice]
-        return take(c, d1, d2)
-    c.choice = (c.choice + (-1 if kind == LONG else 1)) % len(options)
-    _show(c)
+    elif roll:
+        take(c, *_option(m, c.choice))
+    else:
+        c.choice += -1 if kind == 2 else 1  # 2: LONG, a held CUBE steps back
+        _show(c)
 
 
 def command(c, values):
@@ -62,9 +59,7 @@ def command(c, values):
     for v in values:
         if type(v) is not int or not 1 <= v <= 6:
             return "dice: 1 to 6 each (dice 5 5)"
-    d1 = values[0]
-    d2 = values[-1]
-    return take(c, d1, d2)
+    return take(c, values[0], values[-1])
 
 
 def take(c, d1, d2):
@@ -76,19 +71,15 @@ def take(c, d1, d2):
     c.say("Chosen %d-%d" % (d1, d2))
     c._start_turn()
     c.status()
-    return None
 
 
 def next_part(c):
     """After a roll or a play that leaves the turn unfinished: show and start the next part."""
     m = c.match
     kind, roller, value = m.part
-    c.emit("part", {"p": m.on_roll, "part": WORDS[kind], "dice": list(m.dice)})
+    c.emit("part", {"p": m.on_roll, "part": WORDS[KINDS.find(kind)], "dice": list(m.dice)})
     if m.phase == CHOOSE:
         c._enter("choose")
-    elif m.phase == ROLL:
-        c._enter("roll")
-        c.say("Second roll" if kind == "s" else "Roll again")
     elif m.phase == PLAY:
         c._start_turn()
         d = m.dice[0]
@@ -97,9 +88,12 @@ def next_part(c):
         elif kind == "u":
             c.say("%d-%d under: %d-%d" % (7 - d, 7 - d, d, d))
         elif kind == "r":
-            c.say("Rising: %d-%d%s" % (d, d, "" if m.on_roll == roller else "\n%s takes over" % m.names[m.on_roll]))
+            c.say("Rising: %d-%d" % (d, d) + ("" if m.on_roll == roller else "\n%s takes over" % m.names[m.on_roll]))
         elif kind == "a":
-            c.say("Acey Deucey: 1-2\nthen a double")
+            c.say("Acey Deucey 1-2\nthen a double")
         if m.turn.dice_to_play == 0:
             c.say(c.msg.split("\n")[0] + "\nNo legal move")
+    else:
+        c._enter("roll")
+        c.say("Second roll" if kind == "s" else "Roll again")
     c.status()
