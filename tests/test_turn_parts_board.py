@@ -173,3 +173,25 @@ def test_free_choice_the_chooser_picks_a_roll_with_the_buttons(tmp_path):
     play_first(h)
     assert h.c.match.on_roll == 1
     assert [r["a"] for r in records(h)[1:]] == ["open", "play", "roll", "play", "choose", "play"]
+
+
+def test_an_accepted_illegal_part_goes_on_with_the_same_player(tmp_path, monkeypatch):
+    # The opponent accepts a refused play by pressing ROLL (seed 000, irregularities); in a turn
+    # made of parts that press is not the opponent's roll: the mover's next part follows.
+    r = Rules("Under test", STANDARD.start, key="undertest")
+    r.doubles = "underside_roll"
+    monkeypatch.setitem(R.RULESETS, "undertest", r)
+    h = Harness(tmp_path, openings=[(3, 1)], rolls=[(6, 6)])
+    h.start_match(length=1, variant="undertest")
+    h.press(ROLL_W)
+    play_first(h)
+    h.press(ROLL_B)  # Black: 6-6, top first
+    h.move("b", 1, 7)  # only one of the four sixes
+    h.press(ROLL_B)
+    assert h.events("illegal")[-1]["at"] == "done"
+    h.clear()
+    h.press(ROLL_W)  # White accepts the play
+    m = h.c.match
+    assert (m.on_roll, m.dice, h.c.phase) == (1, (1, 1), "moving")
+    assert not h.events("roll")
+    assert records(h)[-1]["condoned"] is True

@@ -758,8 +758,9 @@ class Companion:
             return
         if not self._play(cells, True):
             return
-        # the same press goes on as the opponent's roll or double
-        if self.phase == "roll":
+        # the same press goes on as the opponent's roll or double (not when the turn goes on
+        # with the same player: a turn made of parts)
+        if self.phase == "roll" and self.match.on_roll == player:
             if roll:
                 self._roll(player)
             else:
