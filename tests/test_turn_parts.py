@@ -11,6 +11,7 @@ from bgrules import Position, Turn
 from bgrules.match import Match, MatchError, CHOOSE, PLAY, ROLL
 from bgrules import rules as R
 from bgrules.rules import STANDARD, Rules
+from bgrules.turn_parts import choose
 
 
 def rules(**attrs):
@@ -171,10 +172,10 @@ def test_acey_deucey_plays_1_2_then_a_chosen_double_then_rolls_again():
     play_first(m)
     assert m.phase == CHOOSE and m.on_roll == 0
     with pytest.raises(MatchError, match="Choose a double"):
-        m.choose(4, 3, 0)
+        choose(m, 4, 3, 0)
     with pytest.raises(MatchError):
         m.roll(3, 3, 0)
-    m.choose(4, 4, 0)
+    choose(m, 4, 4, 0)
     assert m.phase == PLAY and m.dice == (4, 4)
     play_first(m)
     assert m.phase == ROLL and m.on_roll == 0
@@ -188,7 +189,7 @@ def test_acey_deucey_loses_the_rest_when_a_part_is_not_played_whole():
     m = at(rules(acey_deucey="play"), Position.start())
     m.roll(1, 2, 0)
     play_first(m)
-    m.choose(6, 6, 0)
+    choose(m, 6, 6, 0)
     whole = m.turn.dice_to_play == 4
     play_first(m)
     assert (m.on_roll, m.phase) == ((0, ROLL) if whole else (1, ROLL))
@@ -205,7 +206,7 @@ def test_mexican_1_2_is_not_played_a_chosen_double_then_a_new_roll():
     m = at(rules(acey_deucey="skip"), Position.start())
     m.roll(2, 1, 0)
     assert m.phase == CHOOSE and m.turn is None
-    m.choose(3, 3, 0)
+    choose(m, 3, 3, 0)
     play_first(m)
     assert m.phase == ROLL and m.on_roll == 0
     m.roll(5, 2, 0)
@@ -222,13 +223,13 @@ def test_free_choice_one_chooses_a_roll_the_other_rolls_twice():
     with pytest.raises(MatchError, match="choose the dice"):
         m.roll(6, 5, 0)
     with pytest.raises(MatchError, match="double"):
-        m.choose(5, 5, 0)
-    m.choose(6, 5, 0)
+        choose(m, 5, 5, 0)
+    choose(m, 6, 5, 0)
     assert m.turn.dice_to_play == 2
     play_first(m)
     assert m.phase == ROLL and m.on_roll == 1
     with pytest.raises(MatchError):
-        m.choose(6, 5, 1)
+        choose(m, 6, 5, 1)
     m.roll(4, 4, 1)
     assert m.turn.dice_to_play == 4  # a double is played as usual
     play_first(m)

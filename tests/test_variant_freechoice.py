@@ -6,7 +6,7 @@ import pytest
 from bgrules import Position
 from bgrules.match import Match, MatchError, PLAY, ROLL
 from bgrules.rules import ruleset
-from bgrules.turn_parts import chooser
+from bgrules.turn_parts import choose, chooser
 
 from variant_parts_helpers import at, check_exports, play_first, sim_game
 
@@ -21,8 +21,8 @@ def test_the_chooser_picks_any_roll_but_a_double_instead_of_rolling():
     with pytest.raises(MatchError, match="choose the dice"):
         m.roll(3, 1, 0)
     with pytest.raises(MatchError, match="any roll but a double"):
-        m.choose(6, 6, 0)
-    m.choose(3, 1, 0)
+        choose(m, 6, 6, 0)
+    choose(m, 3, 1, 0)
     assert m.phase == PLAY and m.dice == (3, 1)
     play_first(m)
     assert (m.phase, m.on_roll) == (ROLL, 1)
@@ -33,7 +33,7 @@ def test_the_other_player_rolls_and_plays_twice_doubles_as_usual():
     # Pasch wird normal gespielt, ggf. auch 2x."
     m = at(FREE, Position.start(), on_roll=1)
     with pytest.raises(MatchError):
-        m.choose(6, 5, 1)
+        choose(m, 6, 5, 1)
     m.roll(5, 5, 1)
     assert m.turn.dice_to_play == 4
     play_first(m)

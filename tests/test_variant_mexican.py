@@ -6,6 +6,7 @@ import pytest
 from bgrules import Position, Turn
 from bgrules.match import CHOOSE, MatchError, PLAY, ROLL
 from bgrules.rules import STANDARD, ruleset
+from bgrules.turn_parts import choose
 
 from variant_parts_helpers import at, check_exports, play_first, pos, sim_game
 
@@ -50,7 +51,7 @@ def test_a_mexican_1_2_is_not_played_a_chosen_double_then_a_new_roll():
     assert m.phase == CHOOSE and m.turn is None
     with pytest.raises(MatchError):
         m.play(Position.start())
-    m.choose(5, 5, 0)
+    choose(m, 5, 5, 0)
     assert m.phase == PLAY and m.turn.dice_to_play == 4
     play_first(m)
     assert (m.phase, m.on_roll) == (ROLL, 0)

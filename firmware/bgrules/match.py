@@ -218,8 +218,6 @@ class Match:
             raise MatchError("Answer resign first")
         if phase == PLAY:
             raise MatchError("Dice already rolled")
-        if phase == CHOOSE:
-            raise MatchError("Choose a double first")
         raise MatchError("Roll the dice first")
 
     def opening_roll(self, die0, die1, next_dice=None):
@@ -242,15 +240,9 @@ class Match:
         if first == 1:
             # The start is symmetric, but a variant's need not be: view it from the player on roll.
             self.position = self.position.swapped()
-        self._roll_parts(die0, die1)
-        return True
-
-    def _roll_parts(self, d1, d2):
         parts = self._parts()
-        if parts:
-            parts.rolled(self, d1, d2)
-        else:
-            self._rolled(d1, d2)
+        (parts.rolled(self, die0, die1) if parts else self._rolled(die0, die1))
+        return True
 
     def _rolled(self, d1, d2):
         self.dice = (d1, d2) if d1 >= d2 else (d2, d1)
@@ -319,15 +311,8 @@ class Match:
         self._check_preset(d1, d2)
         if not self.rules.fixed_roll:
             self._preset_after((d1, d2), next_dice)
-        self._roll_parts(d1, d2)
-
-    def choose(self, d1, d2, player=None):
-        """The dice a player chooses: a double after 1-2 (Acey Deucey, Mexican), or the
-        free-choice player's roll (Double against free choice)."""
         parts = self._parts()
-        if parts is None:
-            raise MatchError("No dice to choose in %s" % self.rules.name)
-        parts.choose(self, d1, d2, player)
+        (parts.rolled(self, d1, d2) if parts else self._rolled(d1, d2))
 
     def pass_turn(self, player=None):
         """Skip the roll when the player on roll cannot enter (seed 000 FAQ: such a turn has no

@@ -508,12 +508,9 @@ class Turn:
         if found:
             return self._short_reason(found)
         if self.rules.smaller_first and not self.double:
-            # The dice in the other order would give it: the larger die went first.
-            orders = self._orders
-            self._orders = (bytes((self.d1, self.d2)),)
-            wrong = self._search_for(cells, _FIND_ANY, _R_DICE)
-            self._orders = orders
-            if wrong:
+            from bgrules.turn_parts import larger_first  # the variants with the rule only
+
+            if larger_first(self, cells):
                 return "Play the %d first" % self.d2
         for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
             why = self._first_violation(cells, rule | _R_DICE)

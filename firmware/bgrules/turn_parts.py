@@ -105,6 +105,16 @@ def played(m, final):
     m.phase = ROLL
 
 
+def larger_first(turn, cells):
+    """Smaller die first (Turn.check): would the dice in the other order give ``cells``?"""
+    orders = turn._orders
+    turn._orders = (bytes((turn.d1, turn.d2)),)
+    try:
+        return turn._search_for(cells, 2, 8)  # _FIND_ANY, dice relaxed (_R_DICE): bgrules.turn
+    finally:
+        turn._orders = orders
+
+
 def _begin(m, part, d1, d2):
     m.part = part
     m._rolled(d1, d2)

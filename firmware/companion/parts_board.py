@@ -4,7 +4,7 @@
 # Imported by the controller only for a ruleset whose turns have parts.
 
 from bgrules.match import CHOOSE, PLAY
-from bgrules.turn_parts import chooser  # noqa: F401 (the controller asks it through here)
+from bgrules.turn_parts import choose, chooser  # chooser: the controller asks it through here
 
 HINT = "ROLL: take it\nCUBE: next one"
 # The "part" event's word for each kind of part (bgrules.turn_parts)
@@ -65,7 +65,7 @@ def command(c, values):
 def take(c, d1, d2):
     m = c.match
     p = m.on_roll
-    if not c._act({"a": "choose", "p": p, "dice": [d1, d2]}, lambda: m.choose(d1, d2, p)):
+    if not c._act({"a": "choose", "p": p, "dice": [d1, d2]}, lambda: choose(m, d1, d2, p)):
         return c.msg
     c.emit("choose", {"p": p, "dice": [d1, d2]})
     c.say("Chosen %d-%d" % (d1, d2))

@@ -98,7 +98,9 @@ def apply(match, record):
         elif a == "roll":
             match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
         elif a == "choose":
-            match.choose(record["dice"][0], record["dice"][1], p)
+            from bgrules import turn_parts  # a chosen double or free-choice roll: their variants only
+
+            turn_parts.choose(match, record["dice"][0], record["dice"][1], p)
         elif a == "play":
             match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
         elif a in ("double", "take", "drop", "beaver", "accept", "reject"):

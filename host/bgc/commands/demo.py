@@ -19,7 +19,7 @@ def play_game(rng, rules=None):
     """Yield (turn number, colour, dice, play or None, position after, from the mover's side),
     one item per part of a turn (bgrules.turn_parts: the underside of a double, a chosen double,
     a second roll). The Match rolls, chooses and plays, so every variant's dice rules hold."""
-    from bgrules import STANDARD
+    from bgrules import STANDARD, turn_parts
     from bgrules.match import Match
 
     m = Match(0, rules=rules or STANDARD)
@@ -37,17 +37,15 @@ def play_game(rng, rules=None):
                 m.pass_turn()
                 continue
             if m.rules.free_choice:
-                from bgrules.turn_parts import chooser
-
-                if chooser(m) == m.on_roll:
+                if turn_parts.chooser(m) == m.on_roll:
                     d1 = rng.randint(2, 6)
-                    m.choose(d1, rng.randint(1, d1 - 1))
+                    turn_parts.choose(m, d1, rng.randint(1, d1 - 1), None)
                     continue
             m.roll(*(m.preset_dice() or dice()), next_dice=dice() if m.rules.open_roll else None)
             continue
         if m.phase == "choose":
             d = rng.randint(1, 6)
-            m.choose(d, d)
+            turn_parts.choose(m, d, d, None)
             continue
         number += 1
         mover = m.on_roll
