@@ -231,10 +231,17 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        self.double = d1 == d2
+        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
+        self.double = d1 == d2 and rules.doubles != "once"
         s = self._s = (rules.search or _Search)(rules)
         s.load(start.cells)
-        if self.double:
+        if rules.smaller_first and not self.double:
+            # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
+            # played, the larger is lost too, so the only single die ever played is the smaller.
+            self._orders = (bytes((self.d2, self.d1)),)
+            self.dice_to_play = n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            self.forced_die = self.d2 if n == 1 else 0
+        elif self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
             self.dice_to_play = s.deepest(self._orders[0], 0, 4, BAR, True)
             self.forced_die = 0
@@ -343,7 +350,7 @@ class Turn:
         if self.double:
             return bytes((self.d1,) * (self.dice_to_play - k))
         if k == 0:
-            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
+            return self._orders[0][: self.dice_to_play] if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
         if k >= self.dice_to_play:
             return b""
         return bytes((self.d2 if s.p_die[0] == self.d1 else self.d1,))
@@ -395,7 +402,7 @@ class Turn:
         s = self._s
         for left in options:
             used = self.dice_to_play - len(left)
-            orders = (left,) if len(left) < 2 or left[0] == left[1] else (left, bytes((left[1], left[0])))
+            orders = (left,) if len(left) < 2 or left[0] == left[1] or len(self._orders) == 1 else (left, bytes((left[1], left[0])))
             for dice in orders:
                 s.load(cells)
                 self._chain(point, dice, 0, used, out)
@@ -500,6 +507,11 @@ class Turn:
         found = self._search_for(cells, _FIND_ANY, _R_DICE)
         if found:
             return self._short_reason(found)
+        if self.rules.smaller_first and not self.double:
+            from bgrules.turn_parts import larger_first  # the variants with the rule only
+
+            if larger_first(self, cells):
+                return "Play the %d first" % self.d2
         for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
             why = self._first_violation(cells, rule | _R_DICE)
             if why:
