@@ -116,7 +116,9 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
-            "fixedroll", "openroll")
+            "gioul", "mexican",
+            "fixedroll", "openroll",
+            "freechoice")
 VARIANTS += ("snake", "pin", "french2")  # helper exotic1's games
 
 
