@@ -13,6 +13,8 @@ ENTRY = 13  # a checker on the bar enters as if it stood here
 
 
 class TrackSearch(_Search):
+    plain_steps = False  # entering from the bar moves 12 + d pips (Turn._may_reach)
+
     def dest(self, src, d):
         c = self.c
         if src != BAR and c[BAR] and self._free(ENTRY, d):
