@@ -233,7 +233,7 @@ class Match:
     def _rolled(self, d1, d2):
         self.dice = (d1, d2) if d1 >= d2 else (d2, d1)
         me = self.on_roll
-        self.turn = Turn(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
+        self.turn = (self.rules.turn or Turn)(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
         self.phase = PLAY
 
     def double(self, player=None):
@@ -342,6 +342,14 @@ class Match:
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
             self._end_game(winner, self._points(kind), kind, "play")
+            return
+        if self.rules.doubles == "once_again" and self.dice[0] == self.dice[1]:
+            # Catch me, Doublets: after a double the same player rolls again.
+            self.turns[self.on_roll] += 1
+            self.position = final.copy()
+            self.dice = (0, 0)
+            self.turn = None
+            self.phase = ROLL
             return
         self._next_turn(final)
 

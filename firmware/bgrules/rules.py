@@ -34,6 +34,11 @@ class Rules:
     """
 
     search = None
+    # How a double is played (issue 12's contract); "once_again" (Catch me, Doublets): once, as
+    # an ordinary roll, and the same player rolls again whether or not it could be played.
+    doubles = "four"
+    # A variant's own turn class (Turn's interface) for a game the move search cannot express.
+    turn = None
 
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
                  bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
@@ -92,7 +97,8 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
-            "fixedroll", "openroll")
+            "fixedroll", "openroll",
+            "catchme", "ludus")
 
 
 def ruleset(key):

@@ -231,7 +231,7 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        self.double = d1 == d2
+        self.double = d1 == d2 and rules.doubles not in ("once", "once_again")
         s = self._s = (rules.search or _Search)(rules)
         s.load(start.cells)
         if self.double:
