@@ -43,7 +43,7 @@ for p in range(1, 25):
 """ % (tuple(layout),))
     swap('return "new length=1"', 'return "new length=1 variant=%s"' % key)
     swap('turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1])',
-         'turn = Turn(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1], RULES)')
+         'turn = (RULES.turn or Turn)(Position.from_id(st["pos"]), st["dice"][0], st["dice"][1], RULES)')
     swap("from bgrules import Position, Turn\n",
          "from bgrules import Position, Turn\nfrom bgrules.rules import ruleset\nRULES = ruleset(%r)\n" % key)
     if key in NO_HITS_FIRST:

@@ -36,12 +36,15 @@ def play_game(rng, rules=None):
         if not first:
             a, b = rng.randint(1, 6), rng.randint(1, 6)
         first = False
-        plays = Turn(pos, a, b, rules, (names[mover], names[1 - mover])).plays()
+        plays = (rules.turn or Turn)(pos, a, b, rules, (names[mover], names[1 - mover])).plays()
         play = rng.choice(plays) if plays else None
         after = play.position if play else pos
         yield number, names[mover], (a, b), play, after
         if rules.result(pos, after):
             return
+        if a == b and rules.doubles == "once_again":
+            pos = after  # Catch me, Doublets: the same player rolls again
+            continue
         pos = after.swapped()
         mover = 1 - mover
 
