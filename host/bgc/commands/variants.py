@@ -32,7 +32,10 @@ CATALOGUE = (
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube", ""),
     ("mexican", "Mexican", "smaller die first; max 5 a point; roll again after doubles; 1-2 a chosen double", ""),
     ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
-    ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
+    ("catchme", "Catch me", "6 checkers; one moves by the sum only with a 1 or a 6; one a point; around the "
+     "board; caught checkers out for good; doubles once, roll again; no cube",
+     "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
+     "the last checker's jump is its next turn; a single game"),
     ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
     ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
