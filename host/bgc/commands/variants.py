@@ -61,6 +61,9 @@ def rows(include_missing=False):
         playable = key in VARIANTS
         if playable or include_missing:
             out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+    # playable games in the order of VARIANTS (as the board's menu offers them), then the others
+    order = {k: i for i, k in enumerate(VARIANTS)}
+    out.sort(key=lambda r: order.get(r["key"], len(order)))
     return out
 
 
