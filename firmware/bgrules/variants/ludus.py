@@ -54,10 +54,8 @@ class LudusSearch(_Search):
 
     def push(self, src, dst, d):
         _Search.push(self, src, dst, d)
-        # the standard count of checkers outside the home table is for 1-6: move it to 7-12
-        if dst == 0:
-            self.outside += 1
-        elif src > 12 and dst < 13:
+        # the home table is 7-12 (the standard search counts a checker home only in 1-6)
+        if src > 12 and 0 < dst < 13:
             self.outside -= 1
 
     def pop(self):
@@ -65,9 +63,7 @@ class LudusSearch(_Search):
         src = self.p_src[k]
         dst = self.p_dst[k]
         _Search.pop(self)
-        if dst == 0:
-            self.outside -= 1
-        elif src > 12 and dst < 13:
+        if src > 12 and 0 < dst < 13:
             self.outside += 1
 
 

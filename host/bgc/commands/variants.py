@@ -37,7 +37,9 @@ CATALOGUE = (
      "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
      "the last checker's jump is its next turn; a single game"),
     ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
-    ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
+    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
+     "no point on the opponent's 3-5; the own start entered only when empty",
+     "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
     ("straight", "Straight", "both players move the same way from the standard start", ""),
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
