@@ -98,7 +98,7 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
             "fixedroll", "openroll",
-            "catchme", "ludus")
+            "catchme", "ludus", "doublets")
 
 
 def ruleset(key):

@@ -300,6 +300,8 @@ class Tracker:
         if deficit < 0:
             surplus = -deficit
             deficit = 0
+            if surplus <= getattr(turn, "grows", 0):
+                surplus = 0  # Doublets: a tower taken apart shows one checker more
         else:
             surplus = 0
         cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
@@ -598,7 +600,7 @@ class Tracker:
         on = self._on(cand, 0)
         cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] and turn.is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

@@ -6,7 +6,7 @@
 # roll again. The player left without checkers loses. docs/variants.md has the sources.
 from bgrules.rules import Rules
 from bgrules.position import OPP, BAR, Position
-from bgrules.turn import Play
+from bgrules.variants.listed import ListedTurn, cells_of
 
 # The ends of the four quarters (bkgm.com "Chasing the Girls": points 1, 6, 7, 12 of each side).
 CORNERS = (1, 6, 7, 12, 13, 18, 19, 24)
@@ -23,7 +23,9 @@ def _corner_after(p):
             return q
 
 
-def _catch(c, q):
+def _step(c, a, q):
+    c[a] -= 1
+    c[q] += 1
     o = OPP + 25 - q
     if c[o]:
         c[o] -= 1
@@ -32,37 +34,18 @@ def _catch(c, q):
     return 0
 
 
-class CatchTurn:
-    """Turn's interface (locate, destinations, is_legal, check, play_to, plays) for Catch me.
-    A play is one checker's move: one step, or two for a last checker that jumps to a corner
-    and then moves on; ``_plays`` holds each play's steps and the positions after each step."""
+class CatchTurn(ListedTurn):
+    """A play is one checker's move: one step, or two for a last checker that jumps to a corner
+    and then moves on."""
 
-    def __init__(self, start, d1, d2, rules=None, names=("White", "Black")):
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise ValueError("dice are 1 to 6, got %d-%d" % (d1, d2))
-        self.start = start
-        self.rules = rules or RULES
-        self.names = names
-        self.d1 = max(d1, d2)
-        self.d2 = min(d1, d2)
-        self.double = d1 == d2
-        self.forced_die = 0
-        c = start.cells
+    def _list(self, c):
         mine = [p for p in range(1, 25) if c[p]]
-        self._plays = []
+        out = []
         for src in mine:
             steps = self._route(c, src, len(mine) == 1)
             if steps:
-                w = bytearray(c)
-                after = []
-                out = []
-                for a, b in steps:
-                    w[a] -= 1
-                    w[b] += 1
-                    out.append((a, b, _catch(w, b)))
-                    after.append(bytes(w))
-                self._plays.append((tuple(out), after))
-        self.dice_to_play = 2 if self._plays else 0
+                out.append(self._walk(c, steps, _step))
+        return out
 
     def _route(self, c, src, last):
         """The steps [(from, to)] of the checker on ``src``; [] when the roll does not move it."""
@@ -84,63 +67,9 @@ class CatchTurn:
             t = _ahead(t, 1)
         return [(src, t)]
 
-    def _cells(self, position):
-        return bytes(position.cells if isinstance(position, Position) else position)
-
-    def locate(self, position):
-        cells = self._cells(position)
-        if cells == bytes(self.start.cells):
-            return [bytes((self.d1, self.d2)) if self._plays else b""]
-        for steps, after in self._plays:
-            if cells == after[-1]:
-                return [b""]
-            if cells in after:
-                return [bytes((self.d1, self.d2))]
-        return []
-
-    def is_partial(self, position):
-        return bool(self.locate(position))
-
-    def destinations(self, position, point):
-        cells = self._cells(position)
-        out = []
-        for steps, after in self._plays:
-            before = [bytes(self.start.cells)] + after[:-1]
-            for i in range(len(steps)):
-                if cells == before[i] and steps[i][0] == point:
-                    for a, b, hit in steps[i:]:
-                        if b not in out:
-                            out.append(b)
-                if cells == after[i] and steps[i][1] == point and steps[i][0] not in out:
-                    out.append(steps[i][0])  # a step back
-        out.sort()
-        return out
-
-    def is_legal(self, final):
-        cells = self._cells(final)
-        if not self._plays:
-            return cells == bytes(self.start.cells)
-        for steps, after in self._plays:
-            if cells == after[-1]:
-                return True
-        return False
-
-    def play_to(self, final):
-        cells = self._cells(final)
-        if not self._plays:
-            return Play((), Position(cells)) if cells == bytes(self.start.cells) else None
-        for steps, after in self._plays:
-            if cells == after[-1]:
-                return Play(steps, Position(cells))
-        return None
-
-    def plays(self):
-        return [Play(steps, Position(after[-1])) for steps, after in self._plays]
-
     def check(self, final):
-        cells = self._cells(final)
-        position = final if isinstance(final, Position) else Position(cells)
-        problem = position.problem(self.names, None, 6)
+        cells = cells_of(final)
+        problem = Position(cells).problem(self.names, None, 6)
         if problem:
             return problem
         if self.is_legal(cells):
