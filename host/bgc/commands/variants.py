@@ -36,7 +36,10 @@ CATALOGUE = (
      "board; caught checkers out for good; doubles once, roll again; no cube",
      "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
      "the last checker's jump is its next turn; a single game"),
-    ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
+    ("doublets", "Doublets", "12 checkers in towers on 1-6: each die takes its tower apart, then stacks it, "
+     "then bears it off; a die with nothing to do is lost; doubles once, roll again; no cube",
+     "towers of two on points 1-6 (picture lost); a tower is borne off whole; the stage is that at the roll; "
+     "a marker checker on the bar once all are apart (the board's need); a single game"),
     ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
      "no point on the opponent's 3-5; the own start entered only when empty",
      "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
