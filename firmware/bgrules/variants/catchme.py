@@ -4,9 +4,8 @@
 # (on the board it goes to the bar and stays there); a player's last checker jumps to the next
 # corner point and then moves corner to corner, a 1 one corner, a 6 two. Doubles: once, then
 # roll again. The player left without checkers loses. docs/variants.md has the sources.
-from bgrules.rules import Rules
 from bgrules.position import OPP, BAR, Position
-from bgrules.variants.listed import ListedTurn, cells_of
+from bgrules.variants.listed import EmptyLoses, ListedTurn, cells_of
 
 # The ends of the four quarters (bkgm.com "Chasing the Girls": points 1, 6, 7, 12 of each side).
 CORNERS = (1, 6, 7, 12, 13, 18, 19, 24)
@@ -91,16 +90,7 @@ class CatchTurn(ListedTurn):
         return "No play of %d-%d gives this" % (self.d1, self.d2)
 
 
-class CatchRules(Rules):
-    def result(self, start, final):
-        c = final.cells
-        for p in range(1, 25):
-            if c[OPP + p]:
-                return 0
-        return 1
-
-
-RULES = CatchRules("Catch me", (0,) * 19 + (1,) * 6 + (0,), key="catchme", checkers=6, cube=False,
+RULES = EmptyLoses("Catch me", (0,) * 19 + (1,) * 6 + (0,), key="catchme", checkers=6, cube=False,
                    gammons=False)
 RULES.turn = CatchTurn
 RULES.doubles = "once_again"

@@ -9,9 +9,8 @@
 # A point then shows 1 (a tower) or 2 (apart), in both halves of the game; to tell them apart the
 # player who has taken the last tower apart puts a spare checker on the own bar half: a marker
 # that stays there. docs/variants.md, docs/player-guide.md.
-from bgrules.rules import Rules
-from bgrules.position import OFF, OPP, BAR, Position
-from bgrules.variants.listed import ListedTurn, cells_of
+from bgrules.position import OFF, BAR, Position
+from bgrules.variants.listed import EmptyLoses, ListedTurn, cells_of
 
 _WORDS = ("Take the tower on %d apart", "Stack the two on %d", "Bear off the tower on %d")
 
@@ -91,16 +90,7 @@ class DoubletsTurn(ListedTurn):
         return "No play of %d-%d gives this" % (self.d1, self.d2)
 
 
-class DoubletsRules(Rules):
-    def result(self, start, final):
-        c = final.cells
-        for p in range(1, 7):
-            if c[p]:
-                return 0
-        return 1
-
-
-RULES = DoubletsRules("Doublets", (0,) + (1,) * 6 + (0,) * 19, key="doublets", checkers=13, cube=False,
+RULES = EmptyLoses("Doublets", (0,) + (1,) * 6 + (0,) * 19, key="doublets", checkers=13, cube=False,
                       gammons=False)
 RULES.turn = DoubletsTurn
 RULES.doubles = "once_again"

@@ -1,7 +1,8 @@
 # Turn's interface for games whose few legal plays are listed outright (Catch me, Doublets): a
 # play is its steps (from, to, hit) and the cells after each step; what the board asks (locate,
 # destinations, is_legal, play_to, plays) is answered from that list. Imported only by them.
-from bgrules.position import Position
+from bgrules.position import OPP, Position
+from bgrules.rules import Rules
 from bgrules.turn import Play
 
 
@@ -22,7 +23,6 @@ class ListedTurn:
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
         self.double = d1 == d2
-        self.forced_die = 0
         self._plays = self._list(start.cells)
         self.dice_to_play = 2 if self._plays else 0
 
@@ -47,9 +47,6 @@ class ListedTurn:
             if cells in after:
                 return [bytes((self.d1, self.d2))]
         return []
-
-    def is_partial(self, position):
-        return bool(self.locate(position))
 
     def destinations(self, position, point):
         cells = cells_of(position)
@@ -86,3 +83,15 @@ class ListedTurn:
                 seen.append(after[-1])
                 out.append(Play(steps, Position(after[-1])))
         return out
+
+
+class EmptyLoses(Rules):
+    """The game ends when a side has no checker left on the points, and the mover has won:
+    Catch me's opponent has lost the last checker, Doublets' mover has borne off the last."""
+
+    def result(self, start, final):
+        c = final.cells
+        for side in (0, OPP):
+            if not any(c[side + 1:side + 25]):
+                return 1
+        return 0
