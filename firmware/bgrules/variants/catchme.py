@@ -37,6 +37,8 @@ class CatchTurn(ListedTurn):
     """A play is one checker's move: one step, or two for a last checker that jumps to a corner
     and then moves on."""
 
+    wraps = True  # round the board: a checker may catch one on a higher point (the tracker)
+
     def _list(self, c):
         mine = [p for p in range(1, 25) if c[p]]
         out = []
