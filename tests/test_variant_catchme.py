@@ -3,7 +3,7 @@ standard game, each named after it, against the seed's sentences (not the engine
 
 import pytest
 
-from bgc import journals
+from bgc import cli, journals
 from bgrules import Position
 from bgrules.match import Match, MatchError
 from bgrules.position import BAR, OPP
@@ -152,3 +152,11 @@ def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys):
         assert "this match is catchme, which GNU Backgammon does not play" in capsys.readouterr().err
     for fmt in ("json", "text"):
         assert cli.main(["export", str(path), "-f", fmt]) == 0, capsys.readouterr().err
+
+
+def test_the_simulated_players_hands_play_a_match_with_no_false_flag(capsys):
+    # humanlike handling (bgc sim): blots taken off before the hitter lands, checkers carried
+    # over the points, wrong placements made and corrected: no legal frame may be flagged
+    assert cli.main(["sim", "--demo", "--fast", "--quiet", "--variant", "catchme", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Match over" in out and " 0 false illegal flags" in out, out

@@ -208,3 +208,11 @@ def test_a_single_game_and_exports_json_and_text_but_not_mat_or_sgf(tmp_path, ca
         assert "this match is ludus, which GNU Backgammon does not play" in capsys.readouterr().err
     for fmt in ("json", "text"):
         assert cli.main(["export", str(path), "-f", fmt]) == 0, capsys.readouterr().err
+
+
+def test_the_simulated_players_hands_play_a_match_with_no_false_flag(capsys):
+    # humanlike handling (bgc sim): blots taken off before the hitter lands, checkers carried
+    # over the points, wrong placements made and corrected: no legal frame may be flagged
+    assert cli.main(["sim", "--demo", "--fast", "--quiet", "--variant", "ludus", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Match over" in out and " 0 false illegal flags" in out, out
