@@ -182,3 +182,9 @@ def test_a_whole_game_of_doublets_on_the_virtual_board_with_real_towers():
     assert m.phase == "matchover" and m.rules is R
     end = [r for r in records if r["a"] == "end"]
     assert len(end) == 1 and end[0]["winner"] == m.winner
+
+
+def test_the_sim_demo_refuses_doublets_in_one_line(capsys):
+    assert cli.main(["sim", "--demo", "--fast", "--quiet", "--variant", "doublets"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bgc: the demo's players cannot handle Doublets' towers"), err
