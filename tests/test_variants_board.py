@@ -74,6 +74,13 @@ Serial.ends = []
 for line in Serial.ends:
     print(line)
 """)
+    # Turns made of parts (bgrules.turn_parts): a double to choose, or the free-choice roll,
+    # taken as the board offers it first (6-6, 6-5) with ROLL.
+    swap("""    elif ph == "ask":
+""", """    elif ph == "choose":
+        press("ROLL_W" if st["on_roll"] == 0 else "ROLL_B")
+    elif ph == "ask":
+""")
     return game
 
 

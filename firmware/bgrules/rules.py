@@ -31,38 +31,55 @@ class Rules:
     fixed_roll       Fixed roll: the opening roll is every roll of the game
     open_roll        Open roll: each roll is made before the opponent's play, so they see it
     search           a subclass of turn._Search for rules the standard search does not know
+    smaller_first    the smaller die must be played first; if it cannot be, the larger is lost too
+    doubles          how a double is played: "four" (standard), "once", "underside",
+                     "underside_roll", "underside_roll_strict", "rising", "roll_again",
+                     "once_again" (Catch me, Doublets: once, as an ordinary roll, then the same
+                     player rolls again whether or not it could be played) (docs/variants.md)
+    acey_deucey      the 1-2 roll: None, "play" (Acey Deucey) or "skip" (Mexican)
+    free_choice      Double against free choice
+
+    Every rule is a class attribute holding the standard game's value; a Rules object stores only
+    what its keyword arguments change (RAM on the Pico: a variant costs its differences).
     """
 
-    search = None
-    # How a double is played (issue 12's contract); "once_again" (Catch me, Doublets): once, as
-    # an ordinary roll, and the same player rolls again whether or not it could be played.
+    start = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+    opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
+    block = 2
+    hitting = True
+    bar_first = True
+    bear_off_higher = True
+    max_dice = True
+    checkers = 15
+    larger_forced = True
+    cube = True
+    gammons = True
+    last_out_wins = False
+    hit_loses = False
+    fixed_roll = False
+    open_roll = False
+    smaller_first = False
     doubles = "four"
+    acey_deucey = None
+    free_choice = False
+    search = None
     # A variant's own turn class (Turn's interface) for a game the move search cannot express.
     turn = None
 
-    def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
-                 bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
-                 cube=True, gammons=True, last_out_wins=False, hit_loses=False, fixed_roll=False,
-                 open_roll=False):
+    def __init__(self, name, start=None, opposite=None, key=None, **differs):
         self.name = name
         self.key = key or name.lower()
-        self.checkers = checkers
-        self.larger_forced = larger_forced
-        self.cube = cube
-        self.gammons = gammons
-        self.last_out_wins = last_out_wins
-        self.hit_loses = hit_loses
-        self.fixed_roll = fixed_roll
-        self.open_roll = open_roll
-        self.start = tuple(start)
-        if opposite is None:
-            opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
-        self.opposite = bytes(opposite)
-        self.block = block
-        self.hitting = hitting and block > 1
-        self.bar_first = bar_first
-        self.bear_off_higher = bear_off_higher
-        self.max_dice = max_dice
+        if start is not None:
+            self.start = tuple(start)
+        if opposite is not None:
+            self.opposite = bytes(opposite)
+        for rule in differs:
+            default = getattr(Rules, rule, self)  # self: no such rule
+            if default is self or callable(default):
+                raise TypeError("Rules has no rule %r" % rule)
+            setattr(self, rule, differs[rule])
+        if self.block < 2:
+            self.hitting = False  # a lone checker closes the point: nothing can be hit
 
     def start_position(self):
         from bgrules.position import Position
@@ -86,8 +103,7 @@ class Rules:
         return "Rules(%r)" % self.name
 
 
-STANDARD = Rules("Backgammon", (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),
-                 key="standard")
+STANDARD = Rules("Backgammon", key="standard")
 
 # Nackgammon (Nick Ball's variant): the standard rules from a start with a back point more.
 NACKGAMMON = Rules("Nackgammon", (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0))
@@ -97,7 +113,9 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
+            "gioul", "mexican",
             "fixedroll", "openroll",
+            "freechoice",
             "catchme", "ludus", "doublets")
 
 

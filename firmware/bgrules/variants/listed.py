@@ -48,7 +48,7 @@ class ListedTurn:
                 return [bytes((self.d1, self.d2))]
         return []
 
-    def destinations(self, position, point):
+    def destinations(self, position, point, options=None):
         cells = cells_of(position)
         out = []
         for steps, after in self._plays:

@@ -11,6 +11,8 @@ from bgrules.turn import _Search, R_BLOCK, R_CAP
 
 
 class LudusSearch(_Search):
+    plain_steps = False  # entering is not d pips from the bar, and home is 7-12 (Turn._may_reach)
+
     def load(self, cells):
         _Search.load(self, cells)
         n = 0
