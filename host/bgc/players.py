@@ -467,7 +467,8 @@ class Players:
             self.stats["turns"] += 1
             start = Position.from_id(st["pos"])
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], getattr(sim, "rules", None) or STANDARD,
+            rules = getattr(sim, "rules", None) or STANDARD
+            turn = (rules.turn or Turn)(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:
