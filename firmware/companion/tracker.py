@@ -355,6 +355,8 @@ class Tracker:
         if deficit < 0:
             surplus = -deficit
             deficit = 0
+            if surplus <= getattr(turn, "grows", 0):
+                surplus = 0  # Doublets: a tower taken apart shows one checker more
         else:
             surplus = 0
         cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
@@ -495,14 +497,15 @@ class Tracker:
                 n += d
             if n > reach:
                 reach = n
+        # A variant's track may enter away from 25 - d (Ludus) or go round the board (Catch me,
+        # ``wraps``): then the bar, or every point, may hold the checker that hits.
+        wraps = getattr(turn, "wraps", False)
         for q in pending:
-            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent, options)
-            if not ok and base[BAR]:
-                # entering from the bar (French 2 enters on its 12 point and down, not from 25)
-                ok = q in turn.destinations(base, BAR, options)
-            s = min(25, q + reach)
-            while s > q and not ok:
-                if s != recent and base[s] and q in turn.destinations(base, s, options):
+            ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach) and base[recent]
+                  and q in turn.destinations(base, recent, options))
+            s = 25 if base[BAR] or wraps else min(25, q + reach)
+            while s > (0 if wraps else q) and not ok:
+                if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -667,14 +670,16 @@ class Tracker:
                     return [], "Point %d is blocked" % (p if mw else 25 - p)
                 return [], "Hit checker to the bar"
         short = CHECKERS - start[OPP] - self._on(cand, OPP)
-        if short > 0 and self.rng[OPP + BAR]:
-            cand[OPP + BAR] += short  # a bar of four or more (Snake's nine) counts from the rules
-        elif short > 0:
-            return [], "Hit checker goes on the bar"
+        if short > 0:
+            # A bar half holds four on its cells; more stack unseen (Catch me keeps its caught
+            # checkers there): with four or more seen, the missing ones are taken to be there.
+            if not self.rng[OPP + BAR]:
+                return [], "Hit checker goes on the bar"
+            cand[OPP + BAR] += short
         on = self._on(cand, 0)
         cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] and turn.is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

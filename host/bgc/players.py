@@ -476,7 +476,7 @@ class Players:
             start = Position.from_id(st["pos"], rules.pinning)
             start.pinned = st.get("pinned", 0)  # Pin: whose checker is pinned is not in the ID
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], rules,
+            turn = (rules.turn or Turn)(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:
