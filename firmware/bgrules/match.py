@@ -343,7 +343,8 @@ class Match:
             if not condone:
                 raise MatchError(why)
             me = self.on_roll
-            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers)
+            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers,
+                                       self.rules.pinning)
             if impossible:
                 raise MatchError(impossible)
             self.condoned += 1
@@ -356,7 +357,7 @@ class Match:
             me = self.on_roll
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
-            self._end_game(winner, self._points(kind), kind, "play")
+            self._end_game(winner, self._points(kind, 1 - winner), kind, "play")
             return
         if self.part:
             self._parts().played(self, final)
@@ -365,7 +366,8 @@ class Match:
 
     def _next_turn(self, final):
         self.turns[self.on_roll] += 1
-        self.position = final.swapped()
+        # Pin: the next view carries whose checker is pinned where (bgrules/variants/pin.py)
+        self.position = self.rules.after(self.position, final) if self.rules.pinning else final.swapped()
         self.on_roll = 1 - self.on_roll
         self.to_act = self.on_roll
         self.dice = (0, 0)
@@ -392,7 +394,7 @@ class Match:
             raise MatchError("No resign to accept")
         self._check_actor(player)
         kind = self.resign_offer
-        self._end_game(self.to_act, self._points(kind), kind, "resign")
+        self._end_game(self.to_act, self._points(kind, 1 - self.to_act), kind, "resign")
 
     def reject(self, player=None):
         if self.phase != RESIGN:
@@ -429,10 +431,12 @@ class Match:
 
     # --- scoring ---------------------------------------------------------------------------
 
-    def _points(self, kind):
+    def _points(self, kind, loser):
         # Jacoby rule: with the cube never turned, gammons and backgammons count single.
         if self.jacoby and not self.length and self.cube_owner == -1:
             kind = SINGLE
+        if self.rules.pip_score:  # Pin (seed 002): the pips the loser still needed, times the kind
+            return kind * self.pips()[loser]
         return kind * self.cube
 
     def _end_game(self, winner, points, kind, how):
@@ -497,6 +501,8 @@ class Match:
         ]
         if self.preset:
             fields.append("x%d.%d" % self.preset)
+        if self.position.pinned:
+            fields.append("p%d" % self.position.pinned)
         if self.part:
             fields.append(self._parts().saved(self))
         if self.result:
@@ -514,7 +520,7 @@ class Match:
         mid, pid, flags, names = parts
         try:
             mk = matchid.decode(mid)
-            position = Position.from_id(pid)
+            position = Position.from_id(pid, True)  # both colours on a point: checked below
         except ValueError as exc:
             raise MatchError("Saved match: %s" % exc)
         f = {}
@@ -533,6 +539,10 @@ class Match:
             m = cls(mk.length, f["c"] == "1", f["h"] == "1", auto, beavers, f["j"] == "1",
                     names.split("|", 1), rules)
             m.game = int(f["n"])
+            if rules.pinning:
+                position.pinned = int(f.get("p", 0))
+            else:
+                position.validate()
             if "x" in f:
                 m.preset = tuple(int(x) for x in f["x"].split("."))
             if "g" in f:

@@ -65,6 +65,12 @@ class Rules:
     search = None
     # A variant's own turn class (Turn's interface) for a game the move search cannot express.
     turn = None
+    # Pin (bgrules/variants/pin.py): a checker landing on a single opposing one pins it (both stay
+    # on the point; Position.pinned says whose is pinned); a roll not playable whole is lost; the
+    # winner scores the loser's pips (times the kind).
+    pinning = False
+    whole_roll = False
+    pip_score = False
 
     def __init__(self, name, start=None, opposite=None, key=None, **differs):
         self.name = name
@@ -117,6 +123,7 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "fixedroll", "openroll",
             "freechoice",
             "catchme", "ludus", "doublets")
+VARIANTS += ("snake", "pin", "french2")  # helper exotic1's games
 
 
 def ruleset(key):

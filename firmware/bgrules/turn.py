@@ -22,9 +22,11 @@ _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
 _R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+_R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
 R_CAP = _R_CAP
+R_PIN = _R_PIN
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
@@ -240,6 +242,8 @@ class Turn:
         self.double = d1 == d2 and rules.doubles != "once"
         self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
         s = self._s = (rules.search or _Search)(rules)
+        if rules.pinning:
+            s.pinned = start.pinned
         s.load(start.cells)
         if rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
@@ -262,6 +266,14 @@ class Turn:
             self.forced_die = 0
             if n == 1 and rules.larger_forced:
                 self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
+        if rules.whole_roll and self.dice_to_play < len(self._orders[0]):
+            # Pin: a roll that cannot be played whole is lost, unless it bears off the last checker
+            end = bytearray(start.cells)
+            end[0:26] = bytes(26)
+            end[OFF] = 15
+            if not self._search_for(end, _FIND_PLAY):
+                self.dice_to_play = 0
+                self.forced_die = 0
 
     # --- the target search ------------------------------------------------------------
 
@@ -522,7 +534,7 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite, self.rules.checkers)
+        problem = final.problem(names, self.rules.opposite, self.rules.checkers, self.rules.pinning)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -550,7 +562,7 @@ class Turn:
             if behind_final > behind_start:
                 return "Checkers only move forward"
         if self.dice_to_play == 0:
-            return "No move is possible"
+            return "Roll lost: not playable whole" if self.rules.whole_roll else "No move is possible"
         dice = "%d-%d" % (self.d1, self.d2)
         # A legal beginning that stops too early.
         found = self._search_for(cells, _FIND_ANY, _R_DICE)
@@ -592,6 +604,8 @@ class Turn:
         if why == _R_CAP:
             w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus)
             return w % at if w else "At most %d checkers on %d" % (self.rules.cap, at)
+        if why == _R_PIN:
+            return "Checker on %d is pinned" % at
         return "Checker still on %d: no bear-off" % at
 
     # --- every play (host side) -------------------------------------------------------------

@@ -133,11 +133,14 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                     "phase": self.phase, "pips": [0, 0], "msg": self.msg, "game": 0, "journal": None}
         d = m.dice
         pw, pb = m.pips()
-        return {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
-                "length": m.length, "cube": m.cube, "owner": m.cube_owner, "crawford": m.crawford_game,
-                "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
-                "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
-                "journal": self.store.path(self.name) if self.name else None}
+        f = {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
+             "length": m.length, "cube": m.cube, "owner": m.cube_owner, "crawford": m.crawford_game,
+             "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
+             "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
+             "journal": self.store.path(self.name) if self.name else None}
+        if m.position.pinned:
+            f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
+        return f
 
     def status(self):
         fields = self.status_fields()

@@ -75,8 +75,9 @@ class MovingPhase:
         m = self.match
         reason, cells = self.refused
         final = Position(cells)
-        if final.problem():
-            self.say(final.problem())
+        why = final.problem(pins=m.rules.pinning)
+        if why:
+            self.say(why)
             return
         if not self._play(cells, True):
             return

@@ -102,7 +102,7 @@ def apply(match, record):
 
             turn_parts.choose(match, record["dice"][0], record["dice"][1], p)
         elif a == "play":
-            match.play(Position.from_id(record["pos"]), bool(record.get("condoned")), p)
+            match.play(Position.from_id(record["pos"], match.rules.pinning), bool(record.get("condoned")), p)
         elif a in ("double", "take", "drop", "beaver", "accept", "reject"):
             getattr(match, a)(p)
         elif a == "pass":

@@ -274,7 +274,7 @@ def replay_data(data, source="journal"):
             act["dice"] = tuple(record["dice"])
             game.pending_dice = None  # the next part is played with the chosen dice
         elif a == "play":
-            final = Position.from_id(record["pos"])
+            final = Position.from_id(record["pos"], m.rules.pinning)
             dice, opening = getattr(game, "pending_dice", None) or (before["dice"], False)
             game.pending_dice = None
             steps, notation, legal = _play_steps(turn, final)
@@ -402,7 +402,7 @@ def _illegal_final(turn, rng):
         if f[o] == 1:
             f[o] = 0
             f[OPP + BAR] += 1
-        if final.problem() is None and turn.check(final):
+        if final.problem(pins=turn.rules.pinning) is None and turn.check(final):
             return final
     return None
 

@@ -68,6 +68,11 @@ class Action:
         return "Action(%d, %s%r)" % (self.frames, self.kind, self.args)
 
 
+# French Backgammon 2 hits the checker across the board, which the board knows only once it is on
+# the bar: the hands take it there before putting the hitter down (docs/player-guide.md).
+HIT_ACROSS = ("french2",)
+
+
 def plan_play(play, turn, colour, rng, handling, illegal=False):
     """The hand's actions for ``play`` (one of ``turn.plays()``; ``turn.start`` is the mover's
     view) by the player of ``colour``; DONE is the caller's. With ``illegal`` one checker is first
@@ -78,15 +83,17 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
     segments = _segments(play.steps, rng, h)
     wrong_at = None
     cur = turn.start.copy()
+    across = turn.rules.key in HIT_ACROSS
     for i, (src, dst, hits) in enumerate(segments):
         bsrc = board_point(src, colour)
         bdst = None if dst == 0 else board_point(dst, colour)
         opp_colour = -colour
-        mixed = hits and rng.random() < h.mixed_hit
+        mixed = hits and rng.random() < h.mixed_hit and not across
         if hits and not mixed:
             for hp in hits:
                 # Take the blot off first and put it on its owner's bar.
-                acts.append(Action(_r(rng, 8, 25), "lift", board_point(hp, colour), opp_colour))
+                at = board_point(turn.rules.opposite[hp], opp_colour) if across else board_point(hp, colour)
+                acts.append(Action(_r(rng, 8, 25), "lift", at, opp_colour))
                 acts.append(Action(_r(rng, 5, 15), "place", "bar"))
         if illegal and wrong_at is None:
             wrong = _wrong_destination(turn, cur, src, colour)
@@ -465,9 +472,10 @@ class Players:
         if key != self.turn_key:
             self.turn_key = key
             self.stats["turns"] += 1
-            start = Position.from_id(st["pos"])
-            d = st["dice"]
             rules = getattr(sim, "rules", None) or STANDARD
+            start = Position.from_id(st["pos"], rules.pinning)
+            start.pinned = st.get("pinned", 0)  # Pin: whose checker is pinned is not in the ID
+            d = st["dice"]
             turn = (rules.turn or Turn)(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()

@@ -53,7 +53,7 @@ def run(args):
     if not args.position or len(args.dice) != 2:
         raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
                         % "4HPwATDgc/ABMA")
-    pos = read_position(args.position)
+    pos = read_position(args.position, rules.pinning)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
     plays = (rules.turn or Turn)(pos, d1, d2, rules).plays()
     if not plays:

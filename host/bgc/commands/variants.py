@@ -31,12 +31,15 @@ CATALOGUE = (
      "doubles that pass to the opponent; no cube; 2 points if the loser bore off none",
      "all 15 on one point (picture lost); a part not played whole passes back and forth; the roller's "
      "opponent rolls next; rising doubles from the first roll"),
-    ("french2", "French Backgammon 2", "3 checkers, own half, no passing, exact home point, hitting opposite", ""),
+    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting opposite",
+     "start (picture lost): Tourne-case, all three waiting to enter; an enterable checker enters first; no cube"),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube", ""),
     ("mexican", "Mexican", "smaller die first, else the roll is lost; max 5 a point; roll again after a double "
      "played whole; 1-2 is not played: a chosen double, then a new roll; exact bear-off; no gammons, no cube",
      "after 1-2 the same player rolls again even if the chosen double was not played whole"),
-    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
+    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; roll lost unless whole; pip scoring; no cube",
+     "start (picture lost): bkgm.com's Pin Game, 13 on the 24 point, 1 each on the 17 and 15; a point of two "
+     "stays open to its owner"),
     ("catchme", "Catch me", "6 checkers; one moves by the sum only with a 1 or a 6; one a point; around the "
      "board; caught checkers out for good; doubles once, roll again; no cube",
      "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
@@ -53,7 +56,8 @@ CATALOGUE = (
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
-    ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
+    ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
+     "start (picture lost): a games-book Snake; its text breaks off, the nine on the bar are read in"),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -68,8 +72,10 @@ def register(sub):
 
 
 def rows(include_missing=False):
+    """The playable games in the board's menu order (bgrules.rules.VARIANTS), then the others."""
     out = []
-    for key, name, summary, assumed in CATALOGUE:
+    order = sorted(CATALOGUE, key=lambda row: VARIANTS.index(row[0]) if row[0] in VARIANTS else len(VARIANTS))
+    for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
             out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
