@@ -19,11 +19,11 @@ from drivers.leds import COLOURS, Leds
 from drivers.oled import Oled
 
 # Collections (~20 ms each on a Pico, docs/performance.md) are made where nobody waits: right
-# after a frame or a button has been answered and the LEDs written (the players' next move is
-# hundreds of ms away), once this much has been allocated since the last one; or in a quiet loop
-# (no cell unsettled) when the heap runs low. So the collector's own automatic collection, which
-# would strike in the middle of whatever allocates when the heap is full, never comes; and the
-# garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
+# after a frame, a button or a serial line has been answered and the LEDs written (the players'
+# next move is hundreds of ms away), once this much has been allocated since the last one; or in
+# a quiet loop (no cell unsettled) when the heap runs low. So the collector's own automatic
+# collection, which would strike in the middle of whatever allocates when the heap is full, never
+# comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
@@ -105,6 +105,7 @@ class App:
             line = self.serial.read_line()
             if line is not None:
                 c.on_line(line, now_ms)
+                self.answered = True
         raw = self.scanner.scan()
         cl = self.classifier
         if cl.update(raw):

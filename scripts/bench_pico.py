@@ -216,6 +216,9 @@ from drivers.leds import Leds
 from drivers.oled import Oled
 from frames import ideal_frame
 
+mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
+HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
+
 class Scanner:
     # the real scan (its time and registers), then the raw frame an ideal board would give
     def __init__(self):
@@ -265,10 +268,12 @@ scanner = Scanner()
 buttons = Buttons()
 
 def show():
+    a = mem_alloc()
     ideal_frame(W, B, out=frame)
     bd = scanner.board
     for i in range(128):
         bd[i] = LEVEL[frame[i]]
+    HARNESS[0] += mem_alloc() - a
 
 show()
 try:
@@ -283,7 +288,6 @@ except NameError:
     clock = time
 ticks_us = clock.ticks_us
 diff = clock.ticks_diff
-mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 mem_free = getattr(gc, "mem_free", lambda: 0)
 
 class Times:  # preallocated, so that the harness allocates nothing while the firmware plays
@@ -311,6 +315,7 @@ class TimedGc:  # main.py's gc, with its collections timed
     def collect(self):
         t = ticks_us()
         self.real.collect()
+        HARNESS[0] = 0
         self.times.append(diff(ticks_us(), t))
         ph = companion.phase
         self.where[WHERES.index(LAST[0]) * len(PHASES) + (PHASES.index(ph) if ph in PHASES else 0)] += 1
@@ -318,7 +323,7 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "min_free": 1 << 30, "min_free_turns": 1 << 30, "done_worst": (0,)}
+         "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,)}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -359,14 +364,19 @@ def run(n):
         free = mem_free()
         if free < stats["min_free"]:
             stats["min_free"] = free
-        if free < stats["min_free_turns"] and (turns or companion.phase in ("roll", "moving")):
-            stats["min_free_turns"] = free  # from the first turn on (not the new match's imports)
+        own = free + HARNESS[0]  # the heap as the firmware alone would have left it
+        if own < stats["min_free_own"]:
+            stats["min_free_own"] = own
+        if own < stats["min_free_turns"] and turns:
+            stats["min_free_turns"] = own  # after the first turn (not the new match's start)
         if mem_alloc() < a:
             stats["auto"].append(("step", companion.phase))
         app.collect_if_due()
 
 def press(player):
+    a = mem_alloc()
     buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
+    HARNESS[0] += mem_alloc() - a
     run(3)
 
 NEXT = [None]
@@ -450,7 +460,7 @@ else:
     times = main.gc.times.values()
     out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "done_worst": stats["done_worst"], "free_after": mem_free(),
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "free_after": mem_free(),
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present}
     stats = None
@@ -630,7 +640,18 @@ def main(argv=None):
         positions = random_positions(args.games, seed=args.seed)
     cases = [make_case(pid, a, b, rng) for pid, a, b in positions] if not args.no_rules else []
     hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
-    tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+    os.makedirs(CACHE, exist_ok=True)
+    tree = tempfile.mkdtemp(prefix="pico_mpy-", dir=CACHE)  # runs at once keep apart
+    try:
+        return _run(args, cases, hard, tree)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def _run(args, cases, hard, tree):
+    import tempfile
+
+    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
     steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
     if not args.no_cases:
         steps.append(("cases", done_cases()))
@@ -690,9 +711,10 @@ def main(argv=None):
         # what the harness holds (its code, board and logs; the plan is read from a file) measured
         # apart: free after a collection with the harness loaded, before the match's objects exist
         harness = heap_import - st["harness_free"]
-        print("  the harness's own share: %d B; so the firmware's own least free heap: %d B in the whole match"
-              " (after importing the firmware %d B, minus the most the match took, %d B), %d B from the first turn on"
-              % (harness, st["min_free"] + harness, heap_import, st["harness_free"] - st["min_free"],
+        print("  the harness's own share: %d B held (its code, board, logs), plus its garbage between collections;"
+              " so the firmware's own least free heap: %d B in the whole match (after importing the firmware %d B,"
+              " minus the most the match took, %d B), %d B after the first turn"
+              % (harness, st["min_free_own"] + harness, heap_import, st["harness_free"] - st["min_free_own"],
                  st["min_free_turns"] + harness))
         n, lo, hi = st["gc"]
         print("  collections by main.py: %d, %s to %s each; where: %s" % (
