@@ -46,10 +46,10 @@ def fresh(turn):  # a Turn keeps the last legal play it found: a repeat must sea
 gc.collect()
 print("free", gc.mem_free())
 for pid, a, b, mid, lifted, good, bad in CASES:
-    start = Position.from_id(pid)
-    mid = Position.from_id(mid)
-    good = Position.from_id(good)
-    bad = Position.from_id(bad)
+    start = Position.from_id(pid, rules.pinning)  # Pin: both colours on a point
+    mid = Position.from_id(mid, rules.pinning)
+    good = Position.from_id(good, rules.pinning)
+    bad = Position.from_id(bad, rules.pinning)
     gc.collect()
     before = gc.mem_alloc()
     turn = Turn(start, a, b, rules)
@@ -81,11 +81,13 @@ def cases(rules, count, seed):
                 out.append((pos.id(), a, b, mid.id(), lifted, play.position.id(), mid.id()))
                 if len(out) == count:
                     break
+            before = pos
             if plays:
                 pos = rng.choice(plays).position
             if pos.result(rules.opposite, rules.checkers):
                 break
-            pos = pos.swapped()
+            # Pin: the next view carries whose checker is pinned (not in the Position ID)
+            pos = rules.after(before, pos) if rules.pinning else pos.swapped()
     return out
 
 

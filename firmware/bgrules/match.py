@@ -24,6 +24,7 @@ OPENING = "opening"  # each player rolls one die
 ROLL = "roll"  # the player on roll may double, then rolls
 DOUBLED = "doubled"  # a double (or beaver, raccoon, otter) waits for an answer
 PLAY = "play"  # dice are rolled; the play is awaited
+CHOOSE = "choose"  # a double of the player's choice is awaited (bgrules.turn_parts)
 RESIGN = "resign"  # a resignation waits for accept or reject
 GAME_OVER = "gameover"
 MATCH_OVER = "matchover"
@@ -106,6 +107,16 @@ class Match:
         self.condoned = 0  # illegal plays the opponent accepted this game
         self.last_condoned = False
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
+        self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
+
+    def _parts(self):
+        # The turn-parts code, imported only for a ruleset whose turns have parts.
+        r = self.rules
+        if r.doubles in ("four", "once") and not r.acey_deucey and not r.free_choice:
+            return None
+        from bgrules import turn_parts
+
+        return turn_parts
 
     def preset_dice(self):
         """The dice the next roll must show (Fixed roll: the opening roll; Open roll: rolled
@@ -157,6 +168,8 @@ class Match:
             return "Double on your own turn"
         if phase == PLAY:
             return "Double before rolling"
+        if self.part:
+            return self._parts().refusal(self)
         if self.crawford_game:
             return "Crawford game: no doubling"
         if self.cube_owner != -1 and self.cube_owner != self.on_roll:
@@ -227,13 +240,14 @@ class Match:
         if first == 1:
             # The start is symmetric, but a variant's need not be: view it from the player on roll.
             self.position = self.position.swapped()
-        self._rolled(die0, die1)
+        parts = self._parts()
+        (parts.rolled(self, die0, die1) if parts else self._rolled(die0, die1))
         return True
 
     def _rolled(self, d1, d2):
         self.dice = (d1, d2) if d1 >= d2 else (d2, d1)
         me = self.on_roll
-        self.turn = Turn(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
+        self.turn = (self.rules.turn or Turn)(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
         self.phase = PLAY
 
     def double(self, player=None):
@@ -297,7 +311,8 @@ class Match:
         self._check_preset(d1, d2)
         if not self.rules.fixed_roll:
             self._preset_after((d1, d2), next_dice)
-        self._rolled(d1, d2)
+        parts = self._parts()
+        (parts.rolled(self, d1, d2) if parts else self._rolled(d1, d2))
 
     def pass_turn(self, player=None):
         """Skip the roll when the player on roll cannot enter (seed 000 FAQ: such a turn has no
@@ -328,7 +343,8 @@ class Match:
             if not condone:
                 raise MatchError(why)
             me = self.on_roll
-            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers)
+            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers,
+                                       self.rules.pinning)
             if impossible:
                 raise MatchError(impossible)
             self.condoned += 1
@@ -341,17 +357,22 @@ class Match:
             me = self.on_roll
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
-            self._end_game(winner, self._points(kind), kind, "play")
+            self._end_game(winner, self._points(kind, 1 - winner), kind, "play")
             return
-        self._next_turn(final)
+        if self.part:
+            self._parts().played(self, final)
+        else:
+            self._next_turn(final)
 
     def _next_turn(self, final):
         self.turns[self.on_roll] += 1
-        self.position = final.swapped()
+        # Pin: the next view carries whose checker is pinned where (bgrules/variants/pin.py)
+        self.position = self.rules.after(self.position, final) if self.rules.pinning else final.swapped()
         self.on_roll = 1 - self.on_roll
         self.to_act = self.on_roll
         self.dice = (0, 0)
         self.turn = None
+        self.part = None
         self.phase = ROLL
 
     def resign(self, kind=SINGLE, player=None):
@@ -373,7 +394,7 @@ class Match:
             raise MatchError("No resign to accept")
         self._check_actor(player)
         kind = self.resign_offer
-        self._end_game(self.to_act, self._points(kind), kind, "resign")
+        self._end_game(self.to_act, self._points(kind, 1 - self.to_act), kind, "resign")
 
     def reject(self, player=None):
         if self.phase != RESIGN:
@@ -410,10 +431,12 @@ class Match:
 
     # --- scoring ---------------------------------------------------------------------------
 
-    def _points(self, kind):
+    def _points(self, kind, loser):
         # Jacoby rule: with the cube never turned, gammons and backgammons count single.
         if self.jacoby and not self.length and self.cube_owner == -1:
             kind = SINGLE
+        if self.rules.pip_score:  # Pin (seed 002): the pips the loser still needed, times the kind
+            return kind * self.pips()[loser]
         return kind * self.cube
 
     def _end_game(self, winner, points, kind, how):
@@ -424,6 +447,7 @@ class Match:
         self.score[winner] = total
         self.dice = (0, 0)
         self.turn = None
+        self.part = None
         self.offer = 0
         if self.length and total >= self.length:
             self.phase = MATCH_OVER
@@ -477,6 +501,10 @@ class Match:
         ]
         if self.preset:
             fields.append("x%d.%d" % self.preset)
+        if self.position.pinned:
+            fields.append("p%d" % self.position.pinned)
+        if self.part:
+            fields.append(self._parts().saved(self))
         if self.result:
             winner, points, kind, how = self.result
             fields.append("g%d.%d.%d.%s" % (winner, points, kind, how))
@@ -492,7 +520,7 @@ class Match:
         mid, pid, flags, names = parts
         try:
             mk = matchid.decode(mid)
-            position = Position.from_id(pid)
+            position = Position.from_id(pid, True)  # both colours on a point: checked below
         except ValueError as exc:
             raise MatchError("Saved match: %s" % exc)
         f = {}
@@ -511,6 +539,10 @@ class Match:
             m = cls(mk.length, f["c"] == "1", f["h"] == "1", auto, beavers, f["j"] == "1",
                     names.split("|", 1), rules)
             m.game = int(f["n"])
+            if rules.pinning:
+                position.pinned = int(f.get("p", 0))
+            else:
+                position.validate()
             if "x" in f:
                 m.preset = tuple(int(x) for x in f["x"].split("."))
             if "g" in f:
@@ -552,4 +584,6 @@ class Match:
                 m.phase = PLAY
             else:
                 m.phase = ROLL if state == matchid.GAME_PLAYING else OPENING
+            if "q" in f:
+                m._parts().restore(m, f["q"])
         return m

@@ -25,6 +25,9 @@ class PositionError(ValueError):
 class Position:
     """Both sides' checkers; the mover is the player on roll (the second half of the Position ID)."""
 
+    # Pin: bit p set when the mover's checker on point p is the one pinned there (not in the ID)
+    pinned = 0
+
     def __init__(self, cells=None):
         if cells is None:
             self.cells = bytearray(52)
@@ -66,8 +69,9 @@ class Position:
         return pos
 
     @classmethod
-    def from_id(cls, position_id):
-        """Decode a GNU Backgammon Position ID (14 characters of base64)."""
+    def from_id(cls, position_id, pins=False):
+        """Decode a GNU Backgammon Position ID (14 characters of base64); ``pins``: a point may
+        hold both colours (Pin)."""
         if not isinstance(position_id, str) or len(position_id) != 14:
             raise PositionError("a Position ID has 14 characters: %r" % (position_id,))
         try:
@@ -100,7 +104,7 @@ class Position:
         else:
             raise PositionError("not a Position ID (too few fields): %r" % position_id)
         pos._derive_off()
-        pos.validate()
+        pos.validate(None, pins)
         return pos
 
     def _derive_off(self):
@@ -114,12 +118,13 @@ class Position:
 
     # --- checks ---------------------------------------------------------------------------
 
-    def problem(self, names=("White", "Black"), opposite=None, checkers=CHECKERS):
+    def problem(self, names=("White", "Black"), opposite=None, checkers=CHECKERS, pins=False):
         """What makes this position impossible, in a few words; None when it is possible.
 
         ``names`` are the mover's and the opponent's names for the message; ``opposite`` maps the
         mover's point to the opponent's number for the same point (standard: 25 - p); a variant
-        with fewer ``checkers`` a side counts the others as borne off from the start.
+        with fewer ``checkers`` a side counts the others as borne off from the start; with ``pins``
+        a point may hold a single checker of one colour pinned under the other (Pin).
         """
         c = self.cells
         for side, name in ((MOVER, names[0]), (OPP, names[1])):
@@ -134,12 +139,12 @@ class Position:
                 return "%s has %d checkers" % (name, on)
         for p in range(1, 25):
             q = opposite[p] if opposite else 25 - p
-            if c[p] and c[OPP + q]:
+            if c[p] and c[OPP + q] and not (pins and (c[p] == 1 or c[OPP + q] == 1)):
                 return "Both colours on point %d" % p
         return None
 
-    def validate(self, opposite=None):
-        reason = self.problem(("The player on roll", "The opponent"), opposite)
+    def validate(self, opposite=None, pins=False):
+        reason = self.problem(("The player on roll", "The opponent"), opposite, CHECKERS, pins)
         if reason:
             raise PositionError(reason)
         return self

@@ -33,8 +33,9 @@ class Rules:
     search           a subclass of turn._Search for rules the standard search does not know
     smaller_first    the smaller die must be played first; if it cannot be, the larger is lost too
     doubles          how a double is played: "four" (standard), "once", "underside",
-                     "underside_roll", "underside_roll_strict", "rising", "roll_again"
-                     (docs/variants.md)
+                     "underside_roll", "underside_roll_strict", "rising", "roll_again",
+                     "once_again" (Catch me, Doublets: once, as an ordinary roll, then the same
+                     player rolls again whether or not it could be played) (docs/variants.md)
     acey_deucey      the 1-2 roll: None, "play" (Acey Deucey) or "skip" (Mexican)
     free_choice      Double against free choice
 
@@ -62,6 +63,14 @@ class Rules:
     acey_deucey = None
     free_choice = False
     search = None
+    # A variant's own turn class (Turn's interface) for a game the move search cannot express.
+    turn = None
+    # Pin (bgrules/variants/pin.py): a checker landing on a single opposing one pins it (both stay
+    # on the point; Position.pinned says whose is pinned); a roll not playable whole is lost; the
+    # winner scores the loser's pips (times the kind).
+    pinning = False
+    whole_roll = False
+    pip_score = False
 
     def __init__(self, name, start=None, opposite=None, key=None, **differs):
         self.name = name
@@ -110,7 +119,11 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
-            "fixedroll", "openroll")
+            "gioul", "mexican",
+            "fixedroll", "openroll",
+            "freechoice",
+            "catchme", "ludus", "doublets")
+VARIANTS += ("snake", "pin", "french2")  # helper exotic1's games
 
 
 def ruleset(key):

@@ -22,9 +22,11 @@ _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
 _R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+_R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
 R_CAP = _R_CAP
+R_PIN = _R_PIN
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
@@ -236,11 +238,20 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        self.double = d1 == d2
+        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
+        self.double = d1 == d2 and rules.doubles != "once"
         self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
         s = self._s = (rules.search or _Search)(rules)
+        if rules.pinning:
+            s.pinned = start.pinned
         s.load(start.cells)
-        if self.double:
+        if rules.smaller_first and not self.double:
+            # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
+            # played, the larger is lost too, so the only single die ever played is the smaller.
+            self._orders = (bytes((self.d2, self.d1)),)
+            self.dice_to_play = n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            self.forced_die = self.d2 if n == 1 else 0
+        elif self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
             self.dice_to_play = s.deepest(self._orders[0], 0, 4, BAR, True)
             self.forced_die = 0
@@ -255,6 +266,14 @@ class Turn:
             self.forced_die = 0
             if n == 1 and rules.larger_forced:
                 self.forced_die = hi if s.deepest(self._orders[0], 0, 1, BAR, False) else lo
+        if rules.whole_roll and self.dice_to_play < len(self._orders[0]):
+            # Pin: a roll that cannot be played whole is lost, unless it bears off the last checker
+            end = bytearray(start.cells)
+            end[0:26] = bytes(26)
+            end[OFF] = 15
+            if not self._search_for(end, _FIND_PLAY):
+                self.dice_to_play = 0
+                self.forced_die = 0
 
     # --- the target search ------------------------------------------------------------
 
@@ -349,7 +368,7 @@ class Turn:
         if self.double:
             return bytes((self.d1,) * (self.dice_to_play - k))
         if k == 0:
-            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
+            return self._orders[0][: self.dice_to_play] if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
         if k >= self.dice_to_play:
             return b""
         return bytes((self.d2 if s.p_die[0] == self.d1 else self.d1,))
@@ -432,7 +451,7 @@ class Turn:
         s = self._s
         for left in options:
             used = self.dice_to_play - len(left)
-            orders = (left,) if len(left) < 2 or left[0] == left[1] else (left, bytes((left[1], left[0])))
+            orders = (left,) if len(left) < 2 or left[0] == left[1] or len(self._orders) == 1 else (left, bytes((left[1], left[0])))
             for dice in orders:
                 s.load(cells)
                 self._chain(point, dice, 0, used, out)
@@ -515,7 +534,7 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite, self.rules.checkers)
+        problem = final.problem(names, self.rules.opposite, self.rules.checkers, self.rules.pinning)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -543,12 +562,17 @@ class Turn:
             if behind_final > behind_start:
                 return "Checkers only move forward"
         if self.dice_to_play == 0:
-            return "No move is possible"
+            return "Roll lost: not playable whole" if self.rules.whole_roll else "No move is possible"
         dice = "%d-%d" % (self.d1, self.d2)
         # A legal beginning that stops too early.
         found = self._search_for(cells, _FIND_ANY, _R_DICE)
         if found:
             return self._short_reason(found)
+        if self.rules.smaller_first and not self.double:
+            from bgrules.turn_parts import larger_first  # the variants with the rule only
+
+            if larger_first(self, cells):
+                return "Play the %d first" % self.d2
         for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
             why = self._first_violation(cells, rule | _R_DICE)
             if why:
@@ -578,7 +602,10 @@ class Turn:
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
         if why == _R_CAP:
-            return "At most %d checkers on %d" % (self.rules.cap, at)
+            w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus)
+            return w % at if w else "At most %d checkers on %d" % (self.rules.cap, at)
+        if why == _R_PIN:
+            return "Checker on %d is pinned" % at
         return "Checker still on %d: no bear-off" % at
 
     # --- every play (host side) -------------------------------------------------------------

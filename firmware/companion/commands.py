@@ -55,7 +55,12 @@ def command(c, cmd, args, line):
             return
         c.fx.calibrate = True
     elif cmd == "dice":
-        err = c._dice_entry().command(c, args["dice"])
+        if c.phase == "choose":
+            from companion import parts_board  # a chosen double or free-choice roll
+
+            err = parts_board.command(c, args["dice"])
+        else:
+            err = c._dice_entry().command(c, args["dice"])
         if err:
             c.error(err, line)
     elif cmd == "view":

@@ -23,7 +23,7 @@ from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from companion import display, protocol
 # The button codes and press kinds are imported from here by main.py and the tests.
 from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
-from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs
+from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, parts as _pb
 from companion.tracker import Tracker, led_of
 from companion.phase_roll import RollPhase
 from companion.phase_moving import MovingPhase
@@ -133,11 +133,14 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                     "phase": self.phase, "pips": [0, 0], "msg": self.msg, "game": 0, "journal": None}
         d = m.dice
         pw, pb = m.pips()
-        return {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
-                "length": m.length, "cube": m.cube, "owner": m.cube_owner, "crawford": m.crawford_game,
-                "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
-                "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
-                "journal": self.store.path(self.name) if self.name else None}
+        f = {"match": m.match_id(), "pos": m.position_id(), "names": list(m.names), "score": list(m.score),
+             "length": m.length, "cube": m.cube, "owner": m.cube_owner, "crawford": m.crawford_game,
+             "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
+             "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
+             "journal": self.store.path(self.name) if self.name else None}
+        if m.position.pinned:
+            f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
+        return f
 
     def status(self):
         fields = self.status_fields()
@@ -225,6 +228,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if phase == "moving":
             self._start_turn()
             return
+        if phase == "choose":
+            _pb().begin(self)
+            return
         if phase in ("opening", "roll", "doubled", "resign"):
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None)
@@ -239,9 +245,15 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             return _cs().hint(self)
         if ph == "opening":
             return "ROLL: first roll"
+        if ph == "choose":
+            return _pb().HINT
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
+            if m.part:
+                return "ROLL: roll again"
+            if m.rules.free_choice and _pb().chooser(m) == m.on_roll:
+                return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
@@ -278,7 +290,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self._moving_frame()
         elif ph == "ask":
             self._ask_frame()
-        elif ph in ("board", "opening", "roll", "doubled", "resign"):
+        elif ph in ("board", "opening", "roll", "doubled", "resign", "choose"):
             self._hold_frame(ph == "board")
         self.render()
 
@@ -379,6 +391,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 self.say("%s to answer" % m.names[m.to_act])
                 return
             return self._resign_answer("accept" if roll else "reject", player)
+        if ph == "choose":
+            return _pb().button(self, player, roll, kind)
         if ph == "roll":
             if player != m.on_roll:
                 self.say("%s's turn" % m.names[m.on_roll])
@@ -454,7 +468,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if m is not None and ph not in ("setup",):
             who = m.to_act
             leds[LED_STATUS[who]] = C_HINT if (ph in ("doubled", "resign") or (ph == "moving" and t.complete)) else C_TURN
-        if ph in ("board", "opening", "roll", "doubled", "resign") and not self.board_ok:
+        if ph in ("board", "opening", "roll", "doubled", "resign", "choose") and not self.board_ok:
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":

@@ -96,6 +96,7 @@ class Tracker:
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
         self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
+        self.cover = bytearray(25)  # points where a checker on top is one the rules placed there
         self.turn = None
         self.start = None
         self.mover_white = True
@@ -200,6 +201,11 @@ class Tracker:
                     u += 16
             base += 5
             under[p] = u
+            if nw + nb == 5:  # no free cell: a checker more of either colour went on top
+                if nw:
+                    rw = 1
+                if nb:
+                    rb = 1
             mixed[p] = 1 if nw and nb else 0
             # the counts as seen, or the last known count where only "lo or more" is sensed
             i = wb + p
@@ -258,6 +264,19 @@ class Tracker:
         under = self.under
         seen = self.seen
         known = self.known
+        cover = self.cover
+        # A checker on top that the position already holds there (Pin: the pinner on its pinned
+        # checker) stays counted, whatever else is missing or counted from the rules.
+        for p in range(1, 25):
+            cover[p] = 0
+            u = under[p]
+            if u:
+                i = wb + p if u >> 4 else bb + 25 - p
+                if known[i] > seen[i]:
+                    seen[i] += 1
+                    self.lo[i] += 1
+                    self.mixed[p] = 1
+                    cover[p] = 1
         short_w = CHECKERS - known[wb] - self._on(seen, wb)
         short_b = CHECKERS - known[bb] - self._on(seen, bb)
         if short_w <= 0 and short_b <= 0:
@@ -269,7 +288,7 @@ class Tracker:
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
-                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15:
+                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15 and not cover[p]:
                     i = side + (p if side == wb else 25 - p)
                     seen[i] += 1
                     self.lo[i] += 1
@@ -317,8 +336,9 @@ class Tracker:
         # on their way to the bar.
         hit_pts = []
         blocked = 0
+        pins = turn.rules.pinning  # Pin: both colours on a point is a pin, judged by the rules
         for p in range(1, 25):
-            if self.mixed[p]:
+            if self.mixed[p] and not pins:
                 io = cell_index(self.mover_white, not self.mover_white, 25 - p if self.mover_white else p)
                 n = cand[io]
                 if n >= 2:
@@ -335,6 +355,8 @@ class Tracker:
         if deficit < 0:
             surplus = -deficit
             deficit = 0
+            if surplus <= getattr(turn, "grows", 0):
+                surplus = 0  # Doublets: a tower taken apart shows one checker more
         else:
             surplus = 0
         cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
@@ -475,11 +497,15 @@ class Tracker:
                 n += d
             if n > reach:
                 reach = n
+        # A variant's track may enter away from 25 - d (Ludus) or go round the board (Catch me,
+        # ``wraps``): then the bar, or every point, may hold the checker that hits.
+        wraps = getattr(turn, "wraps", False)
         for q in pending:
-            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent, options)
-            s = min(25, q + reach)
-            while s > q and not ok:
-                if s != recent and base[s] and q in turn.destinations(base, s, options):
+            ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach) and base[recent]
+                  and q in turn.destinations(base, recent, options))
+            s = 25 if base[BAR] or wraps else min(25, q + reach)
+            while s > (0 if wraps else q) and not ok:
+                if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -638,17 +664,22 @@ class Tracker:
         cand[OPP] = start[OPP]
         mw = self.mover_white
         for p in range(1, 25):
-            if self.mixed[p]:
+            if self.mixed[p] and not turn.rules.pinning:
                 if cand[cell_index(mw, not mw, 25 - p if mw else p)] >= 2:
                     self.red = [p]
                     return [], "Point %d is blocked" % (p if mw else 25 - p)
                 return [], "Hit checker to the bar"
-        if self._on(cand, OPP) < CHECKERS - start[OPP]:
-            return [], "Hit checker goes on the bar"
+        short = CHECKERS - start[OPP] - self._on(cand, OPP)
+        if short > 0:
+            # A bar half holds four on its cells; more stack unseen (Catch me keeps its caught
+            # checkers there): with four or more seen, the missing ones are taken to be there.
+            if not self.rng[OPP + BAR]:
+                return [], "Hit checker goes on the bar"
+            cand[OPP + BAR] += short
         on = self._on(cand, 0)
         cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] and turn.is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

@@ -9,9 +9,10 @@ from .cli import UserError, shown
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
-def read_position(text):
+def read_position(text, pins=False):
+    """``pins``: Pin's points holding both colours are read (the opponent's checker pinned)."""
     try:
-        return Position.from_id(text.strip())
+        return Position.from_id(text.strip(), pins)
     except PositionError as exc:
         why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
         raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None

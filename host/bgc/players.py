@@ -68,6 +68,11 @@ class Action:
         return "Action(%d, %s%r)" % (self.frames, self.kind, self.args)
 
 
+# French Backgammon 2 hits the checker across the board, which the board knows only once it is on
+# the bar: the hands take it there before putting the hitter down (docs/player-guide.md).
+HIT_ACROSS = ("french2",)
+
+
 def plan_play(play, turn, colour, rng, handling, illegal=False):
     """The hand's actions for ``play`` (one of ``turn.plays()``; ``turn.start`` is the mover's
     view) by the player of ``colour``; DONE is the caller's. With ``illegal`` one checker is first
@@ -78,15 +83,17 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
     segments = _segments(play.steps, rng, h)
     wrong_at = None
     cur = turn.start.copy()
+    across = turn.rules.key in HIT_ACROSS
     for i, (src, dst, hits) in enumerate(segments):
         bsrc = board_point(src, colour)
         bdst = None if dst == 0 else board_point(dst, colour)
         opp_colour = -colour
-        mixed = hits and rng.random() < h.mixed_hit
+        mixed = hits and rng.random() < h.mixed_hit and not across
         if hits and not mixed:
             for hp in hits:
                 # Take the blot off first and put it on its owner's bar.
-                acts.append(Action(_r(rng, 8, 25), "lift", board_point(hp, colour), opp_colour))
+                at = board_point(turn.rules.opposite[hp], opp_colour) if across else board_point(hp, colour)
+                acts.append(Action(_r(rng, 8, 25), "lift", at, opp_colour))
                 acts.append(Action(_r(rng, 5, 15), "place", "bar"))
         if illegal and wrong_at is None:
             wrong = _wrong_destination(turn, cur, src, colour)
@@ -271,6 +278,11 @@ class Players:
         self.last_seen = 0  # events seen when the last decision was taken
         self.idle = 0  # frames since the last decision without news
         self.expect_wrong = None  # board point of an intended wrong placement
+        self.released_at = -1000  # frame of the last button release
+        # A turn made of parts (bgrules.turn_parts): the same player may roll right after DONE,
+        # so a DONE pressed again before the first is answered would roll the next dice.
+        rules = getattr(sim, "rules", None) or STANDARD
+        self.parts = rules.doubles not in ("four", "once") or bool(rules.acey_deucey) or rules.free_choice
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
                       "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
@@ -324,6 +336,8 @@ class Players:
             self.queue.pop(0)
             if a.kind == "place" and a.args[0] != "bar":
                 self.stats["checker_moves"] += 1
+            if a.kind == "up":
+                self.released_at = sim.frames
             try:
                 execute(sim, a)
             except simmod.SimError:
@@ -413,6 +427,14 @@ class Players:
         if ph == "ask":
             self._ask(sim, st, me)
             return
+        if ph == "choose":
+            # A double of one's choice (or the free-choice roll): step CUBE a few times, then
+            # take the one shown with ROLL, as a player at the board would.
+            acts = []
+            for _ in range(rng.randint(0, 5)):
+                acts += press_actions("CUBE_" + me, rng, frames_before=(10, 30))
+            self._do(acts + press_actions("ROLL_" + me, rng))
+            return
 
     def _set_out(self, st):
         from bgrules import Position
@@ -450,9 +472,11 @@ class Players:
         if key != self.turn_key:
             self.turn_key = key
             self.stats["turns"] += 1
-            start = Position.from_id(st["pos"])
+            rules = getattr(sim, "rules", None) or STANDARD
+            start = Position.from_id(st["pos"], rules.pinning)
+            start.pinned = st.get("pinned", 0)  # Pin: whose checker is pinned is not in the ID
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], getattr(sim, "rules", None) or STANDARD,
+            turn = (rules.turn or Turn)(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:
@@ -488,6 +512,8 @@ class Players:
                              lambda s: s.setup_position(play.position, colour))] +
                      press_actions("ROLL_" + me, self.rng))
             return
+        if self.parts and sim.frames - self.released_at < 150:
+            return  # DONE was just pressed: wait for its answer
         self._do(press_actions("ROLL_" + me, self.rng))
 
     def _refused_now(self, sim):

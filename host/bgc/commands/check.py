@@ -18,17 +18,17 @@ def register(sub):
 
 def run(args):
     rules = read_variant(args.variant)
-    start = read_position(args.position)
+    start = read_position(args.position, rules.pinning)
     d1, d2 = read_die(args.d1), read_die(args.d2)
     try:
-        final = Position.from_id(args.final.strip())
+        final = Position.from_id(args.final.strip(), rules.pinning)
     except PositionError as exc:
         if _undecodable(exc):
             raise UserError("bad final Position ID %s: %s\n%s" % (shown(args.final, 20), _why(exc), POSITION_HINT)) from None
         # It names a board, but one no play can reach (a checker missing, both colours on a point).
         print("illegal: %s" % exc)
         return 1
-    reason = Turn(start, d1, d2, rules).check(final)
+    reason = (rules.turn or Turn)(start, d1, d2, rules).check(final)
     if reason is None:
         print("legal")
         return 0

@@ -36,7 +36,7 @@ def batch_line(line, rules=None):
     except UserError:
         return "error: dice must be numbers 1 to 6, got %s %s" % (shown(words[1], 10), shown(words[2], 10))
     if rules is not None:
-        return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2, rules).plays()))
+        return " ".join(sorted(p.position.id() for p in (rules.turn or Turn)(pos, d1, d2, rules).plays()))
     return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
 
 
@@ -53,9 +53,9 @@ def run(args):
     if not args.position or len(args.dice) != 2:
         raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
                         % "4HPwATDgc/ABMA")
-    pos = read_position(args.position)
+    pos = read_position(args.position, rules.pinning)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
-    plays = Turn(pos, d1, d2, rules).plays()
+    plays = (rules.turn or Turn)(pos, d1, d2, rules).plays()
     if not plays:
         print("No legal move: the turn is lost.")
         return 0

@@ -27,21 +27,40 @@ CATALOGUE = (
     ("longrussianpuff", "Long Russian Puff", "Long Puff; after two checkers in, enter or move at will", ""),
     ("french1", "French Backgammon 1", "entered; doubles: 4 on top, 4 underneath, roll again", ""),
     ("russian", "Russian Backgammon", "same quarter; doubles as French 1 but the rest lost at a failure; no cube", ""),
-    ("gioul", "Turkish Gioul", "no hitting, one checker blocks; rising doubles that pass to the opponent; no cube", ""),
-    ("french2", "French Backgammon 2", "3 checkers, own half, no passing, exact home point, hitting opposite", ""),
+    ("gioul", "Turkish Gioul", "all 15 start on the opponent's 1 point; no hitting, one checker blocks; rising "
+     "doubles that pass to the opponent; no cube; 2 points if the loser bore off none",
+     "all 15 on one point (picture lost); a part not played whole passes back and forth; the roller's "
+     "opponent rolls next; rising doubles from the first roll"),
+    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting opposite",
+     "start (picture lost): Tourne-case, all three waiting to enter; an enterable checker enters first; no cube"),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube", ""),
-    ("mexican", "Mexican", "smaller die first; max 5 a point; roll again after doubles; 1-2 a chosen double", ""),
-    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
-    ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
-    ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
-    ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
+    ("mexican", "Mexican", "smaller die first, else the roll is lost; max 5 a point; roll again after a double "
+     "played whole; 1-2 is not played: a chosen double, then a new roll; exact bear-off; no gammons, no cube",
+     "after 1-2 the same player rolls again even if the chosen double was not played whole"),
+    ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; roll lost unless whole; pip scoring; no cube",
+     "start (picture lost): bkgm.com's Pin Game, 13 on the 24 point, 1 each on the 17 and 15; a point of two "
+     "stays open to its owner"),
+    ("catchme", "Catch me", "6 checkers; one moves by the sum only with a 1 or a 6; one a point; around the "
+     "board; caught checkers out for good; doubles once, roll again; no cube",
+     "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
+     "the last checker's jump is its next turn; a single game"),
+    ("doublets", "Doublets", "12 checkers in towers on 1-6: each die takes its tower apart, then stacks it, "
+     "then bears it off; a die with nothing to do is lost; doubles once, roll again; no cube",
+     "towers of two on points 1-6 (picture lost); a tower is borne off whole; the stage is that at the roll; "
+     "a marker checker on the bar once all are apart (the board's need); a single game"),
+    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
+     "no point on the opponent's 3-5; the own start entered only when empty",
+     "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
     ("straight", "Straight", "both players move the same way from the standard start", ""),
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
-    ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
-    ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice", ""),
+    ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
+     "start (picture lost): a games-book Snake; its text breaks off, the nine on the bar are read in"),
+    ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
+     "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
+     "the roller's two rolls"),
 )
 
 
@@ -53,11 +72,16 @@ def register(sub):
 
 
 def rows(include_missing=False):
+    """The playable games in the board's menu order (bgrules.rules.VARIANTS), then the others."""
     out = []
-    for key, name, summary, assumed in CATALOGUE:
+    order = sorted(CATALOGUE, key=lambda row: VARIANTS.index(row[0]) if row[0] in VARIANTS else len(VARIANTS))
+    for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
             out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+    # playable games in the order of VARIANTS (as the board's menu offers them), then the others
+    order = {k: i for i, k in enumerate(VARIANTS)}
+    out.sort(key=lambda r: order.get(r["key"], len(order)))
     return out
 
 
