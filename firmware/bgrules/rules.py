@@ -31,9 +31,32 @@ class Rules:
     fixed_roll       Fixed roll: the opening roll is every roll of the game
     open_roll        Open roll: each roll is made before the opponent's play, so they see it
     search           a subclass of turn._Search for rules the standard search does not know
+    waiting          checkers a side that start off the board and are entered (Puff, French 1,
+                     Acey Deucey: 15); they enter as a hit checker does, die d on the mover's
+                     point 25 - d, and wait beside the board, unsensed (bgrules/entering.py)
+    enter_first      of the waiting checkers, how many must be entered before a checker on the
+                     board may move (15: all, as from the bar; Russian Puff 2; Acey Deucey 0).
+                     Hit checkers on the bar always enter before anything else, waiting ones too
+    start_black      the start of black (player 1) in its own numbering when it is not
+                     ``start`` (Straight); ``start`` is then white's (player 0)
+    backwards        a die may also move a checker backwards (Backwards; its search is
+                     variants/backwards.py)
+    checker_points   the winner scores a point for each of the loser's checkers not borne off
+                     (Acey Deucey), instead of 1, 2 or 3 times the cube
+
+    ``opposite`` must be its own inverse (the mover's p is the opponent's q and the other way
+    round); it also names the board: black's own place p is the board (LED) point opposite[p],
+    white's is p, and opposite[25] = 0, opposite[0] = 25 are the bar LEDs (led_of in
+    companion/tracker.py). Two tracks exist: against each other (25 - p) and the same way
+    (p: Long Puff, Russian, Straight).
     """
 
     search = None
+    waiting = 0
+    enter_first = 15
+    start_black = None
+    backwards = False
+    checker_points = False
 
     def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
                  bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
@@ -51,7 +74,10 @@ class Rules:
         self.open_roll = open_roll
         self.start = tuple(start)
         if opposite is None:
-            opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
+            opposite = [25 - p for p in range(26)]
+        opposite = bytearray(opposite)
+        opposite[0] = 25
+        opposite[25] = 0
         self.opposite = bytes(opposite)
         self.block = block
         self.hitting = hitting and block > 1
@@ -60,9 +86,16 @@ class Rules:
         self.max_dice = max_dice
 
     def start_position(self):
+        """The start, player 0 (white) on roll."""
         from bgrules.position import Position
 
-        return Position.start(self.start)
+        pos = Position.start(self.start)
+        c = pos.cells
+        if self.start_black:
+            for i in range(1, 26):
+                c[OPP + i] = self.start_black[i]
+            pos._derive_off()
+        return pos.set_waiting(self.waiting, self.waiting)
 
     def result(self, start, final):
         """The game's end after a play from ``start`` (mover's view) to ``final``: 0 while it goes
@@ -92,7 +125,8 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
-            "fixedroll", "openroll")
+            "fixedroll", "openroll",
+            "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight")
 
 
 def ruleset(key):

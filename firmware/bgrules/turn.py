@@ -13,7 +13,7 @@ except ImportError:
         return x
 
 
-from bgrules.position import OPP, BAR, OFF, Position, PositionError
+from bgrules.position import OPP, BAR, OFF, Position, PositionError, waiting
 from bgrules.rules import STANDARD
 
 # Rules a diagnosis may relax to find out which one a play broke.
@@ -25,6 +25,8 @@ _R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
 R_CAP = _R_CAP
+R_BAR = _R_BAR
+R_BEAROFF = _R_BEAROFF
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
@@ -386,7 +388,7 @@ class Turn:
         mid-turn ``position`` may be put down so that the turn can still be completed legally,
         including taking a step back toward where it came from."""
         cells = position.cells if isinstance(position, Position) else position
-        if not cells[point]:
+        if not cells[point] and not (point == BAR and self.rules.waiting and waiting(cells)):
             return []
         options = self.locate(cells)
         if not options:
@@ -466,7 +468,8 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite, self.rules.checkers)
+        rules = self.rules
+        problem = final.problem(names, rules.opposite, rules.checkers, rules.waiting)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -486,12 +489,13 @@ class Turn:
             return "Hit checker goes on the bar"
         if cells[OPP + BAR] > start[OPP + BAR] + hits:
             return "%s's checkers may not move" % names[1]
-        behind_start = 0
-        behind_final = 0
+        # (a checker waiting off the board counts as behind the bar)
+        behind_start = waiting(start)
+        behind_final = waiting(cells)
         for q in range(25, -1, -1):
             behind_start += start[q]
             behind_final += cells[q]
-            if behind_final > behind_start:
+            if behind_final > behind_start and not rules.backwards:
                 return "Checkers only move forward"
         if self.dice_to_play == 0:
             return "No move is possible"
@@ -525,7 +529,7 @@ class Turn:
             return None
         why, at = found[0]
         if why == _R_BAR:
-            return "Enter from the bar first"
+            return "Enter from the bar first" if at else "Enter checkers first"
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
         if why == _R_CAP:

@@ -27,7 +27,8 @@ def _collect(turn, dice, k, n, top, seen):
         key = bytes(c)
         if key not in seen:
             steps = tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n))
-            seen[key] = Play(steps, Position(c))
+            real = getattr(s, "real", None)  # a search that keeps waiting checkers on its bar
+            seen[key] = Play(steps, Position(real() if real else c))
         return
     d = dice[k]
     src = BAR if c[BAR] and s.bar_first else top

@@ -13,12 +13,12 @@
 # (docs/protocol.md). The button grammar is docs/player-guide.md.
 
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
-from bgrules.position import Position
+from bgrules.position import Position, OPP, waiting
 from bgrules.rules import VARIANTS
 from companion import variant_dice as VD
 from companion import journal as J
 from companion import display, protocol, moves
-from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of
+from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
 
 VERSION = "1.0"
 
@@ -152,6 +152,10 @@ class Companion:
 
     def status(self):
         fields = self.status_fields()
+        m = self.match
+        if m is not None and m.rules.waiting:
+            # checkers waiting off the board, as "pos" sees them: the ID counts them as off
+            fields["wait"] = [waiting(m.position.cells), waiting(m.position.cells, OPP)]
         if self.chouette is not None:
             _cs().status_fields(self, fields)
         self.emit("status", fields)
@@ -208,7 +212,7 @@ class Companion:
         m = self.match
         self.phase = "board"
         self.board_reason = reason
-        self.tracker.begin(m.position, m.on_roll == 0, None)
+        self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
         self.board_ok = False
         self.hint = "Fix red points"
         self._hold_frame(True)
@@ -227,7 +231,7 @@ class Companion:
             return
         if phase in ("opening", "roll", "doubled", "resign"):
             # Nothing may move now: hold the position and show any checker out of place.
-            self.tracker.begin(m.position, m.on_roll == 0, None)
+            self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
             self._hold_frame(False)
         self.hint = self._hint()
 
@@ -327,7 +331,7 @@ class Companion:
             point = t.red[0] if t.red else None
             own = None
             if point is not None:
-                own = point if p == 0 else 25 - point
+                own = own_point(p == 0, point, m.rules.opposite)
             self.say(t.reason)
             self.emit("illegal", {"p": p, "at": "place", "point": own, "board_point": point, "reason": t.reason})
             self.illegal_out = True
@@ -719,7 +723,7 @@ class Companion:
         self.refused = (reason, bytes(t.work))
         point = t.red[0] if t.red else None
         self.say(reason)
-        self.emit("illegal", {"p": p, "at": "done", "point": None if point is None else (point if p == 0 else 25 - point),
+        self.emit("illegal", {"p": p, "at": "done", "point": None if point is None else own_point(p == 0, point, m.rules.opposite),
                               "board_point": point, "reason": reason})
         self.illegal_out = True
         self._buzz()
@@ -729,8 +733,10 @@ class Companion:
         m = self.match
         reason, cells = self.refused
         final = Position(cells)
-        if final.problem():
-            self.say(final.problem())
+        r = m.rules
+        why = final.problem(m.names, r.opposite, r.checkers, r.waiting)
+        if why:
+            self.say(why)
             return
         if not self._play(cells, True):
             return
@@ -748,6 +754,8 @@ class Companion:
         final = Position(cells)
         move = moves.notation(turn, final.cells) if final != turn.start else ""
         rec = {"a": "play", "p": p, "move": move, "pos": final.id()}
+        if m.rules.waiting:  # the Position ID counts checkers waiting off the board as off
+            rec["w"] = [waiting(final.cells), waiting(final.cells, OPP)]
         if condone:
             rec["condoned"] = True
         if not self._act(rec, lambda: m.play(final, condone, p)):
@@ -814,7 +822,7 @@ class Companion:
         self.ask_chosen = -1
         self.phase = "ask"
         mw = self.match.on_roll == 0
-        self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i) for i in places]})
+        self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i, self.match.rules.opposite) for i in places]})
         self._ask_say()
         self.hint = self._hint()
         self.status()  # the phase is now "ask": a host watching the board must know
@@ -951,7 +959,7 @@ class Companion:
         elif ph == "ask" and self.blink:
             mw = m.on_roll == 0
             for i in self.ask_places:
-                leds[led_index(led_of(mw, i))] = C_HINT
+                leds[led_index(led_of(mw, i, m.rules.opposite))] = C_HINT
         fx = self.fx
         changed = False
         if leds != fx.leds:

@@ -1,0 +1,10 @@
+# French Backgammon 1 (seed 002): the checkers are entered (all before any moves, as from the
+# bar: assumed); a double is played four times on top, four times underneath, then the player
+# rolls again.
+from bgrules.rules import Rules
+from bgrules.entering import EnterSearch
+
+RULES = Rules("French Backgammon 1", (0,) * 26, key="french1")
+RULES.search = EnterSearch
+RULES.waiting = 15
+RULES.doubles = "underside_roll"

@@ -1,0 +1,11 @@
+# Puff (seed 002): no start layout; every checker is entered into the start quarter (the
+# opponent's home board, as from the bar) before any checker moves; the smaller die first (if
+# it cannot be played, the larger is lost too); a double is played on top, then underneath.
+from bgrules.rules import Rules
+from bgrules.entering import EnterSearch
+
+RULES = Rules("Puff", (0,) * 26, key="puff")
+RULES.search = EnterSearch
+RULES.waiting = 15
+RULES.smaller_first = True
+RULES.doubles = "underside"
