@@ -97,6 +97,17 @@ Serial.ends = []
 for line in Serial.ends:
     print(line)
 """)
+    # Asked which of two plays was made (a count on a stack of six or more the sensors cannot
+    # tell), the player names its own: CUBE shows the next candidate, ROLL takes it.
+    swap("""    elif ph == "ask":
+        press("ROLL_W" if st["on_roll"] == 0 else "ROLL_B")
+""", """    elif ph == "ask":
+        asked += 1
+        mine = st["msg"].split("\\n")[-1] == best.notation()
+        press(("ROLL_" if mine or asked > 8 else "CUBE_") + ("W" if st["on_roll"] == 0 else "B"))
+""")
+    swap("        played = (st[\"game\"], st[\"pos\"], st[\"dice\"])\n",
+         "        played = (st[\"game\"], st[\"pos\"], st[\"dice\"])\n        asked = 0\n")
     # A long game's journal is printed in pieces: one string of it would not fit the heap.
     swap('print(open("journal/m0001.jnl").read())\n',
          'f = open("journal/m0001.jnl")\nwhile True:\n    piece = f.read(1024)\n    if not piece:\n        break\n'

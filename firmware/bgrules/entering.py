@@ -33,9 +33,12 @@ class EnterSearch(_Search):
         self.free = w - must if 0 < must < w else (0 if must > 0 else w)
 
     def set_target(self, cells):
+        w = waiting(cells)
+        if w < 0:
+            return False  # more than 15 checkers: no play reaches it
         t = self.tbuf
         t[:] = cells
-        t[BAR] += waiting(cells)
+        t[BAR] += w
         return _Search.set_target(self, t)
 
     def dest(self, src, d):

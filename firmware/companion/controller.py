@@ -449,6 +449,7 @@ class Companion:
                 return self._play_candidate(self.ask_sel)
             self.ask_sel = (self.ask_sel + 1) % len(self.ask)
             self._ask_say()
+            self.status()  # a host (or a scripted player) sees which play is offered now
             return
 
     # --- the new-match menu -----------------------------------------------------------------

@@ -565,7 +565,7 @@ class Tracker:
         k = 2 * turn.dice_to_play  # a play moves at most this many checker-place counts
         # the checkers a legal (partial) play has on the board: none borne off while some
         # wait (then up to dice_to_play entered), else up to dice_to_play borne off
-        most = self._on(start, 0) + (turn.dice_to_play if self.wait0 else 0)
+        most = self._on(start, 0) + (min(turn.dice_to_play, self.wait0) if self.wait0 else 0)
         fewest = most - turn.dice_to_play
         w = bytearray(cand)
         out = []

@@ -49,19 +49,23 @@ def read_variant(name):
 LETTERS = ("O", "X")
 
 
-def board_lines(position, on_roll, names, cube=1, cube_owner=-1):
+def board_lines(position, on_roll, names, cube=1, cube_owner=-1, opposite=None):
     """An ASCII board in GNU Backgammon's style, seen by the player on roll: their home board
-    bottom right (points 1-6), the opponent's checkers on the same points above and below."""
+    bottom right (points 1-6), the opponent's checkers on the same points above and below
+    (``opposite``: the ruleset's track, bgrules Rules.opposite; standard 25 - p)."""
+    from bgrules import STANDARD
+
+    opp = opposite or STANDARD.opposite
     c = position.cells
     me = LETTERS[on_roll]
     them = LETTERS[1 - on_roll]
 
     def cell(point, row):
-        # (letter, count) on the mover's point; the opponent's count is at 25 - point.
+        # (letter, count) on the mover's point; the opponent's count is at opp[point].
         if c[point]:
             letter, n = me, c[point]
-        elif c[OPP + 25 - point]:
-            letter, n = them, c[OPP + 25 - point]
+        elif c[OPP + opp[point]]:
+            letter, n = them, c[OPP + opp[point]]
         else:
             return "   "
         if row < 4 or n <= 5:

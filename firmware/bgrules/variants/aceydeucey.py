@@ -4,7 +4,7 @@
 from bgrules.rules import Rules
 from bgrules.entering import EnterSearch
 
-RULES = Rules("Acey Deucey", (0,) * 26, key="aceydeucey", cube=False)
+RULES = Rules("Acey Deucey", (0,) * 26, key="aceydeucey", cube=False, gammons=False)
 RULES.search = EnterSearch
 RULES.waiting = 15
 RULES.enter_first = 0
