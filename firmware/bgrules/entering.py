@@ -36,6 +36,9 @@ class EnterSearch(_Search):
         w = waiting(cells)
         if w < 0:
             return False  # more than 15 checkers: no play reaches it
+        b = cells[BAR] + w
+        if cells[BAR] != b - (self.wait if b > self.wait else b):
+            return False  # a waiting checker in while a hit one is still on the bar: hits first
         t = self.tbuf
         t[:] = cells
         t[BAR] += w

@@ -489,6 +489,8 @@ class Turn:
             return "Hit checker goes on the bar"
         if cells[OPP + BAR] > start[OPP + BAR] + hits:
             return "%s's checkers may not move" % names[1]
+        if cells[BAR] and waiting(cells) < waiting(start):
+            return "Enter from the bar first"  # a waiting checker came in before a hit one
         # (a checker waiting off the board counts as behind the bar)
         behind_start = waiting(start)
         behind_final = waiting(cells)

@@ -413,7 +413,8 @@ class Tracker:
                         red.append(led_of(mw, i, self.opp))
                     if cand[OPP + i] != known[OPP + i]:
                         red.append(led_of(not mw, i, self.opp))
-            h = self._returned(cand, deficit) if deficit else cand
+            # (with checkers waiting, one gone from a point may have moved: judge as seen)
+            h = self._returned(cand, deficit) if deficit and not self.wait0 else cand
             self.reason = turn.check(Position(h)) or "Illegal position"
         self.red = red
         return ILLEGAL
