@@ -13,15 +13,17 @@ from bgrules.match import Match
 from companion import display
 
 W = 16
-CONTROLLER = os.path.join(FIRMWARE_DIR, "companion", "controller.py")
+# The controller is its core and one module per phase (docs/architecture.md): all of its texts.
+CONTROLLER = [os.path.join(FIRMWARE_DIR, "companion", name + ".py")
+              for name in ("controller", "phase_setup", "phase_roll", "phase_moving", "phase_cube", "phase_end",
+                           "commands")]
 
 
 def _strings_in(func_names, call=None):
     """String constants in the given controller functions (or, with ``call``, the first argument
     of calls to self.<call>), with %-formats filled with long but real values."""
-    tree = ast.parse(open(CONTROLLER).read())
     out = []
-    for node in ast.walk(tree):
+    for node in [n for path in CONTROLLER for n in ast.walk(ast.parse(open(path).read()))]:
         if isinstance(node, ast.FunctionDef) and (func_names is None or node.name in func_names):
             for sub in ast.walk(node):
                 if call is not None:

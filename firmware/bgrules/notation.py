@@ -54,10 +54,10 @@ def format_steps(steps):
 
 
 def __getattr__(name):
-    # Reading notation is the host's (bgc, tests); the Pico only writes it, so the reader stays
-    # out of the firmware's RAM until asked for (bgrules.notation_read).
+    # Reading notation is the host's (bgc, tests): the Pico only writes it, so the reader lives in
+    # the host package (bgc.notation_read), not on the Pico's flash or in its RAM.
     if name in ("parse_moves", "apply_moves"):
-        from bgrules import notation_read
+        from bgc import notation_read
 
         return getattr(notation_read, name)
     raise AttributeError(name)

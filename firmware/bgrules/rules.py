@@ -31,6 +31,12 @@ class Rules:
     fixed_roll       Fixed roll: the opening roll is every roll of the game
     open_roll        Open roll: each roll is made before the opponent's play, so they see it
     search           a subclass of turn._Search for rules the standard search does not know
+    smaller_first    the smaller die must be played first; if it cannot be, the larger is lost too
+    doubles          how a double is played: "four" (standard), "once", "underside",
+                     "underside_roll", "underside_roll_strict", "rising", "roll_again"
+                     (docs/variants.md)
+    acey_deucey      the 1-2 roll: None, "play" (Acey Deucey) or "skip" (Mexican)
+    free_choice      Double against free choice
     waiting          checkers a side that start off the board and are entered (Puff, French 1,
                      Acey Deucey: 15); they enter as a hit checker does, die d on the mover's
                      point 25 - d, and wait beside the board, unsensed (bgrules/entering.py)
@@ -44,6 +50,9 @@ class Rules:
     checker_points   the winner scores a point for each of the loser's checkers not borne off
                      (Acey Deucey), instead of 1, 2 or 3 times the cube
 
+    Every rule is a class attribute holding the standard game's value; a Rules object stores only
+    what its keyword arguments change (RAM on the Pico: a variant costs its differences).
+
     ``opposite`` must be its own inverse (the mover's p is the opponent's q and the other way
     round); it also names the board: black's own place p is the board (LED) point opposite[p],
     white's is p, and opposite[25] = 0, opposite[0] = 25 are the bar LEDs (led_of in
@@ -51,6 +60,25 @@ class Rules:
     (p: Long Puff, Russian, Straight).
     """
 
+    start = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+    opposite = bytes([25 - p for p in range(26)])  # [0] = 25, [25] = 0: the bar LEDs (see above)
+    block = 2
+    hitting = True
+    bar_first = True
+    bear_off_higher = True
+    max_dice = True
+    checkers = 15
+    larger_forced = True
+    cube = True
+    gammons = True
+    last_out_wins = False
+    hit_loses = False
+    fixed_roll = False
+    open_roll = False
+    smaller_first = False
+    doubles = "four"
+    acey_deucey = None
+    free_choice = False
     search = None
     waiting = 0
     enter_first = 15
@@ -58,32 +86,20 @@ class Rules:
     backwards = False
     checker_points = False
 
-    def __init__(self, name, start, opposite=None, block=2, hitting=True, bar_first=True,
-                 bear_off_higher=True, max_dice=True, key=None, checkers=15, larger_forced=True,
-                 cube=True, gammons=True, last_out_wins=False, hit_loses=False, fixed_roll=False,
-                 open_roll=False):
+    def __init__(self, name, start=None, opposite=None, key=None, **differs):
         self.name = name
         self.key = key or name.lower()
-        self.checkers = checkers
-        self.larger_forced = larger_forced
-        self.cube = cube
-        self.gammons = gammons
-        self.last_out_wins = last_out_wins
-        self.hit_loses = hit_loses
-        self.fixed_roll = fixed_roll
-        self.open_roll = open_roll
-        self.start = tuple(start)
-        if opposite is None:
-            opposite = [25 - p for p in range(26)]
-        opposite = bytearray(opposite)
-        opposite[0] = 25
-        opposite[25] = 0
-        self.opposite = bytes(opposite)
-        self.block = block
-        self.hitting = hitting and block > 1
-        self.bar_first = bar_first
-        self.bear_off_higher = bear_off_higher
-        self.max_dice = max_dice
+        if start is not None:
+            self.start = tuple(start)
+        if opposite is not None:
+            self.opposite = bytes(opposite)
+        for rule in differs:
+            default = getattr(Rules, rule, self)  # self: no such rule
+            if default is self or callable(default):
+                raise TypeError("Rules has no rule %r" % rule)
+            setattr(self, rule, differs[rule])
+        if self.block < 2:
+            self.hitting = False  # a lone checker closes the point: nothing can be hit
 
     def start_position(self):
         """The start, player 0 (white) on roll."""
@@ -114,10 +130,13 @@ class Rules:
         return "Rules(%r)" % self.name
 
 
-STANDARD = Rules("Backgammon", (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),
-                 key="standard")
+STANDARD = Rules("Backgammon", key="standard")
 
 # Nackgammon (Nick Ball's variant): the standard rules from a start with a back point more.
+# The track where both move the same way (Long Puff, Russian, Straight): the mover's p is the
+# opponent's p, so both enter into one quarter and bear off from one quarter.
+SAME_WAY = bytes([25] + list(range(1, 25)) + [0])
+
 NACKGAMMON = Rules("Nackgammon", (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0))
 
 RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}

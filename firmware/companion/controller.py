@@ -11,24 +11,27 @@
 #
 # Phases: setup, board, opening, roll, doubled, moving, ask, resign, gameover, matchover
 # (docs/protocol.md). The button grammar is docs/player-guide.md.
+#
+# This file is the core: the state, the inputs and which phase they go to, the phase changes,
+# the hints, the journaled action and the effects. Each phase's own steps live in a mixin module
+# (docs/architecture.md): phase_setup (menu, new match), phase_roll (opening, rolls), phase_moving
+# (the turn, DONE, which play), phase_cube (cube, resignations), phase_end (game and match end),
+# commands (serial commands).
 
-from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
-from bgrules.position import Position, OPP, waiting
-from bgrules.rules import VARIANTS
-from companion import variant_dice as VD
-from companion import journal as J
-from companion import display, protocol, moves
-from companion.tracker import Tracker, SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
+from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
+from bgrules.position import OPP, waiting
+from companion import display, protocol
+# The button codes and press kinds are imported from here by main.py and the tests.
+from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG, KIND_WORDS, PHASE_OF, chouette as _cs  # noqa: F401
+from companion.tracker import Tracker, led_of
+from companion.phase_setup import SetupPhase
+from companion.phase_roll import RollPhase
+from companion.phase_moving import MovingPhase
+from companion.phase_cube import CubePhase
+from companion.phase_end import EndPhase
+from companion.commands import Commands
 
 VERSION = "1.0"
-
-# Button codes and press kinds: the numbers of drivers.buttons (not imported: it needs machine).
-ROLL_W = 0
-CUBE_W = 1
-ROLL_B = 2
-CUBE_B = 3
-SHORT = 1
-LONG = 2
 
 # LED colour codes; COLOUR_NAMES are the keys of drivers.leds.COLOURS.
 C_OFF = 0
@@ -43,19 +46,6 @@ LED_STATUS = (26, 27)  # white's, black's status LED
 
 BUZZ_MS = 150
 BLINK_MS = 300
-
-LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25)
-KIND_WORDS = ("drop", "single", "gammon", "backgammon")
-PHASE_OF = {OPENING: "opening", ROLL: "roll", DOUBLED: "doubled", PLAY: "moving", RESIGN: "resign",
-            GAME_OVER: "gameover", MATCH_OVER: "matchover"}
-
-
-def _cs():
-    # The chouette's session (and rules) are imported on first use: about 17 KB of RAM on a Pico
-    # that a two-player match does not need.
-    from companion import chouette_session
-
-    return chouette_session
 
 
 def led_index(point):
@@ -81,7 +71,7 @@ class Effects:
         self.calibrate = False  # main.py: take an empty-board baseline, then call calibrated()
 
 
-class Companion:
+class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Commands):
     def __init__(self, store, dice, buzzer=True):
         self.store = store
         self.dice = dice
@@ -201,12 +191,6 @@ class Companion:
 
     # --- phases -----------------------------------------------------------------------------
 
-    def _setup(self):
-        self.phase = "setup"
-        self.cursor = 0
-        self.pick = None
-        self.hint = ""
-
     def _board(self, reason):
         """Wait until the board shows the position the match needs (start, or after a cut)."""
         m = self.match
@@ -233,18 +217,6 @@ class Companion:
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
             self._hold_frame(False)
-        self.hint = self._hint()
-
-    def _start_turn(self):
-        m = self.match
-        self.phase = "moving"
-        self.refused = None
-        self.ask = None
-        turn = m.turn
-        self.tracker.begin(turn.start, m.on_roll == 0, turn)
-        if turn.dice_to_play == 0:
-            self.say("No legal move")
-        self._moving_frame()
         self.hint = self._hint()
 
     def _hint(self):
@@ -318,37 +290,6 @@ class Companion:
                 self.note_line = ""
                 self._after_board()
                 self.status()
-
-    def _moving_frame(self):
-        t = self.tracker
-        v = t.update(self.frame)
-        if v == SAME:
-            return
-        self.refused = None
-        m = self.match
-        p = m.on_roll
-        if v == ILLEGAL:
-            point = t.red[0] if t.red else None
-            own = None
-            if point is not None:
-                own = own_point(p == 0, point, m.rules.opposite)
-            self.say(t.reason)
-            self.emit("illegal", {"p": p, "at": "place", "point": own, "board_point": point, "reason": t.reason})
-            self.illegal_out = True
-            self._buzz()
-        else:
-            if self.illegal_out:
-                self.emit("ok", {"p": p})
-                self.illegal_out = False
-            if v == HIT:
-                self.say(t.reason)
-            elif v == LIFTED and t.bear_off:
-                self.say("May bear off")
-            elif m.turn.dice_to_play == 0:
-                self.say("No legal move")
-            else:
-                self.say("")
-        self.hint = self._hint()
 
     def _buzz(self):
         if self.buzzer:
@@ -452,108 +393,6 @@ class Companion:
             self.status()  # a host (or a scripted player) sees which play is offered now
             return
 
-    # --- the new-match menu -----------------------------------------------------------------
-
-    def _menu_items(self):
-        s = self.settings
-        items = [("Length", "money" if not s["length"] else str(s["length"])), ("Game", s["rules"])]
-        if s["length"]:
-            items.append(("Crawford", "on" if s["crawford"] else "off"))
-            items.append(("Holland", "on" if s["holland"] else "off"))
-        else:
-            items.append(("Auto double", str(s["auto"])))
-            items.append(("Beavers", ("off", "beaver", "raccoon", "otter")[s["beavers"]]))
-            items.append(("Jacoby", "on" if s["jacoby"] else "off"))
-        items.append(("Own dice", "on" if s["own_dice"] else "off"))
-        if not s["length"]:
-            items.append(("Chouette", str(s["chouette"]) if s["chouette"] else "off"))
-            if s["chouette"]:
-                items.append(("Cubes", s["cubes"]))
-        items.append(("Start", ""))
-        return items
-
-    def _menu(self, roll, kind):
-        items = self._menu_items()
-        if self.cursor >= len(items):
-            self.cursor = 0
-        label = items[self.cursor][0]
-        if roll and (kind == LONG or label == "Start"):
-            if self.settings["chouette"] and not self.settings["length"]:
-                return _cs().start(self, _cs().roster(self.settings), self.settings["cubes"], force=True)
-            return self.new_match(dict(self.settings), True)
-        if not roll:
-            self.cursor = (self.cursor + (1 if kind == SHORT else -1)) % len(items)
-            self.say("")
-            return
-        s = self.settings
-        if label == "Length":
-            i = LENGTHS.index(s["length"]) if s["length"] in LENGTHS else 0
-            s["length"] = LENGTHS[(i + 1) % len(LENGTHS)]
-        elif label == "Crawford":
-            s["crawford"] = not s["crawford"]
-            if not s["crawford"]:
-                s["holland"] = False
-        elif label == "Holland":
-            s["holland"] = not s["holland"]
-            if s["holland"]:
-                s["crawford"] = True
-        elif label == "Auto double":
-            s["auto"] = (s["auto"] + 1) % 4
-        elif label == "Beavers":
-            s["beavers"] = (s["beavers"] + 1) % 4
-        elif label == "Jacoby":
-            s["jacoby"] = not s["jacoby"]
-        elif label == "Game":  # the variant (docs/variants.md)
-            s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
-        elif label == "Own dice":
-            s["own_dice"] = not s["own_dice"]
-        elif label == "Chouette":
-            s["chouette"] = 0 if s["chouette"] >= _cs().MENU_MAX else max(3, s["chouette"] + 1)
-        elif label == "Cubes":
-            s["cubes"] = "several" if s["cubes"] == "common" else "common"
-
-    def new_match(self, settings, force=False):
-        """Start a new match (menu or the ``new`` command). Returns the error text or None."""
-        if self.match is not None and not force and self.match.phase != MATCH_OVER and self.phase != "setup":
-            return "a match is in progress: new force=1"
-        s = self.settings.copy()
-        for k in settings:
-            if k in s:
-                s[k] = settings[k]
-        length = s["length"]
-        rec = J.settings_record(length, s["crawford"] if length else False, s["holland"] if length else False,
-                                s["auto"] if not length else 0, s["beavers"] if not length else 0,
-                                s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
-        if s["own_dice"]:
-            rec["dice"] = "own"  # the players roll their own dice and key them in
-        try:
-            match = J.new_match(rec)
-        except (MatchError, J.JournalError) as exc:
-            self.say(str(exc))
-            return str(exc)
-        name = self.store.next_name()
-        for gone in self.store.cleanup(current=name):
-            self.emit("note", {"text": "flash low: removed exported log %s" % gone})
-        j = J.Journal(self.store.path(name))
-        try:
-            j.append(rec)
-        except OSError as exc:
-            self.say("Flash write failed")
-            return "journal write failed: %s" % exc
-        self.settings = s
-        self._own_dice(s["own_dice"])
-        self.match = match
-        self.chouette = None
-        self.journal = j
-        self.name = name
-        self.pick = None
-        self.emit("new", {"journal": self.store.path(name), "settings": rec})
-        free = self.store.free()
-        self.say("Flash low: pull logs" if 0 <= free < 16 * 1024 else "New match")
-        self._board("start")
-        self.status()
-        return None
-
     # --- actions: validate, journal, then show -------------------------------------------------
 
     def _act(self, record, fn):
@@ -576,362 +415,6 @@ class Companion:
             self.error("journal write failed: %s" % exc)
             return False
         return True
-
-    def _opening(self, entered=None):
-        m = self.match
-        if not self.board_ok:
-            self.say("Fix the board first")
-            return
-        # Own dice are keyed in, except where the variant fixes the dice in advance (Open roll).
-        if entered is None and self.entry and self.entry.own and not m.rules.open_roll:
-            return self._dice_entry().begin(self, -1)
-        if entered:
-            d0, d1 = entered
-            nxt = None
-        else:
-            d0, d1, nxt = VD.opening(m, self.dice)
-        result = []
-        rec = VD.record({"a": "open", "dice": [d0, d1]}, nxt)
-        if entered:
-            rec["entered"] = True
-        if not self._act(rec, lambda: result.append(m.opening_roll(d0, d1, nxt))):
-            return
-        m = self.match
-        started = result[0]
-        ev = {"p": m.on_roll if started else -1, "opening": True, "dice": [d0, d1], "tie": not started, "cube": m.cube}
-        if entered:
-            ev["entered"] = True
-        self.emit("roll", ev)
-        if not started:
-            self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
-            self.status()
-            return
-        self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
-        self._start_turn()
-        self.status()
-
-    def _roll(self, player, entered=None):
-        m = self.match
-        if not self.board_ok:
-            self.say("Fix the board first")
-            return
-        if m.closed_out():
-            if self._act({"a": "pass", "p": player}, lambda: m.pass_turn(player)):
-                self.emit("pass", {"p": player})
-                self.say("Closed out: pass")
-                self._enter("roll")
-                self.status()
-            return
-        # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
-        if entered is None and self.entry and self.entry.own and not m.rules.open_roll and not m.preset_dice():
-            return self._dice_entry().begin(self, player)
-        if entered:
-            d1, d2 = entered
-            nxt = None
-        else:
-            d1, d2, nxt = VD.roll(m, self.dice)
-        rec = VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt)
-        if entered:
-            rec["entered"] = True
-        if not self._act(rec, lambda: m.roll(d1, d2, player, nxt)):
-            return
-        ev = VD.record({"p": player, "dice": [d1, d2]}, nxt)
-        if entered:
-            ev["entered"] = True
-        self.emit("roll", ev)
-        self.say(VD.say_next(m))
-        self._start_turn()
-        self.status()
-
-    def _cube(self, action, player):
-        m = self.match
-        if action == "double" and not self.board_ok:
-            self.say("Fix the board first")
-            return
-        if not self._act({"a": action, "p": player}, lambda: getattr(m, action)(player)):
-            return
-        m = self.match
-        if action == "double":
-            value = m.cube * 2
-            self.say("%s doubles to %d" % (m.names[player], value))
-        elif action == "beaver":
-            value = m.cube * 2
-            self.say("%s: %s!" % (m.names[player], ("beaver", "raccoon", "otter")[m.offer - 1]))
-        elif action == "take":
-            value = m.cube
-            self.say("%s takes %d" % (m.names[player], value))
-        else:
-            value = m.result[1]
-            self.say("%s drops" % m.names[player])
-        self.emit("cube", {"p": player, "action": action, "cube": value})
-        if action == "drop":
-            self._game_end()
-        else:
-            self._enter(PHASE_OF[m.phase])
-        self.status()
-
-    def _pick(self, roll, kind):
-        player, k = self.pick
-        if not roll:
-            if kind == LONG:
-                self.pick = None
-                self.say("")
-                self.hint = self._hint()
-                return
-            self.pick[1] = k % 3 + 1
-            self.say("Resign %s?" % KIND_WORDS[self.pick[1]])
-            return
-        self.pick = None
-        m = self.match
-        if not self._act({"a": "resign", "p": player, "kind": k}, lambda: m.resign(k, player)):
-            self.hint = self._hint()
-            return
-        self.emit("resign", {"p": player, "action": "offer", "kind": k})
-        self.say("%s resigns %s" % (self.match.names[player], KIND_WORDS[k]))
-        self.phase = "resign"
-        self.hint = self._hint()
-        self.status()
-
-    def _resign_answer(self, action, player):
-        m = self.match
-        kind = m.resign_offer
-        if not self._act({"a": action, "p": player}, lambda: getattr(m, action)(player)):
-            return
-        self.emit("resign", {"p": player, "action": action, "kind": kind})
-        m = self.match
-        if action == "accept":
-            self._game_end()
-        else:
-            self.say("Resign rejected")
-            if m.phase == PLAY and self.tracker.turn is m.turn:
-                # back to the turn in progress, as the tracker left it
-                self.phase = "moving"
-                self._moving_frame()
-                self.hint = self._hint()
-            else:
-                self._enter(PHASE_OF[m.phase])
-        self.status()
-
-    def _done(self):
-        m = self.match
-        t = self.tracker
-        found, reason = t.final()
-        if len(found) == 1:
-            return self._play(found[0], False)
-        if found:
-            return self._ask_start(found)
-        p = m.on_roll
-        self.refused = (reason, bytes(t.work))
-        point = t.red[0] if t.red else None
-        self.say(reason)
-        self.emit("illegal", {"p": p, "at": "done", "point": None if point is None else own_point(p == 0, point, m.rules.opposite),
-                              "board_point": point, "reason": reason})
-        self.illegal_out = True
-        self._buzz()
-        self.hint = self._hint()
-
-    def _condone(self, player, roll):
-        m = self.match
-        reason, cells = self.refused
-        final = Position(cells)
-        r = m.rules
-        why = final.problem(m.names, r.opposite, r.checkers, r.waiting)
-        if why:
-            self.say(why)
-            return
-        if not self._play(cells, True):
-            return
-        # the same press goes on as the opponent's roll or double
-        if self.phase == "roll":
-            if roll:
-                self._roll(player)
-            else:
-                self._cube("double", player)
-
-    def _play(self, cells, condone):
-        m = self.match
-        turn = m.turn
-        p = m.on_roll
-        final = Position(cells)
-        move = moves.notation(turn, final.cells) if final != turn.start else ""
-        rec = {"a": "play", "p": p, "move": move, "pos": final.id()}
-        if m.rules.waiting:  # the Position ID counts checkers waiting off the board as off
-            rec["w"] = [waiting(final.cells), waiting(final.cells, OPP)]
-        if condone:
-            rec["condoned"] = True
-        if not self._act(rec, lambda: m.play(final, condone, p)):
-            return False
-        self.refused = None
-        self.ask = None
-        if self.illegal_out:
-            self.emit("ok", {"p": p})
-            self.illegal_out = False
-        self.emit("play", {"p": p, "move": move, "pos": rec["pos"], "condoned": condone})
-        m = self.match
-        self.say(("Accepted: " if condone else "") + (move or "No move"))
-        if m.phase in (GAME_OVER, MATCH_OVER):
-            self._game_end()
-        else:
-            self._enter("roll")
-        self.status()
-        return True
-
-    def _game_end(self):
-        if self.chouette is not None:
-            return _cs().game_end(self)
-        m = self.match
-        winner, points, kind, how = m.result
-        crawford_next = bool(m.length and m.crawford_rule and not m.post_crawford and not m.crawford_game
-                             and m.length - 1 in m.score and m.phase != MATCH_OVER)
-        rec = {"a": "end", "winner": winner, "points": points, "kind": kind, "how": how, "score": list(m.score)}
-        try:
-            self.journal.append(rec)  # informational: the result follows from the actions
-        except OSError as exc:
-            self.error("journal write failed: %s" % exc)
-        self.emit("game_end", {"winner": winner, "points": points, "kind": KIND_WORDS[kind] if how != "drop" else "drop",
-                               "how": how, "score": list(m.score), "crawford_next": crawford_next})
-        self.say("%s wins %d" % (m.names[winner], points))
-        if m.phase == MATCH_OVER:
-            self.emit("match_end", {"winner": m.winner, "score": list(m.score), "names": list(m.names)})
-            self.say("%s wins match" % m.names[m.winner])
-        self.phase = PHASE_OF[m.phase]
-        self.hint = self._hint()
-
-    def _next_game(self):
-        m = self.match
-        if not self._act({"a": "next"}, m.next_game):
-            return
-        self.say("Game %d%s" % (self.match.game, " Crawford" if self.match.crawford_game else ""))
-        self._board("start")
-        self.status()
-
-    # --- which of two plays? ----------------------------------------------------------------
-
-    def _ask_start(self, found):
-        self.ask = [bytes(f) for f in found]
-        t = self.tracker
-        places = []
-        for i in range(1, 26):
-            first = self.ask[0][i]
-            for c in self.ask:
-                if c[i] != first:
-                    places.append(i)
-                    break
-        self.ask_places = places
-        self.ask_lo = bytes(t.lo)
-        self.ask_sel = 0
-        self.ask_chosen = -1
-        self.phase = "ask"
-        mw = self.match.on_roll == 0
-        self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i, self.match.rules.opposite) for i in places]})
-        self._ask_say()
-        self.hint = self._hint()
-        self.status()  # the phase is now "ask": a host watching the board must know
-
-    def _ask_say(self):
-        m = self.match
-        c = self.ask[self.ask_sel]
-        move = moves.notation(m.turn, c)
-        self.say("Which play?\n" + move)
-
-    def _ask_frame(self):
-        t = self.tracker
-        t.read(self.frame)
-        lo = t.lo
-        for i in range(52):
-            if lo[i] != self.ask_lo[i] and i not in self.ask_places:
-                # other checkers moved: back to the turn, judged afresh
-                self.ask = None
-                self.phase = "moving"
-                self.tracker.prev[0] = 255  # force a fresh verdict
-                self._moving_frame()
-                self.status()
-                return
-        if self.ask_chosen >= 0:
-            i = self.ask_places[0] if len(self.ask_places) == 1 else self._chosen_place
-            if lo[i] == self.ask_lo[i]:
-                return self._play_candidate(self.ask_chosen)
-            return
-        for i in self.ask_places:
-            cap = 4 if i == 25 else 5
-            if lo[i] >= self.ask_lo[i]:
-                continue
-            keep = []
-            for k in range(len(self.ask)):
-                n = self.ask[k][i]
-                if min(n, cap) > lo[i] and min(n - 1, cap) == lo[i]:
-                    keep.append(k)
-            if len(keep) == 1:
-                self.ask_chosen = keep[0]
-                self._chosen_place = i
-                self.say("Now put it back")
-
-    def _play_candidate(self, k):
-        cells = self.ask[k]
-        self.ask = None
-        self.phase = "moving"
-        self._play(bytearray(cells), False)
-
-    # --- serial commands --------------------------------------------------------------------
-
-    def on_line(self, line, now):
-        self.now = now
-        try:
-            cmd, args = protocol.parse(line)
-        except protocol.ProtocolError as exc:
-            self.error(str(exc), line)
-            return
-        try:
-            self._command(cmd, args, line)
-        finally:
-            self.render()
-
-    def _command(self, cmd, args, line):
-        if cmd == "status":
-            self.status()
-        elif cmd == "new":
-            force = args.pop("force", False)
-            err = self.new_match(args, force)
-            if err:
-                self.error(err, line)
-        elif cmd == "options":
-            cur = None
-            if self.match is not None:
-                m = self.match
-                cur = {"length": m.length, "crawford": m.crawford_rule, "holland": m.holland, "auto": m.auto_doubles,
-                       "beavers": m.beavers, "jacoby": m.jacoby, "names": list(m.names)}
-            self.emit("options", {"current": cur, "choices": {
-                "length": "0 (money) or 1-64", "crawford": [True, False], "holland": [True, False],
-                "auto": "0-15 (money)", "beavers": "0-3 (money)", "jacoby": [True, False],
-                "names": "two names, 1-20 characters", "rules": list(VARIANTS)}})
-        elif cmd == "logs":
-            self.emit("logs", {"files": self.store.listing(self.name), "free": self.store.free()})
-        elif cmd == "delete":
-            try:
-                self.store.delete(args["name"], self.name)
-            except (ValueError, OSError) as exc:
-                self.error(str(exc), line)
-                return
-            self.emit("deleted", {"name": args["name"]})
-        elif cmd in protocol.CHOUETTE_COMMANDS:
-            _cs().command(self, cmd, args, line)
-        elif cmd == "calibrate":
-            if self.phase not in ("setup", "gameover", "matchover"):
-                self.error("calibrate needs an empty board: finish or leave the game first", line)
-                return
-            self.fx.calibrate = True
-        elif cmd == "dice":
-            err = self._dice_entry().command(self, args["dice"])
-            if err:
-                self.error(err, line)
-        elif cmd == "view":
-            self.view_out = self.view_due = args["on"]
-
-    def calibrated(self, suspect, note):
-        """main.py took the empty-board baseline."""
-        self.emit("calibrated", {"suspect": list(suspect), "note": note})
-        self.say("Calibrated" if not suspect else "%d cells suspect" % len(suspect))
-        self.render()
 
     # --- effects ----------------------------------------------------------------------------
 

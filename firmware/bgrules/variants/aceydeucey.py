@@ -4,9 +4,5 @@
 from bgrules.rules import Rules
 from bgrules.entering import EnterSearch
 
-RULES = Rules("Acey Deucey", (0,) * 26, key="aceydeucey", cube=False, gammons=False)
-RULES.search = EnterSearch
-RULES.waiting = 15
-RULES.enter_first = 0
-RULES.checker_points = True
-RULES.acey_deucey = "play"
+RULES = Rules("Acey Deucey", (0,) * 26, key="aceydeucey", search=EnterSearch, waiting=15, enter_first=0,
+              cube=False, gammons=False, checker_points=True, acey_deucey="play")

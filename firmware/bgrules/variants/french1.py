@@ -4,7 +4,5 @@
 from bgrules.rules import Rules
 from bgrules.entering import EnterSearch
 
-RULES = Rules("French Backgammon 1", (0,) * 26, key="french1")
-RULES.search = EnterSearch
-RULES.waiting = 15
-RULES.doubles = "underside_roll"
+RULES = Rules("French Backgammon 1", (0,) * 26, key="french1", search=EnterSearch, waiting=15,
+              doubles="underside_roll")

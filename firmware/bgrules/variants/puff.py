@@ -4,8 +4,4 @@
 from bgrules.rules import Rules
 from bgrules.entering import EnterSearch
 
-RULES = Rules("Puff", (0,) * 26, key="puff")
-RULES.search = EnterSearch
-RULES.waiting = 15
-RULES.smaller_first = True
-RULES.doubles = "underside"
+RULES = Rules("Puff", (0,) * 26, key="puff", search=EnterSearch, waiting=15, smaller_first=True, doubles="underside")

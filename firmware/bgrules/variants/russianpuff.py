@@ -3,9 +3,5 @@
 from bgrules.rules import Rules
 from bgrules.entering import EnterSearch
 
-RULES = Rules("Russian Puff", (0,) * 26, key="russianpuff")
-RULES.search = EnterSearch
-RULES.waiting = 15
-RULES.enter_first = 2
-RULES.smaller_first = True
-RULES.doubles = "underside"
+RULES = Rules("Russian Puff", (0,) * 26, key="russianpuff", search=EnterSearch, waiting=15, enter_first=2,
+              smaller_first=True, doubles="underside")

@@ -1,6 +1,7 @@
 # Reading move notation ("24/18 13/9*", "6/off(2)") into moves and positions: host side only
-# (bgc, tests). bgrules.notation hands these names out on first use, so the firmware, which only
-# writes notation, never loads this module.
+# (bgc, tests), so it lives in the host package: the firmware only writes notation. bgrules.notation
+# hands these names out on first use (bgrules.parse_moves, bgrules.notation.apply_moves), on the
+# host, where bgc is installed beside bgrules.
 
 from bgrules.position import OFF, BAR, OPP
 from bgrules.notation import NotationError, _place

@@ -1,0 +1,146 @@
+"""The RAM the firmware's library code takes: every module of firmware/bgrules (variants included)
+and firmware/companion imported from source on the UNIX-port MicroPython with the Pico's free heap
+at boot (issue 10: >= 150,000 B must stay free after all of them).
+
+    .venv/bin/python scripts/heap_modules.py [--heap-kb 240] [--top N]
+
+Modules are imported one at a time in dependency order (a module after every module it imports at
+its top level), with a collection before and after each, so a module's cost is its own: its
+bytecode, its globals and whatever it builds at import. A package's __init__ comes before its
+modules. The interpreter is the one the tests use (bgc.mpunix): the 32-bit v1.27 build of
+../shared/tools where present, whose objects have the Pico's sizes; on a 64-bit build the heap is
+doubled and the figures are not a Pico's (the report says so). The drivers and main.py are not
+counted: they need the hardware (the emulated Pico's benchmark, scripts/bench_pico.py, covers them).
+"""
+
+import argparse
+import ast
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+sys.path.insert(0, os.path.join(ROOT, "host"))
+
+from bgc.mpunix import find_micropython  # noqa: E402
+
+PACKAGES = ("bgrules", "companion")
+PICO_HEAP_KB = 240  # the Pico's free heap at boot (MicroPython v1.27 RPI_PICO: 241,840 B)
+
+# Each import prints MicroPython's qstr_info line (the interned names' pools, which grow in
+# doubling steps: one module pays for a new pool that later modules fill) and NAME BYTES; the last
+# line is the free heap after everything.
+GUEST = """import gc, micropython
+gc.collect()
+f = open("modules.txt")
+for name in f:
+    name = name.strip()
+    gc.collect()
+    before = gc.mem_free()
+    __import__(name)
+    gc.collect()
+    micropython.qstr_info()
+    print(name, before - gc.mem_free())
+f.close()
+del f, name, before
+gc.collect()
+print("free", gc.mem_free())
+"""
+
+
+def _module_name(path):
+    rel = os.path.relpath(path, FIRMWARE)[: -len(".py")].replace(os.sep, ".")
+    return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def _top_imports(path, known):
+    """The firmware modules ``path`` imports at its top level (not inside a function)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+            found += [node.module + "." + a.name for a in node.names]
+    return [name for name in found if name in known]
+
+
+def modules():
+    """Every module of the packages, each after the modules it imports and after its package."""
+    paths = {}
+    for package in PACKAGES:
+        for root, dirs, files in os.walk(os.path.join(FIRMWARE, package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    path = os.path.join(root, name)
+                    paths[_module_name(path)] = path
+    order, placed = [], set()
+
+    def place(name):
+        if name in placed:
+            return
+        placed.add(name)
+        if "." in name:
+            place(name.rsplit(".", 1)[0])
+        for dep in _top_imports(paths[name], paths):
+            place(dep)
+        order.append(name)
+
+    for name in sorted(paths):
+        place(name)
+    return order
+
+
+def measure(heap_kb=PICO_HEAP_KB, names=None):
+    """(free bytes after all imports, [(module, bytes, qstr bytes)], interpreter argv, is_32bit):
+    a module's cost includes what the interned-name pools grew by (qstr bytes)."""
+    argv, is32 = find_micropython(True)
+    names = names or modules()
+    heap = heap_kb * (1 if is32 else 2)
+    with tempfile.TemporaryDirectory(prefix="bgc-heap-") as tree:
+        with open(os.path.join(tree, "modules.txt"), "w") as f:
+            f.write("\n".join(names) + "\n")
+        with open(os.path.join(tree, "heap.py"), "w") as f:
+            f.write(GUEST)
+        env = dict(os.environ, MICROPYPATH=FIRMWARE + ":.frozen")
+        r = subprocess.run(argv + ["-X", "heapsize=%dK" % heap, "heap.py"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError("MicroPython failed:\n" + r.stdout + r.stderr)
+    costs, free, qstr, grew = [], None, None, 0
+    for line in r.stdout.split("\n"):
+        if line.startswith("qstr pool:"):
+            total = int(line.rsplit("n_total_bytes=", 1)[1])
+            grew, qstr = total - (qstr if qstr is not None else total), total
+        elif line:
+            name, value = line.split()
+            if name == "free":
+                free = int(value)
+            else:
+                costs.append((name, int(value), grew))
+    return free, costs, argv, is32
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--heap-kb", type=int, default=PICO_HEAP_KB, help="the heap in Pico kilobytes (default 240)")
+    parser.add_argument("--top", type=int, default=0, help="list only the N biggest modules")
+    args = parser.parse_args()
+    free, costs, argv, is32 = measure(args.heap_kb)
+    print("interpreter: %s (%s)" % (" ".join(argv), "32-bit, Pico-sized objects" if is32 else
+                                     "64-bit: heap doubled, figures are NOT a Pico's"))
+    shown = sorted(costs, key=lambda c: -c[1])[: args.top] if args.top else costs
+    print("%-34s %9s  %s" % ("module", "RAM", "of which interned names (qstr pools)"))
+    for name, cost, qstr in shown:
+        print("%-34s %7d B  %7d B" % (name, cost, qstr))
+    print("%-34s %7d B  %7d B" % ("all %d modules" % len(costs), sum(c[1] for c in costs), sum(c[2] for c in costs)))
+    print("%-34s %7d B  (heap %d KB)" % ("free after importing everything", free, args.heap_kb))
+
+
+if __name__ == "__main__":
+    main()
