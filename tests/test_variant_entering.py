@@ -241,3 +241,27 @@ def test_on_the_board_a_board_checker_moved_before_all_are_in_is_flagged(tmp_pat
     h.put("w", 19)
     h.put("w", 20)
     assert h.c.tracker.complete
+
+
+@pytest.mark.parametrize("key", ENTERING + ("straight",))
+def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys, key):
+    # GNU Backgammon plays none of these games: .mat/.sgf would import as the standard game
+    from bgc import cli, journals
+    from companion import journal
+
+    recs = journals.synthetic_records(5, length=1, rules=key)
+    m = journal.replay(recs)
+    assert m.rules.key == key and m.phase == "matchover"
+    path = tmp_path / "m0001.jnl"
+    path.write_text(journals.encode_records(recs))
+    for fmt in ("mat", "sgf"):
+        assert cli.main(["export", str(path), "-f", fmt]) == 2
+        err = capsys.readouterr().err
+        assert "this match is %s, which GNU Backgammon does not play" % key in err
+    for fmt in ("json", "text"):
+        assert cli.main(["export", str(path), "-f", fmt]) == 0
+        capsys.readouterr()
+    text = (tmp_path / "m0001.txt").read_text()
+    assert "wins" in text
+    if key != "straight":
+        assert "bar/" in text  # the entries, written as from the bar
