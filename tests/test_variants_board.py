@@ -24,7 +24,9 @@ NO_HITS_FIRST = ("fixedroll",)
 # Games of 15 checkers entered from off the board are long (375 pips a side): players that
 # avoid hits keep them to a couple of hundred turns.
 NO_HITS_FIRST += ("puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey",
-                  "straight")
+                  "straight", "backwards")
+# Players that may step back could wander for ever: these take the most progress first.
+PROGRESS_FIRST = ("backwards",)
 
 
 def _program(key):
@@ -71,8 +73,18 @@ for p in range(1, 25):
          "from bgrules import Position, Turn\nfrom bgrules.rules import ruleset\nRULES = ruleset(%r)\n" % key)
     if key in NO_HITS_FIRST:
         swap("""                if pl.position.id() < best.position.id():""",
-             """                if (hits(pl), pl.position.id()) < (hits(best), best.position.id()):""")
+             """                if (hits(pl), pl.position.id()) < (hits(best), best.position.id()):"""
+             if key not in PROGRESS_FIRST else
+             """                if (hits(pl), pl.position.pips()[0], pl.position.id()) < (hits(best), best.position.pips()[0], best.position.id()):""")
         swap("run(5)\nplayed = None", "def hits(pl):\n    return sum(s[2] for s in pl.steps)\n\nrun(5)\nplayed = None")
+    if key in PROGRESS_FIRST:
+        # Listing every play with backward steps (hundreds for a double) does not fit beside the
+        # board's model in the guest's heap: the forward plays are legal whenever they use as
+        # many dice as the turn allows, and only otherwise are the others listed.
+        swap("        plays = turn.plays()\n",
+             "        plays = Turn(pos, st[\"dice\"][0], st[\"dice\"][1]).plays()\n"
+             "        if not plays or len(plays[0].steps) < turn.dice_to_play:\n"
+             "            plays = turn.plays()\n")
     # Longer games than the base test's: keep only the recent events (status() reads the last
     # one), counting flags and game ends as they come, so the harness does not fill the heap.
     swap("""    def write_line(self, text):

@@ -27,7 +27,7 @@ def test_variants_lists_every_playable_ruleset_and_flags_assumptions(capsys):
     assumed = {r["key"] for r in rows if r["assumed"]}
     assert assumed == {"eureka", "reverse", "nohitting", "openroll",
                        "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey",
-                       "straight"}
+                       "straight", "backwards"}
     status, out, err = bgc(capsys, "variants", "--all", "--json")
     everything = [json.loads(line) for line in out.splitlines()]
     # the seed's 24 games (French Backgammon counted twice) plus standard, Nackgammon, Hypergammon

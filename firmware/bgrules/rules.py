@@ -145,7 +145,8 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
             "fixedroll", "openroll",
-            "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight")
+            "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
+            "backwards")
 
 
 def ruleset(key):

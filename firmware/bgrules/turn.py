@@ -33,6 +33,7 @@ _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the la
 _FIND_PARTIAL = const(1)  # the start of a complete legal play
 _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
+FIND_PARTIAL = _FIND_PARTIAL  # for variant searches
 
 
 class Play:
@@ -234,6 +235,8 @@ class Turn:
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
         self.double = d1 == d2
+        # Backwards: the search's own find/chain/collect try both ways (variants/backwards.py)
+        self._back = rules.backwards
         s = self._s = (rules.search or _Search)(rules)
         s.load(start.cells)
         if self.double:
@@ -284,19 +287,7 @@ class Turn:
         s = self._s
         c = s.c
         if c == s.target:
-            if mode == _FIND_BROKEN:
-                for i in range(k):
-                    if s.p_why[i]:
-                        found.append((s.p_why[i], s.p_at[i]))
-                        return True
-                return False
-            if not self._accept(k, mode, dice):
-                return False
-            if mode == _FIND_PLAY:
-                found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
-            else:
-                found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k, dice))
-            return True
+            return self._found(k, mode, dice, found)
         if k == len(dice):
             return False
         d = dice[k]
@@ -340,6 +331,23 @@ class Turn:
             src -= 1
         return any_found
 
+    def _found(self, k, mode, dice, found):
+        """The search reached the target after ``k`` dice: record what ``mode`` asks for."""
+        s = self._s
+        if mode == _FIND_BROKEN:
+            for i in range(k):
+                if s.p_why[i]:
+                    found.append((s.p_why[i], s.p_at[i]))
+                    return True
+            return False
+        if not self._accept(k, mode, dice):
+            return False
+        if mode == _FIND_PLAY:
+            found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
+        else:
+            found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k, dice))
+        return True
+
     def _left(self, k, dice):
         s = self._s
         if self.double:
@@ -361,7 +369,11 @@ class Turn:
             for dice in self._orders:
                 s.load(self.start.cells)
                 s.set_target(cells)
-                if self._find(dice, 0, BAR, mode, found) and stop:
+                if self._back:
+                    hit = s.find(self, dice, 0, BAR, mode, found)
+                else:
+                    hit = self._find(dice, 0, BAR, mode, found)
+                if hit and stop:
                     return found
             return found
         finally:
@@ -400,7 +412,10 @@ class Turn:
             orders = (left,) if len(left) < 2 or left[0] == left[1] else (left, bytes((left[1], left[0])))
             for dice in orders:
                 s.load(cells)
-                self._chain(point, dice, 0, used, out)
+                if self._back:
+                    s.chain(self, point, dice, 0, used, out)
+                else:
+                    self._chain(point, dice, 0, used, out)
         # Taking a step back: toward a place that held more of the mover's checkers at the start.
         start = self.start.cells
         probe = bytearray(cells)

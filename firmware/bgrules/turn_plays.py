@@ -12,9 +12,13 @@ def plays(turn):
         return []
     s = turn._s
     seen = {}
+    collect = getattr(s, "collect", None)  # a search with steps of its own (variants/backwards.py)
     for dice in turn._orders:
         s.load(turn.start.cells)
-        _collect(turn, dice, 0, n, BAR, seen)
+        if collect:
+            collect(turn, dice, 0, n, seen, lambda steps: Play(steps, Position(s.c)))
+        else:
+            _collect(turn, dice, 0, n, BAR, seen)
     return list(seen.values())
 
 

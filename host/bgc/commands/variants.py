@@ -44,7 +44,9 @@ CATALOGUE = (
     ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
     ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
     ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
-    ("backwards", "Backwards", "standard rules, dice may also move checkers backwards", ""),
+    ("backwards", "Backwards", "standard rules, dice may also move checkers backwards",
+     "back from point to point only (not from the bar, not past the 24), landing and hitting as forward; "
+     "bearing off forward with all home"),
     ("straight", "Straight", "both players move the same way from the standard start",
      "backgammon: a loser's checker still in its first quarter; cube and gammons as standard"),
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
