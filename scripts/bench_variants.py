@@ -40,6 +40,9 @@ def best(f):
         if t < t_best:
             t_best = t
     return t_best
+def fresh(turn):  # a Turn keeps the last legal play it found: a repeat must search again
+    turn._last = None
+    return turn
 gc.collect()
 print("free", gc.mem_free())
 for pid, a, b, mid, lifted, good, bad in CASES:
@@ -57,7 +60,7 @@ for pid, a, b, mid, lifted, good, bad in CASES:
     heap = gc.mem_alloc() - before
     r = best(lambda: Turn(start, a, b, rules))
     f = best(lambda: (turn.locate(mid), turn.destinations(mid, lifted)))
-    d = max(best(lambda: turn.check(good)), best(lambda: turn.check(bad)))
+    d = max(best(lambda: fresh(turn).check(good)), best(lambda: fresh(turn).check(bad)))
     print("case %d %d %d %d" % (r, f, d, heap))
 """
 

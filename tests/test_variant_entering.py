@@ -204,11 +204,13 @@ def test_on_the_board_the_entry_points_are_lit_and_a_checker_from_beside_the_boa
     h = _board(tmp_path, "puff")
     h.press(ROLL_W)  # white 4, black 2: white plays 4-2 from beside the board
     assert h.c.phase == "moving"
-    assert h.leds("legal") == [21, 23]  # where a waiting checker may go: the lift is not seen
-    h.put("w", 21)
-    assert not h.events("illegal")
+    # where a waiting checker may go (the lift from beside the board is not seen): Puff plays the
+    # smaller die first, so the 2 (point 23) before the 4 (point 21)
     assert h.leds("legal") == [23]
     h.put("w", 23)
+    assert not h.events("illegal")
+    assert h.leds("legal") == [21]
+    h.put("w", 21)
     assert h.c.tracker.complete
     h.press(ROLL_W)  # DONE
     plays = h.events("play")
@@ -232,14 +234,14 @@ def test_on_the_board_a_board_checker_moved_before_all_are_in_is_flagged(tmp_pat
     h.put("b", 3)  # black's 22 is board point 3, its 24 board point 1
     h.put("b", 1)
     h.press(ROLL_B)
-    h.press(ROLL_W)  # white rolls 6-5
+    h.press(ROLL_W)  # white rolls 6-5: the 5 first (Puff's smaller die)
     h.clear()
-    h.move("w", 21, 15)
+    h.move("w", 21, 16)
     ill = h.events("illegal")
     assert ill and ill[-1]["reason"] == "Enter checkers first", h.events()
-    h.move("w", 15, 21)
-    h.put("w", 19)
+    h.move("w", 16, 21)
     h.put("w", 20)
+    h.put("w", 19)
     assert h.c.tracker.complete
 
 

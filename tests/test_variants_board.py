@@ -124,6 +124,13 @@ for line in Serial.ends:
     swap('print(open("journal/m0001.jnl").read())\n',
          'f = open("journal/m0001.jnl")\nwhile True:\n    piece = f.read(1024)\n    if not piece:\n        break\n'
          '    print(piece, end="")\n')
+    # Turns made of parts (bgrules.turn_parts): a double to choose, or the free-choice roll,
+    # taken as the board offers it first (6-6, 6-5) with ROLL.
+    swap("""    elif ph == "ask":
+""", """    elif ph == "choose":
+        press("ROLL_W" if st["on_roll"] == 0 else "ROLL_B")
+    elif ph == "ask":
+""")
     return game
 
 

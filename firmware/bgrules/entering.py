@@ -14,6 +14,7 @@ from bgrules.turn import _Search, R_BAR
 
 
 class EnterSearch(_Search):
+    plain_steps = False  # an entered checker was not on the board: Turn._may_reach's pips do not hold
     def __init__(self, rules):
         _Search.__init__(self, rules)
         self.bar_first = False  # the bar rule is in dest: more than ``free`` on the bar

@@ -24,6 +24,7 @@ OPENING = "opening"  # each player rolls one die
 ROLL = "roll"  # the player on roll may double, then rolls
 DOUBLED = "doubled"  # a double (or beaver, raccoon, otter) waits for an answer
 PLAY = "play"  # dice are rolled; the play is awaited
+CHOOSE = "choose"  # a double of the player's choice is awaited (bgrules.turn_parts)
 RESIGN = "resign"  # a resignation waits for accept or reject
 GAME_OVER = "gameover"
 MATCH_OVER = "matchover"
@@ -106,6 +107,16 @@ class Match:
         self.condoned = 0  # illegal plays the opponent accepted this game
         self.last_condoned = False
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
+        self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
+
+    def _parts(self):
+        # The turn-parts code, imported only for a ruleset whose turns have parts.
+        r = self.rules
+        if r.doubles in ("four", "once") and not r.acey_deucey and not r.free_choice:
+            return None
+        from bgrules import turn_parts
+
+        return turn_parts
 
     def preset_dice(self):
         """The dice the next roll must show (Fixed roll: the opening roll; Open roll: rolled
@@ -157,6 +168,8 @@ class Match:
             return "Double on your own turn"
         if phase == PLAY:
             return "Double before rolling"
+        if self.part:
+            return self._parts().refusal(self)
         if self.crawford_game:
             return "Crawford game: no doubling"
         if self.cube_owner != -1 and self.cube_owner != self.on_roll:
@@ -232,7 +245,8 @@ class Match:
         if first == 1:
             # The start is symmetric, but a variant's need not be: view it from the player on roll.
             self.position = self.position.swapped()
-        self._rolled(die0, die1)
+        parts = self._parts()
+        (parts.rolled(self, die0, die1) if parts else self._rolled(die0, die1))
         return True
 
     def _rolled(self, d1, d2):
@@ -302,7 +316,8 @@ class Match:
         self._check_preset(d1, d2)
         if not self.rules.fixed_roll:
             self._preset_after((d1, d2), next_dice)
-        self._rolled(d1, d2)
+        parts = self._parts()
+        (parts.rolled(self, d1, d2) if parts else self._rolled(d1, d2))
 
     def pass_turn(self, player=None):
         """Skip the roll when the player on roll cannot enter (seed 000 FAQ: such a turn has no
@@ -352,7 +367,10 @@ class Match:
                 points = CHECKERS - final.cells[(OPP if result > 0 else 0) + OFF]
             self._end_game(winner, points, kind, "play")
             return
-        self._next_turn(final)
+        if self.part:
+            self._parts().played(self, final)
+        else:
+            self._next_turn(final)
 
     def _next_turn(self, final):
         self.turns[self.on_roll] += 1
@@ -361,6 +379,7 @@ class Match:
         self.to_act = self.on_roll
         self.dice = (0, 0)
         self.turn = None
+        self.part = None
         self.phase = ROLL
 
     def resign(self, kind=SINGLE, player=None):
@@ -433,6 +452,7 @@ class Match:
         self.score[winner] = total
         self.dice = (0, 0)
         self.turn = None
+        self.part = None
         self.offer = 0
         if self.length and total >= self.length:
             self.phase = MATCH_OVER
@@ -489,6 +509,8 @@ class Match:
         c = self.position.cells
         if self.rules.waiting:
             fields.append("w%d.%d" % (waiting(c), waiting(c, OPP)))
+        if self.part:
+            fields.append(self._parts().saved(self))
         if self.result:
             winner, points, kind, how = self.result
             fields.append("g%d.%d.%d.%s" % (winner, points, kind, how))
@@ -567,4 +589,6 @@ class Match:
                 m.phase = PLAY
             else:
                 m.phase = ROLL if state == matchid.GAME_PLAYING else OPENING
+            if "q" in f:
+                m._parts().restore(m, f["q"])
         return m

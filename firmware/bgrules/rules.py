@@ -144,7 +144,9 @@ RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
 # Every ruleset the board plays, by key; all but the two above live in bgrules/variants/<key>.py
 # and are imported only when chosen (docs/variants.md has each one's rules and sources).
 VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "reverse", "nohitting",
+            "gioul", "mexican",
             "fixedroll", "openroll",
+            "freechoice",
             "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
             "backwards")
 

@@ -58,6 +58,11 @@ class Play:
 class _Search:
     """Apply/undo search state: one board, the current path, no allocation per step."""
 
+    # Every step moves a checker exactly its die's pips forward (bearing off: at most that many)
+    # and bears off only with every checker in the home board: Turn._may_reach relies on it. A
+    # subclass whose steps break this sets it False.
+    plain_steps = True
+
     def __init__(self, rules):
         self.opp = rules.opposite
         self.block = rules.block
@@ -234,12 +239,20 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        self.double = d1 == d2
+        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
+        self.double = d1 == d2 and rules.doubles != "once"
+        self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
         # Backwards: the search's own find/chain/collect try both ways (variants/backwards.py)
         self._back = rules.backwards
         s = self._s = (rules.search or _Search)(rules)
         s.load(start.cells)
-        if self.double:
+        if rules.smaller_first and not self.double:
+            # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
+            # played, the larger is lost too, so the only single die ever played is the smaller.
+            self._orders = (bytes((self.d2, self.d1)),)
+            self.dice_to_play = n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            self.forced_die = self.d2 if n == 1 else 0
+        elif self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
             self.dice_to_play = s.deepest(self._orders[0], 0, 4, BAR, True)
             self.forced_die = 0
@@ -353,19 +366,23 @@ class Turn:
         if self.double:
             return bytes((self.d1,) * (self.dice_to_play - k))
         if k == 0:
-            return bytes((self.d1, self.d2)[: self.dice_to_play]) if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
+            return self._orders[0][: self.dice_to_play] if self.dice_to_play != 1 else bytes((self.forced_die or dice[0],))
         if k >= self.dice_to_play:
             return b""
         return bytes((self.d2 if s.p_die[0] == self.d1 else self.d1,))
 
     def _search_for(self, cells, mode, relax=0, stop=True):
         s = self._s
+        found = []
+        if mode <= _FIND_PARTIAL and not relax and s.plain_steps and not self._may_reach(cells, mode):
+            return found
         s.load(self.start.cells)
         s.relax = relax
-        found = []
         try:
             if not s.set_target(cells):
                 return found
+            # every step of a search is undone (board, counts, depth), so the next order of
+            # the dice starts from the same state without loading it again
             for dice in self._orders:
                 s.load(self.start.cells)
                 s.set_target(cells)
@@ -378,6 +395,33 @@ class Turn:
             return found
         finally:
             s.relax = 0
+
+    def _may_reach(self, cells, mode):
+        """False when no play of these dice (the start of one, for _FIND_PARTIAL) can end on
+        ``cells``, by the pips it moved: a cheap refusal before the search, which would look
+        through every way of playing the dice to find nothing."""
+        start = self.start.cells
+        moved = 0
+        for i in range(1, 26):
+            moved += i * (start[i] - cells[i])
+        n = self.dice_to_play
+        hi = self.d1
+        lo = self.d2
+        full = n * hi if self.double else (hi + lo if n == 2 else (hi if n == 1 else 0))
+        if cells[OFF] != start[OFF]:
+            # a checker borne off: every checker was home then, and still is
+            for i in range(7, 26):
+                if cells[i]:
+                    return False
+            return 0 < moved <= full
+        if self.double:
+            return moved == full or (mode == _FIND_PARTIAL and moved >= 0 and moved < full and moved % hi == 0)
+        if n == 2:
+            return moved == full or (mode == _FIND_PARTIAL and moved in (0, hi, lo))
+        if n == 1:
+            f = self.forced_die
+            return moved == f or (not f and moved in (hi, lo)) or (mode == _FIND_PARTIAL and moved == 0)
+        return moved == 0
 
     # --- the board's questions ------------------------------------------------------------
 
@@ -395,21 +439,23 @@ class Turn:
     def is_partial(self, position):
         return bool(self.locate(position))
 
-    def destinations(self, position, point):
+    def destinations(self, position, point, options=None):
         """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
         mid-turn ``position`` may be put down so that the turn can still be completed legally,
-        including taking a step back toward where it came from."""
+        including taking a step back toward where it came from. ``options``: ``locate(position)``
+        when the caller has it already."""
         cells = position.cells if isinstance(position, Position) else position
         if not cells[point] and not (point == BAR and self.rules.waiting and waiting(cells)):
             return []
-        options = self.locate(cells)
+        if options is None:
+            options = self.locate(cells)
         if not options:
             return []
         out = []
         s = self._s
         for left in options:
             used = self.dice_to_play - len(left)
-            orders = (left,) if len(left) < 2 or left[0] == left[1] else (left, bytes((left[1], left[0])))
+            orders = (left,) if len(left) < 2 or left[0] == left[1] or len(self._orders) == 1 else (left, bytes((left[1], left[0])))
             for dice in orders:
                 s.load(cells)
                 if self._back:
@@ -463,18 +509,30 @@ class Turn:
         self._chain(t, dice, j + 1, used, out)
         s.pop()
 
+    def _play_steps(self, cells):
+        # DONE asks about the same position three times (the tracker's verdict, the play's name
+        # for the journal, Match.play's check): the last legal play found is kept
+        last = self._last
+        if last is not None and last[0] == cells:
+            return last[1]
+        found = self._search_for(cells, _FIND_PLAY)
+        if not found:
+            return None
+        self._last = (bytes(cells), found[0])
+        return found[0]
+
     def is_legal(self, final):
         cells = final.cells if isinstance(final, Position) else final
-        return bool(self._search_for(cells, _FIND_PLAY))
+        return self._play_steps(cells) is not None
 
     def play_to(self, final):
         """The legal play that gives ``final`` (its steps, so its notation), or None. The board
         sees only where the checkers end up; this names the play for the journal."""
         cells = final.cells if isinstance(final, Position) else final
-        found = self._search_for(cells, _FIND_PLAY)
-        if not found:
+        steps = self._play_steps(cells)
+        if steps is None:
             return None
-        return Play(found[0], Position(cells))
+        return Play(steps, Position(cells))
 
     def check(self, final):
         """None when ``final`` is the result of a legal play of this roll; otherwise the first
@@ -521,6 +579,11 @@ class Turn:
         found = self._search_for(cells, _FIND_ANY, _R_DICE)
         if found:
             return self._short_reason(found)
+        if self.rules.smaller_first and not self.double:
+            from bgrules.turn_parts import larger_first  # the variants with the rule only
+
+            if larger_first(self, cells):
+                return "Play the %d first" % self.d2
         for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
             why = self._first_violation(cells, rule | _R_DICE)
             if why:

@@ -1,6 +1,6 @@
 # Numbers and names the controller's modules share (controller.py and its phase modules).
 
-from bgrules.match import OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER
+from bgrules.match import OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER, CHOOSE
 
 # Button codes and press kinds: the numbers of drivers.buttons (not imported: it needs machine).
 ROLL_W = 0
@@ -13,7 +13,7 @@ LONG = 2
 KIND_WORDS = ("drop", "single", "gammon", "backgammon")
 # The controller's phase for each phase of bgrules.match.Match (docs/protocol.md).
 PHASE_OF = {OPENING: "opening", ROLL: "roll", DOUBLED: "doubled", PLAY: "moving", RESIGN: "resign",
-            GAME_OVER: "gameover", MATCH_OVER: "matchover"}
+            GAME_OVER: "gameover", MATCH_OVER: "matchover", CHOOSE: "choose"}
 
 
 def chouette():
@@ -22,3 +22,10 @@ def chouette():
     from companion import chouette_session
 
     return chouette_session
+
+
+def parts():
+    # A turn made of parts (chosen doubles, rolling again): only for the variants that have one.
+    from companion import parts_board
+
+    return parts_board

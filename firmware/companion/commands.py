@@ -1,69 +1,73 @@
-# The controller's serial commands (a mixin of controller.Companion): a line from the host parsed
-# (companion.protocol) and answered with events; the calibration main.py took on request.
+# The controller's serial commands: a line from the host parsed (companion.protocol) and answered
+# with events; the calibration main.py took on request. Functions of the Companion ``c``, imported
+# with the first serial line (controller.Companion.on_line): a board without a host never loads it.
 
 from bgrules.rules import VARIANTS
 from companion import protocol
 from companion.codes import chouette as _cs
 
 
-class Commands:
-    # --- serial commands --------------------------------------------------------------------
+def on_line(c, line, now):
+    c.now = now
+    try:
+        cmd, args = protocol.parse(line)
+    except protocol.ProtocolError as exc:
+        c.error(str(exc), line)
+        return
+    try:
+        command(c, cmd, args, line)
+    finally:
+        c.render()
 
-    def on_line(self, line, now):
-        self.now = now
+
+def command(c, cmd, args, line):
+    if cmd == "status":
+        c.status()
+    elif cmd == "new":
+        force = args.pop("force", False)
+        err = c.new_match(args, force)
+        if err:
+            c.error(err, line)
+    elif cmd == "options":
+        cur = None
+        if c.match is not None:
+            m = c.match
+            cur = {"length": m.length, "crawford": m.crawford_rule, "holland": m.holland, "auto": m.auto_doubles,
+                   "beavers": m.beavers, "jacoby": m.jacoby, "names": list(m.names)}
+        c.emit("options", {"current": cur, "choices": {
+            "length": "0 (money) or 1-64", "crawford": [True, False], "holland": [True, False],
+            "auto": "0-15 (money)", "beavers": "0-3 (money)", "jacoby": [True, False],
+            "names": "two names, 1-20 characters", "rules": list(VARIANTS)}})
+    elif cmd == "logs":
+        c.emit("logs", {"files": c.store.listing(c.name), "free": c.store.free()})
+    elif cmd == "delete":
         try:
-            cmd, args = protocol.parse(line)
-        except protocol.ProtocolError as exc:
-            self.error(str(exc), line)
+            c.store.delete(args["name"], c.name)
+        except (ValueError, OSError) as exc:
+            c.error(str(exc), line)
             return
-        try:
-            self._command(cmd, args, line)
-        finally:
-            self.render()
+        c.emit("deleted", {"name": args["name"]})
+    elif cmd in protocol.CHOUETTE_COMMANDS:
+        _cs().command(c, cmd, args, line)
+    elif cmd == "calibrate":
+        if c.phase not in ("setup", "gameover", "matchover"):
+            c.error("calibrate needs an empty board: finish or leave the game first", line)
+            return
+        c.fx.calibrate = True
+    elif cmd == "dice":
+        if c.phase == "choose":
+            from companion import parts_board  # a chosen double or free-choice roll
 
-    def _command(self, cmd, args, line):
-        if cmd == "status":
-            self.status()
-        elif cmd == "new":
-            force = args.pop("force", False)
-            err = self.new_match(args, force)
-            if err:
-                self.error(err, line)
-        elif cmd == "options":
-            cur = None
-            if self.match is not None:
-                m = self.match
-                cur = {"length": m.length, "crawford": m.crawford_rule, "holland": m.holland, "auto": m.auto_doubles,
-                       "beavers": m.beavers, "jacoby": m.jacoby, "names": list(m.names)}
-            self.emit("options", {"current": cur, "choices": {
-                "length": "0 (money) or 1-64", "crawford": [True, False], "holland": [True, False],
-                "auto": "0-15 (money)", "beavers": "0-3 (money)", "jacoby": [True, False],
-                "names": "two names, 1-20 characters", "rules": list(VARIANTS)}})
-        elif cmd == "logs":
-            self.emit("logs", {"files": self.store.listing(self.name), "free": self.store.free()})
-        elif cmd == "delete":
-            try:
-                self.store.delete(args["name"], self.name)
-            except (ValueError, OSError) as exc:
-                self.error(str(exc), line)
-                return
-            self.emit("deleted", {"name": args["name"]})
-        elif cmd in protocol.CHOUETTE_COMMANDS:
-            _cs().command(self, cmd, args, line)
-        elif cmd == "calibrate":
-            if self.phase not in ("setup", "gameover", "matchover"):
-                self.error("calibrate needs an empty board: finish or leave the game first", line)
-                return
-            self.fx.calibrate = True
-        elif cmd == "dice":
-            err = self._dice_entry().command(self, args["dice"])
-            if err:
-                self.error(err, line)
-        elif cmd == "view":
-            self.view_out = self.view_due = args["on"]
+            err = parts_board.command(c, args["dice"])
+        else:
+            err = c._dice_entry().command(c, args["dice"])
+        if err:
+            c.error(err, line)
+    elif cmd == "view":
+        c.view_out = c.view_due = args["on"]
 
-    def calibrated(self, suspect, note):
-        """main.py took the empty-board baseline."""
-        self.emit("calibrated", {"suspect": list(suspect), "note": note})
-        self.say("Calibrated" if not suspect else "%d cells suspect" % len(suspect))
-        self.render()
+
+def calibrated(c, suspect, note):
+    c.emit("calibrated", {"suspect": list(suspect), "note": note})
+    c.say("Calibrated" if not suspect else "%d cells suspect" % len(suspect))
+    c.render()

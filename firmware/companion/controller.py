@@ -13,23 +13,23 @@
 # (docs/protocol.md). The button grammar is docs/player-guide.md.
 #
 # This file is the core: the state, the inputs and which phase they go to, the phase changes,
-# the hints, the journaled action and the effects. Each phase's own steps live in a mixin module
-# (docs/architecture.md): phase_setup (menu, new match), phase_roll (opening, rolls), phase_moving
-# (the turn, DONE, which play), phase_cube (cube, resignations), phase_end (game and match end),
-# commands (serial commands).
+# the hints, the journaled action and the effects. Each phase's own steps live in a module
+# (docs/architecture.md): mixins of Companion for the game, phase_roll (opening, rolls),
+# phase_moving (the turn, DONE, which play), phase_cube (cube, resignations), phase_end (game and
+# match end); functions imported on first use for what a game does not need, phase_setup (menu,
+# new match) and commands (serial commands).
 
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from bgrules.position import OPP, waiting
 from companion import display, protocol
 # The button codes and press kinds are imported from here by main.py and the tests.
-from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG, KIND_WORDS, PHASE_OF, chouette as _cs  # noqa: F401
+from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
+from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, parts as _pb
 from companion.tracker import Tracker, led_of
-from companion.phase_setup import SetupPhase
 from companion.phase_roll import RollPhase
 from companion.phase_moving import MovingPhase
 from companion.phase_cube import CubePhase
 from companion.phase_end import EndPhase
-from companion.commands import Commands
 
 VERSION = "1.0"
 
@@ -71,7 +71,7 @@ class Effects:
         self.calibrate = False  # main.py: take an empty-board baseline, then call calibrated()
 
 
-class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Commands):
+class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
     def __init__(self, store, dice, buzzer=True):
         self.store = store
         self.dice = dice
@@ -191,6 +191,23 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
 
     # --- phases -----------------------------------------------------------------------------
 
+    def _setup(self):
+        self.phase = "setup"
+        self.cursor = 0
+        self.pick = None
+        self.hint = ""
+
+    def _menu_items(self):
+        from companion import phase_setup
+
+        return phase_setup.menu_items(self)
+
+    def new_match(self, settings, force=False):
+        """Start a new match (menu or the ``new`` command). Returns the error text or None."""
+        from companion import phase_setup
+
+        return phase_setup.new_match(self, settings, force)
+
     def _board(self, reason):
         """Wait until the board shows the position the match needs (start, or after a cut)."""
         m = self.match
@@ -213,6 +230,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
         if phase == "moving":
             self._start_turn()
             return
+        if phase == "choose":
+            _pb().begin(self)
+            return
         if phase in ("opening", "roll", "doubled", "resign"):
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
@@ -227,9 +247,15 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
             return _cs().hint(self)
         if ph == "opening":
             return "ROLL: first roll"
+        if ph == "choose":
+            return _pb().HINT
         if ph == "roll":
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
+            if m.part:
+                return "ROLL: roll again"
+            if m.rules.free_choice and _pb().chooser(m) == m.on_roll:
+                return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"
@@ -266,7 +292,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
             self._moving_frame()
         elif ph == "ask":
             self._ask_frame()
-        elif ph in ("board", "opening", "roll", "doubled", "resign"):
+        elif ph in ("board", "opening", "roll", "doubled", "resign", "choose"):
             self._hold_frame(ph == "board")
         self.render()
 
@@ -319,7 +345,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
     def _button(self, player, roll, kind):
         ph = self.phase
         if ph == "setup":
-            return self._menu(roll, kind)
+            from companion import phase_setup
+
+            return phase_setup.menu(self, roll, kind)
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
@@ -365,6 +393,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
                 self.say("%s to answer" % m.names[m.to_act])
                 return
             return self._resign_answer("accept" if roll else "reject", player)
+        if ph == "choose":
+            return _pb().button(self, player, roll, kind)
         if ph == "roll":
             if player != m.on_roll:
                 self.say("%s's turn" % m.names[m.on_roll])
@@ -416,6 +446,19 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
             return False
         return True
 
+    # --- serial commands (companion.commands, imported with the first line) ---------------------
+
+    def on_line(self, line, now):
+        from companion import commands
+
+        commands.on_line(self, line, now)
+
+    def calibrated(self, suspect, note):
+        """main.py took the empty-board baseline."""
+        from companion import commands
+
+        commands.calibrated(self, suspect, note)
+
     # --- effects ----------------------------------------------------------------------------
 
     def render(self):
@@ -428,7 +471,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase, SetupPhase, Command
         if m is not None and ph not in ("setup",):
             who = m.to_act
             leds[LED_STATUS[who]] = C_HINT if (ph in ("doubled", "resign") or (ph == "moving" and t.complete)) else C_TURN
-        if ph in ("board", "opening", "roll", "doubled", "resign") and not self.board_ok:
+        if ph in ("board", "opening", "roll", "doubled", "resign", "choose") and not self.board_ok:
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":

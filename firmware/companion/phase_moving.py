@@ -5,6 +5,7 @@
 from bgrules.match import GAME_OVER, MATCH_OVER
 from bgrules.position import Position, OPP, waiting
 from companion import moves
+from companion.codes import parts
 from companion.tracker import SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
 
 
@@ -81,8 +82,9 @@ class MovingPhase:
             return
         if not self._play(cells, True):
             return
-        # the same press goes on as the opponent's roll or double
-        if self.phase == "roll":
+        # the same press goes on as the opponent's roll or double (not when the turn goes on
+        # with the same player: a turn made of parts)
+        if self.phase == "roll" and self.match.on_roll == player:
             if roll:
                 self._roll(player)
             else:
@@ -111,10 +113,15 @@ class MovingPhase:
         self.say(("Accepted: " if condone else "") + (move or "No move"))
         if m.phase in (GAME_OVER, MATCH_OVER):
             self._game_end()
+        elif m.part is not None:
+            parts().next_part(self)
+            return True
         else:
             self._enter("roll")
         self.status()
         return True
+
+    # --- which of two plays? ----------------------------------------------------------------
 
     def _ask_start(self, found):
         self.ask = [bytes(f) for f in found]

@@ -3,6 +3,7 @@
 # variant's doubles played in parts, rolling again) belong here too.
 
 from companion import variant_dice as VD
+from companion.codes import parts as _pb
 
 
 class RollPhase:
@@ -36,6 +37,8 @@ class RollPhase:
             self.status()
             return
         self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
+        if m.part is not None:
+            return _pb().next_part(self)
         self._start_turn()
         self.status()
 
@@ -51,6 +54,8 @@ class RollPhase:
                 self._enter("roll")
                 self.status()
             return
+        if m.rules.free_choice and _pb().chooser(m) == player:
+            return _pb().begin(self)
         # Own dice are keyed in, except where the variant fixes the dice (Fixed roll, Open roll).
         if entered is None and self.entry and self.entry.own and not m.rules.open_roll and not m.preset_dice():
             return self._dice_entry().begin(self, player)
@@ -69,5 +74,7 @@ class RollPhase:
             ev["entered"] = True
         self.emit("roll", ev)
         self.say(VD.say_next(m))
+        if m.part is not None:
+            return _pb().next_part(self)
         self._start_turn()
         self.status()

@@ -18,6 +18,7 @@ FIELDS = {
               ("jacoby", "b"), ("names", "n")),
     "open": (("dice", "d"),),
     "roll": (("p", "p"), ("dice", "d")),
+    "choose": (("p", "p"), ("dice", "d")),
     "play": (("p", "p"), ("move", "s"), ("pos", "s")),
     "double": _P, "take": _P, "drop": _P, "beaver": _P, "accept": _P, "reject": _P, "pass": _P,
     "resign": (("p", "p"), ("kind", "i")),
@@ -96,6 +97,10 @@ def apply(match, record):
             match.opening_roll(record["dice"][0], record["dice"][1], record.get("next"))
         elif a == "roll":
             match.roll(record["dice"][0], record["dice"][1], p, record.get("next"))
+        elif a == "choose":
+            from bgrules import turn_parts  # a chosen double or free-choice roll: their variants only
+
+            turn_parts.choose(match, record["dice"][0], record["dice"][1], p)
         elif a == "play":
             final = Position.from_id(record["pos"], match.rules.opposite)
             if "w" in record:  # checkers waiting off the board (the ID counts them as off)

@@ -50,11 +50,19 @@
 # where one may go are lit (``lit`` with nothing lifted): the lift from beside the board is
 # the one lift the sensors cannot see.
 
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
 from bgrules.position import Position, OPP, BAR, CHECKERS, waiting
 
-_FAULT = 8
-_STACK = 4
-_UNDER = 16
+_FAULT = const(8)
+_STACK = const(4)
+_UNDER = const(16)
 
 SAME = 0
 LEGAL = 1
@@ -67,10 +75,10 @@ _ZERO = bytes(52)
 _AGAINST = bytes([25 - p for p in range(26)])  # the standard board: black's p is 25 - p
 
 # how a frame is explained (Tracker._explain)
-_SEEN_LIFTED = 1
-_SEEN = 2
-_IN_HAND = 3
-_FOUND = 4
+_SEEN_LIFTED = const(1)
+_SEEN = const(2)
+_IN_HAND = const(3)
+_FOUND = const(4)
 
 
 def led_of(white, place, opposite=_AGAINST):
@@ -119,6 +127,7 @@ class Tracker:
         self.faults = 0
         self.opp = _AGAINST  # the ruleset's board mapping (Rules.opposite)
         self.wait0 = 0  # the mover's checkers waiting off the board at the start of the turn
+        self.memo = []  # the last few (cells, turn.locate(cells)) of this turn: see _locate
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -131,6 +140,7 @@ class Tracker:
         rules = rules or (turn.rules if turn else None)
         self.opp = rules.opposite if rules else _AGAINST
         self.wait0 = waiting(position.cells)
+        self.memo = []
         self.known[:] = position.cells
         self.prev[:] = position.cells
         self.seen[:] = position.cells
@@ -184,35 +194,60 @@ class Tracker:
         bb = OPP if mw else 0
         faults = 0
         opp = self.opp
+        base = 0
         for p in range(1, 25):
-            base = 5 * (p - 1)
             nw = nb = 0
             rw = rb = 0
-            under[p] = 0
-            for k in range(5):
-                s = frame[base + k]
+            u = 0
+            for cell in range(base, base + 5):
+                s = frame[cell]
+                if not s:
+                    continue  # an empty cell: most of them
                 if s == _FAULT:
                     faults += 1
                     rw = rb = 1
                     continue
                 c = s & 3
-                if s & _UNDER:
-                    under[p] += 1 if c == 1 else 16
                 if c == 1:
                     nw += 1
+                    if s & _UNDER:
+                        u += 1
                     if s & _STACK:
                         rw = 1
                 elif c == 2:
                     nb += 1
+                    if s & _UNDER:
+                        u += 16
                     if s & _STACK:
                         rb = 1
-            if nw == 5:
-                rw = 1
-            if nb == 5:
-                rb = 1
+                elif s & _UNDER:
+                    u += 16
+            base += 5
+            under[p] = u
             mixed[p] = 1 if nw and nb else 0
-            self._put(wb + p, nw, rw)
-            self._put(bb + opp[p], nb, rb)
+            # the counts as seen, or the last known count where only "lo or more" is sensed
+            i = wb + p
+            if nw:
+                lo[i] = nw
+                if rw or nw == 5:
+                    rng[i] = 1
+                    if known[i] > nw:
+                        nw = known[i]
+                seen[i] = nw
+            elif rw:
+                rng[i] = 1
+                seen[i] = known[i]
+            i = bb + opp[p]
+            if nb:
+                lo[i] = nb
+                if rb or nb == 5:
+                    rng[i] = 1
+                    if known[i] > nb:
+                        nb = known[i]
+                seen[i] = nb
+            elif rb:
+                rng[i] = 1
+                seen[i] = known[i]
         nw = nb = 0
         rw = rb = 0
         for cell in range(120, 128):
@@ -435,7 +470,7 @@ class Tracker:
         _IN_HAND (the missing checkers are in a hand: ``base`` has them put back), _FOUND (a
         count the sensors cannot tell, resolved: ``base``); 0 when no legal play explains it."""
         turn = self.turn
-        if not surplus and turn.locate(cand):
+        if not surplus and self._locate(cand):
             return _SEEN_LIFTED if deficit and not added else _SEEN
         if deficit and self._in_hand(cand, deficit):
             return _IN_HAND
@@ -467,17 +502,18 @@ class Tracker:
         behind it may land on it (the one just lifted is asked first)."""
         turn = self.turn
         reach = 0
-        for left in turn.locate(base):
+        options = self._locate(base)
+        for left in options:
             n = 0
             for d in left:
                 n += d
             if n > reach:
                 reach = n
         for q in pending:
-            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent)
+            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent, options)
             s = min(25, q + reach)
             while s > q and not ok:
-                if s != recent and base[s] and q in turn.destinations(base, s):
+                if s != recent and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -506,10 +542,10 @@ class Tracker:
         if on <= CHECKERS - back[0] if self.wait0 else on <= CHECKERS:
             if not self.wait0:
                 back[0] = CHECKERS - on
-            base = back if turn.locate(back) else self.known
+            base = back if self._locate(back) else self.known
         else:
             base = self.known
-        dest = turn.destinations(base, recent)
+        dest = turn.destinations(base, recent, self._locate(base))
         self.lifted = led_of(mw, recent, self.opp)
         lit = []
         for d in dest:
@@ -549,7 +585,7 @@ class Tracker:
         """The missing checkers of ``cand`` read as still in a hand: ``base`` gets them put back;
         True when that is a legal (partial) play."""
         self._returned(cand, deficit, self.base)
-        return bool(self.turn.locate(self.base))
+        return bool(self._locate(self.base))
 
     def _search_ranged(self, cand, surplus, deficit, final=False):
         """The first legal position that differs from ``cand`` only in the count of places the
@@ -619,8 +655,22 @@ class Tracker:
             return out
         return bytearray(r) if r is not None else None
 
+    def _locate(self, cells):
+        """``turn.locate(cells)``, remembered for the last few positions: a lift asks about the
+        position the frame before was judged on, a placement's verdict asks twice about the same
+        position, and each search costs the Pico milliseconds."""
+        memo = self.memo
+        for m in memo:
+            if m[0] == cells:
+                return m[1]
+        r = self.turn.locate(cells)
+        if len(memo) == 3:
+            memo.pop()
+        memo.insert(0, (bytes(cells), r))
+        return r
+
     def _is_complete(self, cells):
-        for left in self.turn.locate(cells):
+        for left in self._locate(cells):
             if not left:
                 return True
         return False
@@ -671,7 +721,7 @@ class Tracker:
         if short > 0 and (self.wait0 or not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
                           or self._lifted_outside(cand)):
             h = self._returned(cand, short)
-            if turn.locate(h):
+            if self._locate(h):
                 return [], "Checker in hand: put it down"
         return [], reason or "Illegal play"
 

@@ -274,13 +274,16 @@ def replay_data(data, source="journal"):
                 game.pending_dice = (m.dice, True)
                 continue
         elif a == "roll":
-            game.pending_dice = (m.dice, False)
+            game.pending_dice = (m.dice, False) if m.turn is not None else None
             continue
+        elif a == "choose":  # a chosen double, or the free-choice roll (bgrules.turn_parts)
+            act["dice"] = tuple(record["dice"])
+            game.pending_dice = None  # the next part is played with the chosen dice
         elif a == "play":
             final = Position.from_id(record["pos"], m.rules.opposite)
             if "w" in record:  # checkers waiting off the board, which the ID counts as off
                 final.set_waiting(record["w"][0], record["w"][1])
-            dice, opening = getattr(game, "pending_dice", (before["dice"], False))
+            dice, opening = getattr(game, "pending_dice", None) or (before["dice"], False)
             game.pending_dice = None
             steps, notation, legal = _play_steps(turn, final)
             reason = None
@@ -341,6 +344,8 @@ def action_text(log, act):
         if act["reason"]:
             text += "   [ILLEGAL, condoned: %s]" % act["reason"] if act["condoned"] else "   [ILLEGAL: %s]" % act["reason"]
         return text
+    if a == "choose":
+        return "%s chooses %d-%d" % (who, act["dice"][0], act["dice"][1])
     if a == "double":
         return "%s doubles to %d" % (who, act["cube"])
     if a == "beaver":
@@ -427,6 +432,8 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
     plays that hit and close their home board, so that closed-out turns happen often."""
     import random
 
+    from bgrules.turn_parts import chooser
+
     rng = random.Random(seed)
     settings = _journal.settings_record(length=length, crawford=crawford, auto_doubles=auto_doubles,
                                         beavers=beavers, jacoby=jacoby, names=names, rules=rules)
@@ -464,7 +471,15 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
                 if m.closed_out() and rng.random() < 0.8:
                     add({"a": "pass", "p": me})
                     continue
+                if m.rules.free_choice and chooser(m) == me:
+                    d1 = rng.randint(2, 6)
+                    add({"a": "choose", "p": me, "dice": [d1, rng.randint(1, d1 - 1)]})
+                    continue
                 add({"a": "roll", "p": me, "dice": [die(), die()]})
+                continue
+            if m.phase == "choose":
+                d = die()
+                add({"a": "choose", "p": me, "dice": [d, d]})
                 continue
             turn = m.turn
             plays = turn.plays()

@@ -306,6 +306,11 @@ class Players:
         self.last_seen = 0  # events seen when the last decision was taken
         self.idle = 0  # frames since the last decision without news
         self.expect_wrong = None  # board point of an intended wrong placement
+        self.released_at = -1000  # frame of the last button release
+        # A turn made of parts (bgrules.turn_parts): the same player may roll right after DONE,
+        # so a DONE pressed again before the first is answered would roll the next dice.
+        rules = getattr(sim, "rules", None) or STANDARD
+        self.parts = rules.doubles not in ("four", "once") or bool(rules.acey_deucey) or rules.free_choice
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
                       "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
@@ -359,6 +364,8 @@ class Players:
             self.queue.pop(0)
             if a.kind == "place" and a.args[0] != "bar":
                 self.stats["checker_moves"] += 1
+            if a.kind == "up":
+                self.released_at = sim.frames
             try:
                 execute(sim, a)
             except simmod.SimError:
@@ -448,6 +455,14 @@ class Players:
         if ph == "ask":
             self._ask(sim, st, me)
             return
+        if ph == "choose":
+            # A double of one's choice (or the free-choice roll): step CUBE a few times, then
+            # take the one shown with ROLL, as a player at the board would.
+            acts = []
+            for _ in range(rng.randint(0, 5)):
+                acts += press_actions("CUBE_" + me, rng, frames_before=(10, 30))
+            self._do(acts + press_actions("ROLL_" + me, rng))
+            return
 
     def _set_out(self, st):
         from bgrules import Position
@@ -523,6 +538,8 @@ class Players:
                              lambda s: s.setup_position(play.position, colour))] +
                      press_actions("ROLL_" + me, self.rng))
             return
+        if self.parts and sim.frames - self.released_at < 150:
+            return  # DONE was just pressed: wait for its answer
         self._do(press_actions("ROLL_" + me, self.rng))
 
     def _refused_now(self, sim):

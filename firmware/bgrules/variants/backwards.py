@@ -16,6 +16,7 @@ from bgrules.turn import _Search, R_BLOCK, FIND_PARTIAL
 
 
 class BackSearch(_Search):
+    plain_steps = False  # a step back adds pips: Turn._may_reach's count does not hold
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
         c = self.c

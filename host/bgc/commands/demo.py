@@ -2,8 +2,6 @@
 
 import random
 
-from bgrules import Position, Turn
-
 from ..engine import add_variant_argument, board_lines, read_variant
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
@@ -18,55 +16,66 @@ def register(sub):
 
 
 def play_game(rng, rules=None):
-    """Yield (turn number, colour, dice, play or None, position after, from the mover's side)."""
-    from bgrules import STANDARD
+    """Yield (turn number, colour, dice, play or None, position after, from the mover's side),
+    one item per part of a turn (bgrules.turn_parts: the underside of a double, a chosen double,
+    a second roll). The Match rolls, chooses and plays, so every variant's dice rules hold."""
+    from bgrules import STANDARD, turn_parts
+    from bgrules.match import Match
 
-    rules = rules or STANDARD
+    m = Match(0, rules=rules or STANDARD)
     names = ("White", "Black")
-    while True:
-        a, b = rng.randint(1, 6), rng.randint(1, 6)
-        if a != b:
-            break
-    mover = 0 if a > b else 1
-    pos = rules.start_position()
+
+    def dice():
+        return rng.randint(1, 6), rng.randint(1, 6)
+
+    while not m.opening_roll(*dice(), next_dice=dice() if m.rules.open_roll else None):
+        pass
     number = 0
-    first = True
-    while True:
+    while m.phase not in ("gameover", "matchover"):
+        if m.phase == "roll":
+            if m.closed_out():
+                m.pass_turn()
+                continue
+            if m.rules.free_choice:
+                if turn_parts.chooser(m) == m.on_roll:
+                    d1 = rng.randint(2, 6)
+                    turn_parts.choose(m, d1, rng.randint(1, d1 - 1), None)
+                    continue
+            m.roll(*(m.preset_dice() or dice()), next_dice=dice() if m.rules.open_roll else None)
+            continue
+        if m.phase == "choose":
+            d = rng.randint(1, 6)
+            turn_parts.choose(m, d, d, None)
+            continue
         number += 1
-        if not first:
-            a, b = rng.randint(1, 6), rng.randint(1, 6)
-        first = False
-        plays = Turn(pos, a, b, rules, (names[mover], names[1 - mover])).plays()
+        mover = m.on_roll
+        pos = m.position
+        plays = m.turn.plays()
         play = rng.choice(plays) if plays else None
         after = play.position if play else pos
-        yield number, names[mover], (a, b), play, after
-        if rules.result(pos, after):
-            return
-        pos = after.swapped()
-        mover = 1 - mover
+        yield number, names[mover], m.dice, play, after
+        m.play(after)
+    yield m.result
 
 
 def run(args):
     rng = random.Random(args.seed)
     rules = read_variant(args.variant)
     last = None
-    before = None
-    for number, colour, dice, play, after in play_game(rng, rules):
-        if last is not None:
-            before = last[1].swapped()
+    for item in play_game(rng, rules):
+        if len(item) == 4:
+            winner, points, kind, how = item
+            break
+        number, colour, dice, play, after = item
         last = (colour, after)
         if not args.quiet:
             text = play.notation() if play else "(no legal move)"
             print("%3d. %-5s %d-%d: %-28s %s" % (number, colour, dice[0], dice[1], text, after.id()))
-    colour, after = last
-    kind = rules.result(before if before is not None else rules.start_position(), after)
+    names = ("White", "Black")
     if not args.quiet:
+        colour, after = last
         print()
-        names = ("White", "Black")
         print("\n".join(board_lines(after, names.index(colour), names)))
         print()
-    names = ("White", "Black")
-    if kind < 0:  # the mover lost with the last play (Reverse, No hitting)
-        colour, kind = names[1 - names.index(colour)], -kind
-    print("%s wins %s (%d point%s)." % (colour, KINDS[kind], kind, "" if kind == 1 else "s"))
+    print("%s wins %s (%d point%s)." % (names[winner], KINDS[kind], points, "" if points == 1 else "s"))
     return 0

@@ -34,12 +34,17 @@ CATALOGUE = (
      "every checker entered before any moves, as in Puff"),
     ("russian", "Russian Backgammon", "same quarter; doubles as French 1 but the rest lost at a failure; no cube",
      "every checker entered before any moves; both move the same way, as in Long Puff"),
-    ("gioul", "Turkish Gioul", "no hitting, one checker blocks; rising doubles that pass to the opponent; no cube", ""),
+    ("gioul", "Turkish Gioul", "all 15 start on the opponent's 1 point; no hitting, one checker blocks; rising "
+     "doubles that pass to the opponent; no cube; 2 points if the loser bore off none",
+     "all 15 on one point (picture lost); a part not played whole passes back and forth; the roller's "
+     "opponent rolls next; rising doubles from the first roll"),
     ("french2", "French Backgammon 2", "3 checkers, own half, no passing, exact home point, hitting opposite", ""),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube; "
      "a point for each checker left",
      "a hit checker enters before anything else; waiting checkers count as left too; no gammons"),
-    ("mexican", "Mexican", "smaller die first; max 5 a point; roll again after doubles; 1-2 a chosen double", ""),
+    ("mexican", "Mexican", "smaller die first, else the roll is lost; max 5 a point; roll again after a double "
+     "played whole; 1-2 is not played: a chosen double, then a new roll; exact bear-off; no gammons, no cube",
+     "after 1-2 the same player rolls again even if the chosen double was not played whole"),
     ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
     ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
     ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
@@ -53,7 +58,9 @@ CATALOGUE = (
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules from an unusual start (picture lost)", ""),
-    ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice", ""),
+    ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
+     "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
+     "the roller's two rolls"),
 )
 
 
