@@ -136,26 +136,5 @@ class BackSearch(_Search):
             self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
 
-    def collect(self, turn, dice, k, n, seen, make):
-        """Every play (host side, bgrules.turn_plays): ``make(steps)`` for each new result."""
-        c = self.c
-        if k == n:
-            if n == 1 and turn.forced_die and self.p_die[0] != turn.forced_die:
-                return
-            key = bytes(c)
-            if key not in seen:
-                seen[key] = make(tuple((self.p_src[i], self.p_dst[i], self.p_hit[i]) for i in range(n)))
-            return
-        d = dice[k]
-        src = BAR
-        while src > 0:
-            if c[src]:
-                for t in (self.dest(src, d), self.back(src, d)):
-                    if t >= 0:
-                        self.push(src, t, d)
-                        self.collect(turn, dice, k + 1, n, seen, make)
-                        self.pop()
-            src -= 1
-
 
 RULES = Rules("Backwards", None, key="backwards", search=BackSearch, backwards=True)
