@@ -267,3 +267,25 @@ def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys, k
     assert "wins" in text
     if key != "straight":
         assert "bar/" in text  # the entries, written as from the bar
+
+
+def test_bgc_moves_and_check_take_the_waiting_counts_beside_the_position_id(capsys):
+    # A Position ID counts checkers off the board as borne off: --waiting says they wait.
+    from bgc import cli
+
+    empty = "AAAAAAAAAAAAAA"
+    assert cli.main(["moves", "--variant", "puff", empty, "4", "2", "--waiting", "15,15"]) == 0
+    out = capsys.readouterr().out
+    assert "bar/23 bar/21" in out and "1 legal play" in out
+    assert cli.main(["moves", "--variant", "puff", empty, "4", "2"]) == 0
+    assert "No legal move" in capsys.readouterr().out  # as an ID alone says: all borne off
+    after = ruleset("aceydeucey").start_position()
+    after = Turn(after, 4, 2, ruleset("aceydeucey")).plays()
+    one = [p for p in after if str(p) == "bar/19"][0].position.id()
+    assert cli.main(["check", "--variant", "aceydeucey", empty, "4", "2", one, "--waiting", "15,15"]) == 0
+    assert capsys.readouterr().out.strip() == "legal"
+    assert cli.main(["check", "--variant", "puff", empty, "4", "2", one, "--waiting", "15,15"]) == 1
+    assert capsys.readouterr().out.startswith("illegal:")  # Puff: each die enters a checker
+    assert cli.main(["moves", "--variant", "puff", empty, "4", "2", "--waiting", "15"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bgc: --waiting takes two counts") and "hint:" in err

@@ -135,3 +135,15 @@ def test_straight_on_the_board_black_moves_the_way_white_does(tmp_path):
     h2.clear()
     h2.move("b", 17, 11)
     assert h2.events("illegal")
+
+
+def test_bgc_moves_reads_a_same_way_position_id_through_the_ruleset(capsys):
+    # Straight's start has white on its 24 and black on its 1: the same board point the same way
+    # round; against each other the ID would be refused as both colours on one point.
+    from bgc import cli
+
+    sid = ruleset("straight").start_position().id()
+    assert cli.main(["moves", "--variant", "straight", sid, "6", "1"]) == 0
+    assert "legal play" in capsys.readouterr().out
+    assert cli.main(["moves", sid, "6", "1"]) == 2
+    assert "Both colours on point" in capsys.readouterr().err

@@ -9,9 +9,14 @@ from .cli import UserError, shown
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
-def read_position(text):
+def read_position(text, rules=None, waiting=None):
+    """The Position a Position ID names under ``rules`` (its track), with ``waiting`` (text
+    'M,O' of --waiting) checkers of the player on roll and the opponent still off the board."""
     try:
-        return Position.from_id(text.strip())
+        pos = Position.from_id(text.strip(), rules.opposite if rules else None)
+        if waiting:
+            pos.set_waiting(*read_waiting(waiting))
+        return pos
     except PositionError as exc:
         why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
         raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None
@@ -31,6 +36,21 @@ def read_die(text):
 def add_variant_argument(parser):
     parser.add_argument("--variant", default="standard", metavar="NAME",
                         help="the ruleset (bgc variants lists them; default standard)")
+    parser.add_argument("--waiting", metavar="M,O",
+                        help="games entered from off the board (Puff, Acey Deucey...): checkers of the "
+                             "player on roll and of the opponent still waiting, which a Position ID counts "
+                             "as borne off (default 0,0)")
+
+
+def read_waiting(text):
+    """(mover, opponent) from --waiting 'M,O'; a UserError otherwise."""
+    from .cli import shown
+
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) <= 15 for p in parts):
+        raise UserError("--waiting takes two counts 0-15, the player on roll's first, got %s\n"
+                        "hint: e.g. --waiting 13,15" % shown(text, 20))
+    return int(parts[0]), int(parts[1])
 
 
 def read_variant(name):
