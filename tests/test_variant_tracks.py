@@ -147,3 +147,12 @@ def test_bgc_moves_reads_a_same_way_position_id_through_the_ruleset(capsys):
     assert "legal play" in capsys.readouterr().out
     assert cli.main(["moves", sid, "6", "1"]) == 2
     assert "Both colours on point" in capsys.readouterr().err
+
+
+def test_the_web_view_draws_black_on_the_variants_track():
+    from bgc.web.hub import counts_from_status
+
+    sid = ruleset("straight").start_position().id()
+    white, black = counts_from_status({"pos": sid, "on_roll": 0}, "straight")
+    std_white, std_black = counts_from_status({"pos": STANDARD.start_position().id(), "on_roll": 0})
+    assert (white, black) == (std_white, std_black)  # the set-up is the standard one on the board
