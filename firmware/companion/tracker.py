@@ -430,7 +430,7 @@ class Tracker:
             self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
                              and self._is_complete(known))
             if self.verdict == LEGAL and not known[BAR] and waiting(known):
-                self.lit = [led_of(self.mover_white, d, self.opp) for d in turn.destinations(known, BAR) if d]
+                self.lit = [led_of(self.mover_white, d, self.opp) for d in turn.destinations(known, BAR, self._locate(known)) if d]
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.
         self.verdict = ILLEGAL
