@@ -62,8 +62,9 @@ def read_variant(name):
     try:
         return ruleset(name)
     except ValueError:
-        raise UserError("unknown variant %s (one of: %s)\nhint: `bgc variants` lists them"
-                        % (shown(name, 30), ", ".join(VARIANTS))) from None
+        # (the whole list goes on the hint line: a bgc: line stays short as the games grow)
+        raise UserError("unknown variant %s (e.g. %s)\nhint: `bgc variants` lists them: %s"
+                        % (shown(name, 30), ", ".join(VARIANTS[:4]), ", ".join(VARIANTS))) from None
 
 
 LETTERS = ("O", "X")
