@@ -1,8 +1,16 @@
-"""The RAM the firmware's library code takes: every module of firmware/bgrules (variants included)
-and firmware/companion imported from source on the UNIX-port MicroPython with the Pico's free heap
-at boot (issue 10: >= 150,000 B must stay free after all of them).
+"""The RAM the firmware's library code takes: modules of firmware/bgrules and firmware/companion
+imported from source on the UNIX-port MicroPython with the Pico's free heap at boot.
 
-    .venv/bin/python scripts/heap_modules.py [--heap-kb 240] [--top N]
+    .venv/bin/python scripts/heap_modules.py [--heap-kb 240] [--top N]   # every module, one by one
+    .venv/bin/python scripts/heap_modules.py --configurations            # what a board holds at once
+
+Every module at once is not a state a board can be in: a board plays one variant at a time, and
+bgrules.variants.KEY is imported only when KEY is chosen. So issue 10's figures are taken for the
+configurations a board really has (``configurations()``): at boot (what ``import main`` and the
+power-up's journal reading load: >= 150,000 B must stay free) and the heaviest a session can reach,
+every non-variant module (chouette, own dice, menu, serial commands, turn parts, journal repair,
+host-only helpers) plus one variant's modules, for each variant in turn (>= 120,000 B, the in-play
+floor, before the game's own data).
 
 Modules are imported one at a time in dependency order (a module after every module it imports at
 its top level), with a collection before and after each, so a module's cost is its own: its
@@ -96,24 +104,136 @@ def modules():
     return order
 
 
-def measure(heap_kb=PICO_HEAP_KB, names=None):
-    """(free bytes after all imports, [(module, bytes, qstr bytes)], interpreter argv, is_32bit):
-    a module's cost includes what the interned-name pools grew by (qstr bytes)."""
+def _all_imports(path, known):
+    """The firmware modules ``path`` imports anywhere (a variant's own modules, loaded when used)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+            found += [node.module + "." + a.name for a in node.names]
+    return [name for name in found if name in known]
+
+
+def _path(name):
+    path = os.path.join(FIRMWARE, *name.split(".")) + ".py"
+    return path if os.path.exists(path) else os.path.join(FIRMWARE, *name.split("."), "__init__.py")
+
+
+def closure(roots, deep=False):
+    """``roots`` and every module they import (at their top level; anywhere with ``deep``), in
+    the dependency order of modules()."""
+    order = modules()
+    known = set(order)
+    want = set()
+
+    def add(name):
+        if name in want:
+            return
+        want.add(name)
+        if "." in name:
+            add(name.rsplit(".", 1)[0])
+        for dep in (_all_imports if deep else _top_imports)(_path(name), known):
+            add(dep)
+
+    for name in roots:
+        add(name)
+    return [name for name in order if name in want]
+
+
+# What a board loads when it powers up: main.py's own imports of the companion, and the journal
+# reading of every power-up (booting, recovery).
+BOOT = ("companion.controller", "companion.store", "companion.booting", "companion.recovery")
+
+
+def variants():
+    return [name for name in modules() if name.startswith("bgrules.variants.")]
+
+
+def configurations():
+    """{"boot": [modules], "heaviest": [modules every variant shares], "variant KEY": [its own]}."""
+    shared = [name for name in modules() if not name.startswith("bgrules.variants.")]
+    found = {"boot": closure(BOOT), "heaviest": shared}
+    for name in variants():
+        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True) if m not in shared]
+    return found
+
+
+# The heaviest configurations in one run: every shared module, then each variant's own modules
+# imported, measured and dropped again (a board holds one variant at a time).
+VARIANT_GUEST = """import gc, sys
+gc.collect()
+f = open("modules.txt")
+shared = []
+for line in f:
+    line = line.strip()
+    if line == "--":
+        break
+    shared.append(line)
+for name in shared:
+    __import__(name)
+del shared
+gc.collect()
+print("shared", gc.mem_free())
+for line in f:
+    names = line.split()
+    for name in names[1:]:
+        __import__(name)
+    gc.collect()
+    print(names[0], gc.mem_free())
+    for name in names[1:]:
+        parent, _, leaf = name.rpartition(".")
+        del sys.modules[name]
+        delattr(sys.modules[parent], leaf)
+    names = None
+    gc.collect()
+f.close()
+"""
+
+
+def measure_variants(heap_kb=PICO_HEAP_KB):
+    """(free after every shared module, {variant key: free with its own modules too}, argv,
+    is_32bit)."""
     argv, is32 = find_micropython(True)
-    names = names or modules()
+    conf = configurations()
+    lines = conf["heaviest"] + ["--"]
+    for key, own in sorted(conf.items()):
+        if key.startswith("variant "):
+            lines.append(" ".join([key[8:]] + own))
+    out = _run(argv, is32, heap_kb, lines, VARIANT_GUEST)
+    found = {}
+    for line in out.split("\n"):
+        if line:
+            key, value = line.split()
+            found[key] = int(value)
+    return found.pop("shared"), found, argv, is32
+
+
+def _run(argv, is32, heap_kb, lines, guest):
     heap = heap_kb * (1 if is32 else 2)
     with tempfile.TemporaryDirectory(prefix="bgc-heap-") as tree:
         with open(os.path.join(tree, "modules.txt"), "w") as f:
-            f.write("\n".join(names) + "\n")
+            f.write("\n".join(lines) + "\n")
         with open(os.path.join(tree, "heap.py"), "w") as f:
-            f.write(GUEST)
+            f.write(guest)
         env = dict(os.environ, MICROPYPATH=FIRMWARE + ":.frozen")
         r = subprocess.run(argv + ["-X", "heapsize=%dK" % heap, "heap.py"], cwd=tree, env=env,
                            capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         raise RuntimeError("MicroPython failed:\n" + r.stdout + r.stderr)
+    return r.stdout
+
+
+def measure(heap_kb=PICO_HEAP_KB, names=None):
+    """(free bytes after all imports, [(module, bytes, qstr bytes)], interpreter argv, is_32bit):
+    a module's cost includes what the interned-name pools grew by (qstr bytes)."""
+    argv, is32 = find_micropython(True)
+    out = _run(argv, is32, heap_kb, names or modules(), GUEST)
     costs, free, qstr, grew = [], None, None, 0
-    for line in r.stdout.split("\n"):
+    for line in out.split("\n"):
         if line.startswith("qstr pool:"):
             total = int(line.rsplit("n_total_bytes=", 1)[1])
             grew, qstr = total - (qstr if qstr is not None else total), total
@@ -130,7 +250,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heap-kb", type=int, default=PICO_HEAP_KB, help="the heap in Pico kilobytes (default 240)")
     parser.add_argument("--top", type=int, default=0, help="list only the N biggest modules")
+    parser.add_argument("--configurations", action="store_true",
+                        help="the free heap at boot and in the heaviest configuration with each variant")
     args = parser.parse_args()
+    if args.configurations:
+        return show_configurations(args.heap_kb)
     free, costs, argv, is32 = measure(args.heap_kb)
     print("interpreter: %s (%s)" % (" ".join(argv), "32-bit, Pico-sized objects" if is32 else
                                      "64-bit: heap doubled, figures are NOT a Pico's"))
@@ -140,6 +264,20 @@ def main():
         print("%-34s %7d B  %7d B" % (name, cost, qstr))
     print("%-34s %7d B  %7d B" % ("all %d modules" % len(costs), sum(c[1] for c in costs), sum(c[2] for c in costs)))
     print("%-34s %7d B  (heap %d KB)" % ("free after importing everything", free, args.heap_kb))
+
+
+def show_configurations(heap_kb):
+    boot = configurations()["boot"]
+    free, _, argv, is32 = measure(heap_kb, boot)
+    print("interpreter: %s (%s)" % (" ".join(argv), "32-bit, Pico-sized objects" if is32 else
+                                     "64-bit: heap doubled, figures are NOT a Pico's"))
+    print("%-44s %7d B free  (%d modules)" % ("boot (import main, the power-up's journal)", free, len(boot)))
+    shared, per_variant, _, _ = measure_variants(heap_kb)
+    print("%-44s %7d B free" % ("every non-variant module", shared))
+    for key, value in sorted(per_variant.items(), key=lambda kv: kv[1]):
+        print("%-44s %7d B free" % ("  ... and variant " + key, value))
+    everything, _, _, _ = measure(heap_kb)
+    print("%-44s %7d B free  (not a board's state: one variant at a time)" % ("every module at once", everything))
 
 
 if __name__ == "__main__":

@@ -25,9 +25,9 @@ def test_variants_lists_every_playable_ruleset_and_flags_assumptions(capsys):
     rows = [json.loads(line) for line in out.splitlines()]
     assert sorted(r["key"] for r in rows) == sorted(VARIANTS)
     assumed = {r["key"] for r in rows if r["assumed"]}
-    assert assumed == {"eureka", "reverse", "nohitting", "openroll", "gioul", "mexican", "freechoice",
-                       "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey",
-                       "straight", "backwards"}
+    assert assumed == {"eureka", "reverse", "nohitting", "openroll", "gioul", "mexican", "freechoice"} | {
+        "catchme", "ludus", "doublets"} | {"puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian",
+                                           "aceydeucey", "straight", "backwards"}
     status, out, err = bgc(capsys, "variants", "--all", "--json")
     everything = [json.loads(line) for line in out.splitlines()]
     # the seed's 24 games (French Backgammon counted twice) plus standard, Nackgammon, Hypergammon

@@ -252,7 +252,7 @@ class Match:
     def _rolled(self, d1, d2):
         self.dice = (d1, d2) if d1 >= d2 else (d2, d1)
         me = self.on_roll
-        self.turn = Turn(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
+        self.turn = (self.rules.turn or Turn)(self.position, d1, d2, self.rules, (self.names[me], self.names[1 - me]))
         self.phase = PLAY
 
     def double(self, player=None):

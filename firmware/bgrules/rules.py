@@ -33,8 +33,9 @@ class Rules:
     search           a subclass of turn._Search for rules the standard search does not know
     smaller_first    the smaller die must be played first; if it cannot be, the larger is lost too
     doubles          how a double is played: "four" (standard), "once", "underside",
-                     "underside_roll", "underside_roll_strict", "rising", "roll_again"
-                     (docs/variants.md)
+                     "underside_roll", "underside_roll_strict", "rising", "roll_again",
+                     "once_again" (Catch me, Doublets: once, as an ordinary roll, then the same
+                     player rolls again whether or not it could be played) (docs/variants.md)
     acey_deucey      the 1-2 roll: None, "play" (Acey Deucey) or "skip" (Mexican)
     free_choice      Double against free choice
     waiting          checkers a side that start off the board and are entered (Puff, French 1,
@@ -85,6 +86,8 @@ class Rules:
     start_black = None
     backwards = False
     checker_points = False
+    # A variant's own turn class (Turn's interface) for a game the move search cannot express.
+    turn = None
 
     def __init__(self, name, start=None, opposite=None, key=None, **differs):
         self.name = name
@@ -147,6 +150,7 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "gioul", "mexican",
             "fixedroll", "openroll",
             "freechoice",
+            "catchme", "ludus", "doublets",
             "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
             "backwards")
 

@@ -613,7 +613,8 @@ class Turn:
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
         if why == _R_CAP:
-            return "At most %d checkers on %d" % (self.rules.cap, at)
+            w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus)
+            return w % at if w else "At most %d checkers on %d" % (self.rules.cap, at)
         return "Checker still on %d: no bear-off" % at
 
     # --- every play (host side) -------------------------------------------------------------

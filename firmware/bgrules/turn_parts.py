@@ -5,7 +5,7 @@
 #
 # ``part`` is (kind, roller, value): the player whose turn it is, and
 #   "t" the top of double ``value``     "u" its underside      "r" rising double ``value``
-#   "d" a double that earns a new roll   "a" the 1-2 of Acey Deucey
+#   "d" a double that earns a new roll (played whole; any, for "once_again")   "a" the 1-2 of Acey Deucey
 #   "c" a double to choose (phase CHOOSE) "p" the chosen double ``value``
 #   "f" the first of two free-choice rolls, "z" the second
 #   "g" the same player rolls again (phase ROLL), "s" the second free-choice roll is due
@@ -37,7 +37,7 @@ def rolled(m, d1, d2):
         return
     mode = r.doubles
     if d1 == d2 and mode not in ("four", "once"):
-        return _begin(m, ("r" if mode == "rising" else "d" if mode == "roll_again" else "t", me, d1), d1, d1)
+        return _begin(m, ("r" if mode == "rising" else "d" if mode in ("roll_again", "once_again") else "t", me, d1), d1, d1)
     m._rolled(d1, d2)
 
 
@@ -93,7 +93,7 @@ def played(m, final):
         m.part = ("c", roller, 0)
         m.phase = CHOOSE
         return
-    elif (kind == "d" and whole) or (kind == "p" and (whole or r.acey_deucey == "skip")):
+    elif (kind == "d" and (whole or mode == "once_again")) or (kind == "p" and (whole or r.acey_deucey == "skip")):
         again = "g"
     elif kind == "f":
         again = "s"

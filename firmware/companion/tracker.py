@@ -365,6 +365,8 @@ class Tracker:
         elif deficit < 0:
             surplus = -deficit
             deficit = 0
+            if surplus <= getattr(turn, "grows", 0):
+                surplus = 0  # Doublets: a tower taken apart shows one checker more
         else:
             surplus = 0
         if not self.wait0:
@@ -509,11 +511,15 @@ class Tracker:
                 n += d
             if n > reach:
                 reach = n
+        # A variant's track may enter away from 25 - d (Ludus) or go round the board (Catch me,
+        # ``wraps``): then the bar, or every point, may hold the checker that hits.
+        wraps = getattr(turn, "wraps", False)
         for q in pending:
-            ok = recent > q and recent - q <= reach and base[recent] and q in turn.destinations(base, recent, options)
-            s = min(25, q + reach)
-            while s > q and not ok:
-                if s != recent and base[s] and q in turn.destinations(base, s, options):
+            ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach) and base[recent]
+                  and q in turn.destinations(base, recent, options))
+            s = 25 if base[BAR] or wraps else min(25, q + reach)
+            while s > (0 if wraps else q) and not ok:
+                if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -694,15 +700,20 @@ class Tracker:
                     self.red = [p]
                     return [], "Point %d is blocked" % own_point(mw, p, self.opp)
                 return [], "Hit checker to the bar"
-        if self._on(cand, OPP) < self._on(start, OPP):
-            return [], "Hit checker goes on the bar"
+        short = self._on(start, OPP) - self._on(cand, OPP)
+        if short > 0:
+            # A bar half holds four on its cells; more stack unseen (Catch me keeps its caught
+            # checkers there): with four or more seen, the missing ones are taken to be there.
+            if not self.rng[OPP + BAR]:
+                return [], "Hit checker goes on the bar"
+            cand[OPP + BAR] += short
         on = self._on(cand, 0)
         if self.wait0:
             cand[0] = start[0]
         else:
             cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] and turn.is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

@@ -502,7 +502,8 @@ class Players:
             self.stats["turns"] += 1
             start = _position(sim, st)
             d = st["dice"]
-            turn = Turn(start, d[0], d[1], getattr(sim, "rules", None) or STANDARD,
+            rules = getattr(sim, "rules", None) or STANDARD
+            turn = (rules.turn or Turn)(start, d[0], d[1], rules,
                         tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
             plays = turn.plays()
             if not plays:

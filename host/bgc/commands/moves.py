@@ -38,7 +38,7 @@ def batch_line(line, rules=None, waiting=None):
     except UserError:
         return "error: dice must be numbers 1 to 6, got %s %s" % (shown(words[1], 10), shown(words[2], 10))
     if rules is not None:
-        return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2, rules).plays()))
+        return " ".join(sorted(p.position.id() for p in (rules.turn or Turn)(pos, d1, d2, rules).plays()))
     return " ".join(sorted(p.position.id() for p in Turn(pos, d1, d2).plays()))
 
 
@@ -57,7 +57,7 @@ def run(args):
                         % "4HPwATDgc/ABMA")
     pos = read_position(args.position, rules, args.waiting)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
-    plays = Turn(pos, d1, d2, rules).plays()
+    plays = (rules.turn or Turn)(pos, d1, d2, rules).plays()
     if not plays:
         print("No legal move: the turn is lost.")
         return 0

@@ -46,9 +46,17 @@ CATALOGUE = (
      "played whole; 1-2 is not played: a chosen double, then a new roll; exact bear-off; no gammons, no cube",
      "after 1-2 the same player rolls again even if the chosen double was not played whole"),
     ("pin", "Pin", "pinning instead of hitting; 2 checkers of any colour block; pip scoring; no cube", ""),
-    ("catchme", "Catch me", "6 checkers; moves only with a 1 or a 6, by the sum; around the board", ""),
-    ("doublets", "Doublets", "12 checkers in towers: unstack, stack, bear off by the dice", ""),
-    ("ludus", "Ludus Lumbadorum", "half a board, doubles once, points 3-5 may not be blocked", ""),
+    ("catchme", "Catch me", "6 checkers; one moves by the sum only with a 1 or a 6; one a point; around the "
+     "board; caught checkers out for good; doubles once, roll again; no cube",
+     "corner points 1, 6, 7, 12, 13, 18, 19, 24 (picture lost; bkgm.com); caught checkers wait on the bar; "
+     "the last checker's jump is its next turn; a single game"),
+    ("doublets", "Doublets", "12 checkers in towers on 1-6: each die takes its tower apart, then stacks it, "
+     "then bears it off; a die with nothing to do is lost; doubles once, roll again; no cube",
+     "towers of two on points 1-6 (picture lost); a tower is borne off whole; the stage is that at the roll; "
+     "a marker checker on the bar once all are apart (the board's need); a single game"),
+    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
+     "no point on the opponent's 3-5; the own start entered only when empty",
+     "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards",
      "back from point to point only (not from the bar, not past the 24), landing and hitting as forward; "
      "bearing off forward with all home"),
@@ -77,6 +85,9 @@ def rows(include_missing=False):
         playable = key in VARIANTS
         if playable or include_missing:
             out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+    # playable games in the order of VARIANTS (as the board's menu offers them), then the others
+    order = {k: i for i, k in enumerate(VARIANTS)}
+    out.sort(key=lambda r: order.get(r["key"], len(order)))
     return out
 
 
