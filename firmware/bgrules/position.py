@@ -7,8 +7,8 @@
 #   cells[26 + i]   the opponent's checkers, same layout in the opponent's own numbering
 # In the standard game the mover's point p is the opponent's point 25 - p (a variant's
 # Rules.opposite says otherwise, e.g. both sides moving the same way).
-# Checkers waiting off the board to be entered (bgrules/entering.py) are neither on the board
-# nor off: cells[0] then counts only the borne-off ones, and the waiting ones are the rest of 15
+# Checkers waiting off the board to be entered (bgrules/variants/entering.py) are neither on
+# the board nor off: cells[0] then counts only the borne-off ones, and the waiting ones are the rest of 15
 # (``waiting``). The Position ID holds points and bar only, so it does not tell waiting checkers
 # from borne-off ones: where waiting checkers exist their count travels beside the ID.
 

@@ -40,7 +40,7 @@ class Rules:
     free_choice      Double against free choice
     waiting          checkers a side that start off the board and are entered (Puff, French 1,
                      Acey Deucey: 15); they enter as a hit checker does, die d on the mover's
-                     point 25 - d, and wait beside the board, unsensed (bgrules/entering.py)
+                     point 25 - d, and wait beside the board, unsensed (bgrules/variants/entering.py)
     enter_first      of the waiting checkers, how many must be entered before a checker on the
                      board may move (15: all, as from the bar; Russian Puff 2; Acey Deucey 0).
                      Hit checkers on the bar always enter before anything else, waiting ones too

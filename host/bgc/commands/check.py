@@ -38,7 +38,7 @@ def run(args):
 
 
 def _keep_waiting(start, final):
-    # Nobody bears off in a turn that starts with checkers waiting (bgrules/entering.py): the
+    # Nobody bears off in a turn that starts with checkers waiting (bgrules/variants/entering.py): the
     # final's missing checkers are still waiting then, fewer the ones entered; the opponent's too.
     from bgrules.position import waiting, OPP
 
