@@ -32,7 +32,7 @@ def test_every_listed_variant_loads_and_names_itself():
         rules = ruleset(key)
         assert rules.key == key
         start = rules.start_position()
-        assert start.problem(opposite=rules.opposite, checkers=rules.checkers) is None
+        assert start.problem(opposite=rules.opposite, checkers=rules.checkers, wait=rules.waiting) is None
 
 
 def test_an_unknown_variant_is_refused_with_the_list():

@@ -9,7 +9,7 @@
 # player on roll, as Position and Turn expect. docs/match-play.md has the rules with the seed
 # references and the one-line resume format.
 
-from bgrules.position import Position, BAR, OPP
+from bgrules.position import Position, BAR, OPP, OFF, CHECKERS, waiting
 from bgrules.turn import Turn, Play
 from bgrules.rules import STANDARD, ruleset
 from bgrules import matchid
@@ -189,9 +189,14 @@ class Match:
     def closed_out(self):
         """The player on roll has a checker on the bar and every entry point is closed."""
         c = self.position.cells
-        if not c[BAR]:
+        stuck = c[BAR]
+        w = waiting(c)
+        if w and not stuck:
+            # checkers waiting to be entered must go first, or there is nothing else to move
+            stuck = self.rules.enter_first > self.rules.checkers - w or w == CHECKERS - c[OFF]
+        if not stuck:
             return False
-        opp = self.rules.opposite
+        opp = self.rules.across or self.rules.opposite
         for d in range(1, 7):
             if c[OPP + opp[25 - d]] < self.rules.block:
                 return False
@@ -343,8 +348,9 @@ class Match:
             if not condone:
                 raise MatchError(why)
             me = self.on_roll
-            impossible = final.problem((self.names[me], self.names[1 - me]), self.rules.opposite, self.rules.checkers,
-                                       self.rules.pinning)
+            rules = self.rules
+            impossible = final.problem((self.names[me], self.names[1 - me]), rules.opposite, rules.checkers,
+                                       rules.pinning, rules.waiting)
             if impossible:
                 raise MatchError(impossible)
             self.condoned += 1
@@ -357,7 +363,10 @@ class Match:
             me = self.on_roll
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
-            self._end_game(winner, self._points(kind, 1 - winner), kind, "play")
+            points = self._points(kind, 1 - winner)
+            if self.rules.checker_points:
+                points = CHECKERS - final.cells[(OPP if result > 0 else 0) + OFF]
+            self._end_game(winner, points, kind, "play")
             return
         if self.part:
             self._parts().played(self, final)
@@ -503,6 +512,9 @@ class Match:
             fields.append("x%d.%d" % self.preset)
         if self.position.pinned:
             fields.append("p%d" % self.position.pinned)
+        c = self.position.cells
+        if self.rules.waiting:
+            fields.append("w%d.%d" % (waiting(c), waiting(c, OPP)))
         if self.part:
             fields.append(self._parts().saved(self))
         if self.result:
@@ -518,15 +530,15 @@ class Match:
         if len(parts) != 4 or "|" not in parts[3]:
             raise MatchError("Not a saved match")
         mid, pid, flags, names = parts
-        try:
-            mk = matchid.decode(mid)
-            position = Position.from_id(pid, True)  # both colours on a point: checked below
-        except ValueError as exc:
-            raise MatchError("Saved match: %s" % exc)
         f = {}
         for item in flags.split(","):
             if item:
                 f[item[0]] = item[1:]
+        try:
+            mk = matchid.decode(mid)
+            position = Position.from_id(pid, None, True)  # both colours on a point: checked below
+        except ValueError as exc:
+            raise MatchError("Saved match: %s" % exc)
         if f.get("v") != "1":
             raise MatchError("Saved match: unknown version")
         try:
@@ -542,9 +554,12 @@ class Match:
             if rules.pinning:
                 position.pinned = int(f.get("p", 0))
             else:
-                position.validate()
+                position.validate(rules.opposite)
             if "x" in f:
                 m.preset = tuple(int(x) for x in f["x"].split("."))
+            if "w" in f:
+                w0, w1 = [int(x) for x in f["w"].split(".")]
+                position.set_waiting(w0, w1)
             if "g" in f:
                 g = f["g"].split(".")
                 m.result = (int(g[0]), int(g[1]), int(g[2]), g[3])

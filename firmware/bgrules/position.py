@@ -5,7 +5,12 @@
 #   cells[1..24]    mover's checkers on points 1..24 (mover's own numbering, 1 = ace point)
 #   cells[25]       mover's checkers on the bar
 #   cells[26 + i]   the opponent's checkers, same layout in the opponent's own numbering
-# In the standard game the mover's point p is the opponent's point 25 - p.
+# In the standard game the mover's point p is the opponent's point 25 - p (a variant's
+# Rules.opposite says otherwise, e.g. both sides moving the same way).
+# Checkers waiting off the board to be entered (bgrules/variants/entering.py) are neither on
+# the board nor off: cells[0] then counts only the borne-off ones, and the waiting ones are the rest of 15
+# (``waiting``). The Position ID holds points and bar only, so it does not tell waiting checkers
+# from borne-off ones: where waiting checkers exist their count travels beside the ID.
 
 import binascii
 
@@ -69,9 +74,10 @@ class Position:
         return pos
 
     @classmethod
-    def from_id(cls, position_id, pins=False):
-        """Decode a GNU Backgammon Position ID (14 characters of base64); ``pins``: a point may
-        hold both colours (Pin)."""
+    def from_id(cls, position_id, opposite=None, pins=False):
+        """Decode a GNU Backgammon Position ID (14 characters of base64); ``opposite``: the
+        ruleset's track (Rules.opposite) for the check that no point holds both colours;
+        ``pins``: a point may hold both colours (Pin)."""
         if not isinstance(position_id, str) or len(position_id) != 14:
             raise PositionError("a Position ID has 14 characters: %r" % (position_id,))
         try:
@@ -104,7 +110,7 @@ class Position:
         else:
             raise PositionError("not a Position ID (too few fields): %r" % position_id)
         pos._derive_off()
-        pos.validate(None, pins)
+        pos.validate(opposite, pins)
         return pos
 
     def _derive_off(self):
@@ -118,13 +124,14 @@ class Position:
 
     # --- checks ---------------------------------------------------------------------------
 
-    def problem(self, names=("White", "Black"), opposite=None, checkers=CHECKERS, pins=False):
+    def problem(self, names=("White", "Black"), opposite=None, checkers=CHECKERS, pins=False, wait=0):
         """What makes this position impossible, in a few words; None when it is possible.
 
         ``names`` are the mover's and the opponent's names for the message; ``opposite`` maps the
         mover's point to the opponent's number for the same point (standard: 25 - p); a variant
         with fewer ``checkers`` a side counts the others as borne off from the start; with ``pins``
-        a point may hold a single checker of one colour pinned under the other (Pin).
+        a point may hold a single checker of one colour pinned under the other (Pin); with
+        ``wait`` (Rules.waiting) checkers may wait off the board while none is borne off.
         """
         c = self.cells
         for side, name in ((MOVER, names[0]), (OPP, names[1])):
@@ -133,7 +140,7 @@ class Position:
             for i in range(1, 26):
                 on += c[side + i]
             total += on
-            if total != CHECKERS:
+            if total != CHECKERS and not (wait and total < CHECKERS and c[side + OFF] == CHECKERS - checkers):
                 return "%s has %d checkers" % (name, total)
             if on > checkers:
                 return "%s has %d checkers" % (name, on)
@@ -179,13 +186,24 @@ class Position:
         return self.cells[OPP + place]
 
     def pips(self):
-        """Pip counts (mover, opponent); a checker on the bar counts 25."""
+        """Pip counts (mover, opponent); a checker on the bar, or waiting to enter, counts 25."""
         c = self.cells
-        mine = theirs = 0
+        mine = 25 * waiting(c, MOVER)
+        theirs = 25 * waiting(c, OPP)
         for i in range(1, 26):
             mine += i * c[i]
             theirs += i * c[OPP + i]
         return mine, theirs
+
+    def set_waiting(self, mover, opponent):
+        """The position with ``mover`` and ``opponent`` checkers waiting off the board (the
+        Position ID counts them as borne off); returns self."""
+        c = self.cells
+        if not (0 <= mover <= c[OFF] and 0 <= opponent <= c[OPP + OFF]):
+            raise PositionError("more checkers waiting than off the board")
+        c[OFF] -= mover
+        c[OPP + OFF] -= opponent
+        return self
 
     def swapped(self):
         """The same position from the opponent's side: the turn passes."""
@@ -224,25 +242,23 @@ class Position:
         return self.id()
 
 
+def waiting(cells, side=MOVER):
+    """Checkers of ``side`` (MOVER or OPP) waiting off the board to be entered."""
+    n = CHECKERS - cells[side + OFF]
+    for i in range(1, 26):
+        n -= cells[side + i]
+    return n
+
+
 def _win_kind(c, loser, opposite, loser_is_opponent, absent=0):
     if c[loser + OFF] > absent:
         return 1
-    if c[loser + BAR]:
+    if c[loser + BAR] or waiting(c, loser):
         return 3
-    # Backgammon: a loser's checker still in the winner's home board (winner's points 1..6).
-    for p in range(1, 7):
-        if loser_is_opponent:
-            q = opposite[p] if opposite else 25 - p
-        else:
-            # loser is the mover; the winner's point p is the mover's point opposite^-1(p)
-            q = 25 - p if not opposite else _inverse(opposite, p)
+    # Backgammon: a loser's checker still in the last quarter of its own track, its points
+    # 19..24: the winner's home board when the two move against each other (the standard
+    # game), the start quarter of both when they move the same way (docs/variants.md).
+    for q in range(19, 25):
         if c[loser + q]:
             return 3
     return 2
-
-
-def _inverse(opposite, q):
-    for p in range(1, 25):
-        if opposite[p] == q:
-            return p
-    return 0

@@ -38,13 +38,31 @@ class Rules:
                      player rolls again whether or not it could be played) (docs/variants.md)
     acey_deucey      the 1-2 roll: None, "play" (Acey Deucey) or "skip" (Mexican)
     free_choice      Double against free choice
+    waiting          checkers a side that start off the board and are entered (Puff, French 1,
+                     Acey Deucey: 15); they enter as a hit checker does, die d on the mover's
+                     point 25 - d, and wait beside the board, unsensed (bgrules/variants/entering.py)
+    enter_first      of the waiting checkers, how many must be entered before a checker on the
+                     board may move (15: all, as from the bar; Russian Puff 2; Acey Deucey 0).
+                     Hit checkers on the bar always enter before anything else, waiting ones too
+    start_black      the start of black (player 1) in its own numbering when it is not
+                     ``start`` (Straight); ``start`` is then white's (player 0)
+    backwards        a die may also move a checker backwards (Backwards; its search is
+                     variants/backwards.py)
+    checker_points   the winner scores a point for each of the loser's checkers not borne off
+                     (Acey Deucey), instead of 1, 2 or 3 times the cube
 
     Every rule is a class attribute holding the standard game's value; a Rules object stores only
     what its keyword arguments change (RAM on the Pico: a variant costs its differences).
+
+    ``opposite`` must be its own inverse (the mover's p is the opponent's q and the other way
+    round); it also names the board: black's own place p is the board (LED) point opposite[p],
+    white's is p, and opposite[25] = 0, opposite[0] = 25 are the bar LEDs (led_of in
+    companion/tracker.py). Two tracks exist: against each other (25 - p) and the same way
+    (p: Long Puff, Russian, Straight).
     """
 
     start = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-    opposite = bytes([0] + [25 - p for p in range(1, 25)] + [0])
+    opposite = bytes([25 - p for p in range(26)])  # [0] = 25, [25] = 0: the bar LEDs (see above)
     block = 2
     hitting = True
     bar_first = True
@@ -63,8 +81,16 @@ class Rules:
     acey_deucey = None
     free_choice = False
     search = None
+    waiting = 0
+    enter_first = 15
+    start_black = None
+    backwards = False
+    checker_points = False
     # A variant's own turn class (Turn's interface) for a game the move search cannot express.
     turn = None
+    # The opposing point a checker landing on the mover's p hits or is blocked by, where that is
+    # not the same point of the board (French 2 hits across the board); None: ``opposite``.
+    across = None
     # Pin (bgrules/variants/pin.py): a checker landing on a single opposing one pins it (both stay
     # on the point; Position.pinned says whose is pinned); a roll not playable whole is lost; the
     # winner scores the loser's pips (times the kind).
@@ -88,9 +114,16 @@ class Rules:
             self.hitting = False  # a lone checker closes the point: nothing can be hit
 
     def start_position(self):
+        """The start, player 0 (white) on roll."""
         from bgrules.position import Position
 
-        return Position.start(self.start)
+        pos = Position.start(self.start)
+        c = pos.cells
+        if self.start_black:
+            for i in range(1, 26):
+                c[OPP + i] = self.start_black[i]
+            pos._derive_off()
+        return pos.set_waiting(self.waiting, self.waiting)
 
     def result(self, start, final):
         """The game's end after a play from ``start`` (mover's view) to ``final``: 0 while it goes
@@ -112,6 +145,10 @@ class Rules:
 STANDARD = Rules("Backgammon", key="standard")
 
 # Nackgammon (Nick Ball's variant): the standard rules from a start with a back point more.
+# The track where both move the same way (Long Puff, Russian, Straight): the mover's p is the
+# opponent's p, so both enter into one quarter and bear off from one quarter.
+SAME_WAY = bytes([25] + list(range(1, 25)) + [0])
+
 NACKGAMMON = Rules("Nackgammon", (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0))
 
 RULESETS = {"standard": STANDARD, "nackgammon": NACKGAMMON}
@@ -122,8 +159,9 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "gioul", "mexican",
             "fixedroll", "openroll",
             "freechoice",
-            "catchme", "ludus", "doublets")
-VARIANTS += ("snake", "pin", "french2")  # helper exotic1's games
+            "catchme", "ludus", "doublets",
+            "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
+            "backwards", "snake", "pin", "french2")
 
 
 def ruleset(key):

@@ -13,7 +13,7 @@ except ImportError:
         return x
 
 
-from bgrules.position import OPP, BAR, OFF, Position, PositionError
+from bgrules.position import OPP, BAR, OFF, Position, PositionError, waiting
 from bgrules.rules import STANDARD
 
 # Rules a diagnosis may relax to find out which one a play broke.
@@ -27,12 +27,15 @@ _R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 R_BLOCK = _R_BLOCK
 R_CAP = _R_CAP
 R_PIN = _R_PIN
+R_BAR = _R_BAR
+R_BEAROFF = _R_BEAROFF
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
 _FIND_PARTIAL = const(1)  # the start of a complete legal play
 _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
+FIND_PARTIAL = _FIND_PARTIAL  # for variant searches
 
 
 class Play:
@@ -63,7 +66,7 @@ class _Search:
     plain_steps = True
 
     def __init__(self, rules):
-        self.opp = rules.opposite
+        self.opp = rules.across or rules.opposite
         self.block = rules.block
         self.hitting = rules.hitting
         self.bar_first = rules.bar_first
@@ -241,6 +244,8 @@ class Turn:
         # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
         self.double = d1 == d2 and rules.doubles != "once"
         self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
+        # Backwards: the search's own find/chain/collect try both ways (variants/backwards.py)
+        self._back = rules.backwards
         s = self._s = (rules.search or _Search)(rules)
         if rules.pinning:
             s.pinned = start.pinned
@@ -307,19 +312,7 @@ class Turn:
         s = self._s
         c = s.c
         if c == s.target:
-            if mode == _FIND_BROKEN:
-                for i in range(k):
-                    if s.p_why[i]:
-                        found.append((s.p_why[i], s.p_at[i]))
-                        return True
-                return False
-            if not self._accept(k, mode, dice):
-                return False
-            if mode == _FIND_PLAY:
-                found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
-            else:
-                found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k, dice))
-            return True
+            return self._found(k, mode, dice, found)
         if k == len(dice):
             return False
         d = dice[k]
@@ -363,6 +356,23 @@ class Turn:
             src -= 1
         return any_found
 
+    def _found(self, k, mode, dice, found):
+        """The search reached the target after ``k`` dice: record what ``mode`` asks for."""
+        s = self._s
+        if mode == _FIND_BROKEN:
+            for i in range(k):
+                if s.p_why[i]:
+                    found.append((s.p_why[i], s.p_at[i]))
+                    return True
+            return False
+        if not self._accept(k, mode, dice):
+            return False
+        if mode == _FIND_PLAY:
+            found.append(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(k)))
+        else:
+            found.append(bytes(dice[k:]) if mode != _FIND_PARTIAL else self._left(k, dice))
+        return True
+
     def _left(self, k, dice):
         s = self._s
         if self.double:
@@ -386,7 +396,13 @@ class Turn:
             # every step of a search is undone (board, counts, depth), so the next order of
             # the dice starts from the same state without loading it again
             for dice in self._orders:
-                if self._find(dice, 0, BAR, mode, found) and stop:
+                s.load(self.start.cells)
+                s.set_target(cells)
+                if self._back:
+                    hit = s.find(self, dice, 0, BAR, mode, found)
+                else:
+                    hit = self._find(dice, 0, BAR, mode, found)
+                if hit and stop:
                     return found
             return found
         finally:
@@ -441,7 +457,7 @@ class Turn:
         including taking a step back toward where it came from. ``options``: ``locate(position)``
         when the caller has it already."""
         cells = position.cells if isinstance(position, Position) else position
-        if not cells[point]:
+        if not cells[point] and not (point == BAR and self.rules.waiting and waiting(cells)):
             return []
         if options is None:
             options = self.locate(cells)
@@ -454,7 +470,10 @@ class Turn:
             orders = (left,) if len(left) < 2 or left[0] == left[1] or len(self._orders) == 1 else (left, bytes((left[1], left[0])))
             for dice in orders:
                 s.load(cells)
-                self._chain(point, dice, 0, used, out)
+                if self._back:
+                    s.chain(self, point, dice, 0, used, out)
+                else:
+                    self._chain(point, dice, 0, used, out)
         # Taking a step back: toward a place that held more of the mover's checkers at the start.
         start = self.start.cells
         probe = bytearray(cells)
@@ -466,7 +485,7 @@ class Turn:
                     out.append(q)
                 else:
                     # The step that left q may have hit a blot on ``point``: put it back too.
-                    o = OPP + self.rules.opposite[point]
+                    o = OPP + (self.rules.across or self.rules.opposite)[point]
                     if point < 25 and start[o] == 1 and probe[o] == 0 and probe[OPP + BAR]:
                         probe[o] = 1
                         probe[OPP + BAR] -= 1
@@ -534,7 +553,8 @@ class Turn:
         if not isinstance(final, Position):
             final = Position(cells)
         names = self.names
-        problem = final.problem(names, self.rules.opposite, self.rules.checkers, self.rules.pinning)
+        rules = self.rules
+        problem = final.problem(names, rules.opposite, rules.checkers, rules.pinning, rules.waiting)
         if problem:
             return problem
         if self.is_legal(cells):
@@ -554,12 +574,15 @@ class Turn:
             return "Hit checker goes on the bar"
         if cells[OPP + BAR] > start[OPP + BAR] + hits:
             return "%s's checkers may not move" % names[1]
-        behind_start = 0
-        behind_final = 0
+        if cells[BAR] and waiting(cells) < waiting(start):
+            return "Enter from the bar first"  # a waiting checker came in before a hit one
+        # (a checker waiting off the board counts as behind the bar)
+        behind_start = waiting(start)
+        behind_final = waiting(cells)
         for q in range(25, -1, -1):
             behind_start += start[q]
             behind_final += cells[q]
-            if behind_final > behind_start:
+            if behind_final > behind_start and not rules.backwards:
                 return "Checkers only move forward"
         if self.dice_to_play == 0:
             return "Roll lost: not playable whole" if self.rules.whole_roll else "No move is possible"
@@ -598,7 +621,7 @@ class Turn:
             return None
         why, at = found[0]
         if why == _R_BAR:
-            return "Enter from the bar first"
+            return "Enter from the bar first" if at else "Enter checkers first"
         if why == _R_BLOCK:
             return "Point %d is blocked" % at
         if why == _R_CAP:

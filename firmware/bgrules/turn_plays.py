@@ -14,8 +14,35 @@ def plays(turn):
     seen = {}
     for dice in turn._orders:
         s.load(turn.start.cells)
-        _collect(turn, dice, 0, n, BAR, seen)
+        if turn._back:
+            _collect_both_ways(turn, dice, 0, n, seen)
+        else:
+            _collect(turn, dice, 0, n, BAR, seen)
     return list(seen.values())
+
+
+def _collect_both_ways(turn, dice, k, n, seen):
+    # Backwards (bgrules/variants/backwards.py): each die forward or back from every point, in
+    # every order (the standard ordering of a double's steps holds for forward steps only)
+    s = turn._s
+    c = s.c
+    if k == n:
+        if n == 1 and turn.forced_die and s.p_die[0] != turn.forced_die:
+            return
+        key = bytes(c)
+        if key not in seen:
+            seen[key] = Play(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n)), Position(c))
+        return
+    d = dice[k]
+    src = BAR
+    while src > 0:
+        if c[src]:
+            for t in (s.dest(src, d), s.back(src, d)):
+                if t >= 0:
+                    s.push(src, t, d)
+                    _collect_both_ways(turn, dice, k + 1, n, seen)
+                    s.pop()
+        src -= 1
 
 
 def _collect(turn, dice, k, n, top, seen):
@@ -27,7 +54,8 @@ def _collect(turn, dice, k, n, top, seen):
         key = bytes(c)
         if key not in seen:
             steps = tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n))
-            seen[key] = Play(steps, Position(c))
+            real = getattr(s, "real", None)  # a search that keeps waiting checkers on its bar
+            seen[key] = Play(steps, Position(real() if real else c))
         return
     d = dice[k]
     src = BAR if c[BAR] and s.bar_first else top

@@ -20,6 +20,7 @@
 # new match) and commands (serial commands).
 
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
+from bgrules.position import OPP, waiting
 from companion import display, protocol
 # The button codes and press kinds are imported from here by main.py and the tests.
 from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
@@ -144,6 +145,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
 
     def status(self):
         fields = self.status_fields()
+        m = self.match
+        if m is not None and m.rules.waiting:
+            # checkers waiting off the board, as "pos" sees them: the ID counts them as off
+            fields["wait"] = [waiting(m.position.cells), waiting(m.position.cells, OPP)]
         if self.chouette is not None:
             _cs().status_fields(self, fields)
         self.emit("status", fields)
@@ -211,7 +216,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         m = self.match
         self.phase = "board"
         self.board_reason = reason
-        self.tracker.begin(m.position, m.on_roll == 0, None)
+        self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
         self.board_ok = False
         self.hint = "Fix red points"
         self._hold_frame(True)
@@ -233,7 +238,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             return
         if phase in ("opening", "roll", "doubled", "resign"):
             # Nothing may move now: hold the position and show any checker out of place.
-            self.tracker.begin(m.position, m.on_roll == 0, None)
+            self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
             self._hold_frame(False)
         self.hint = self._hint()
 
@@ -418,6 +423,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 return self._play_candidate(self.ask_sel)
             self.ask_sel = (self.ask_sel + 1) % len(self.ask)
             self._ask_say()
+            self.status()  # a host (or a scripted player) sees which play is offered now
             return
 
     # --- actions: validate, journal, then show -------------------------------------------------
@@ -483,7 +489,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         elif ph == "ask" and self.blink:
             mw = m.on_roll == 0
             for i in self.ask_places:
-                leds[led_index(led_of(mw, i))] = C_HINT
+                leds[led_index(led_of(mw, i, m.rules.opposite))] = C_HINT
         fx = self.fx
         changed = False
         if leds != fx.leds:

@@ -13,7 +13,7 @@ def notation(turn, final):
     if play is not None:
         return play.notation()
     start = turn.start.cells
-    opp = turn.rules.opposite
+    opp = turn.rules.across or turn.rules.opposite
     gone = []
     came = []
     for i in range(25, -1, -1):

@@ -3,10 +3,10 @@
 # refused play; "which of two plays?" when the board cannot tell.
 
 from bgrules.match import GAME_OVER, MATCH_OVER
-from bgrules.position import Position
+from bgrules.position import Position, OPP, waiting
 from companion import moves
 from companion.codes import parts
-from companion.tracker import SAME, LIFTED, HIT, ILLEGAL, led_of
+from companion.tracker import SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
 
 
 class MovingPhase:
@@ -34,7 +34,7 @@ class MovingPhase:
             point = t.red[0] if t.red else None
             own = None
             if point is not None:
-                own = point if p == 0 else 25 - point
+                own = own_point(p == 0, point, m.rules.opposite)
             self.say(t.reason)
             self.emit("illegal", {"p": p, "at": "place", "point": own, "board_point": point, "reason": t.reason})
             self.illegal_out = True
@@ -65,7 +65,7 @@ class MovingPhase:
         self.refused = (reason, bytes(t.work))
         point = t.red[0] if t.red else None
         self.say(reason)
-        self.emit("illegal", {"p": p, "at": "done", "point": None if point is None else (point if p == 0 else 25 - point),
+        self.emit("illegal", {"p": p, "at": "done", "point": None if point is None else own_point(p == 0, point, m.rules.opposite),
                               "board_point": point, "reason": reason})
         self.illegal_out = True
         self._buzz()
@@ -75,7 +75,9 @@ class MovingPhase:
         m = self.match
         reason, cells = self.refused
         final = Position(cells)
-        why = final.problem(pins=m.rules.pinning)
+        r = m.rules
+        why = final.problem((m.names[m.on_roll], m.names[1 - m.on_roll]), r.opposite, r.checkers, r.pinning,
+                            r.waiting)
         if why:
             self.say(why)
             return
@@ -96,6 +98,8 @@ class MovingPhase:
         final = Position(cells)
         move = moves.notation(turn, final.cells) if final != turn.start else ""
         rec = {"a": "play", "p": p, "move": move, "pos": final.id()}
+        if m.rules.waiting:  # the Position ID counts checkers waiting off the board as off
+            rec["w"] = [waiting(final.cells), waiting(final.cells, OPP)]
         if condone:
             rec["condoned"] = True
         if not self._act(rec, lambda: m.play(final, condone, p)):
@@ -136,7 +140,7 @@ class MovingPhase:
         self.ask_chosen = -1
         self.phase = "ask"
         mw = self.match.on_roll == 0
-        self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i) for i in places]})
+        self.emit("ask", {"p": self.match.on_roll, "points": [led_of(mw, i, self.match.rules.opposite) for i in places]})
         self._ask_say()
         self.hint = self._hint()
         self.status()  # the phase is now "ask": a host watching the board must know

@@ -26,9 +26,9 @@ FIELDS = {
     "end": (),  # informational: the result follows from the actions
     "note": (),
 }
-OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"),)}
+OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"), ("w", "w"))}
 KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
-              "n": "two names"}
+              "n": "two names", "w": "two counts"}
 
 
 def _fits(kind, v):
@@ -42,7 +42,7 @@ def _fits(kind, v):
         return type(v) is str
     if type(v) is not list or len(v) != 2:
         return False
-    want = int if kind == "d" else str
+    want = int if kind in "dw" else str
     return type(v[0]) is want and type(v[1]) is want
 
 
@@ -102,7 +102,10 @@ def apply(match, record):
 
             turn_parts.choose(match, record["dice"][0], record["dice"][1], p)
         elif a == "play":
-            match.play(Position.from_id(record["pos"], match.rules.pinning), bool(record.get("condoned")), p)
+            final = Position.from_id(record["pos"], match.rules.opposite, match.rules.pinning)
+            if "w" in record:  # checkers waiting off the board (the ID counts them as off)
+                final.set_waiting(record["w"][0], record["w"][1])
+            match.play(final, bool(record.get("condoned")), p)
         elif a in ("double", "take", "drop", "beaver", "accept", "reject"):
             getattr(match, a)(p)
         elif a == "pass":

@@ -38,7 +38,17 @@
 #
 # Board points are white's numbering (1..24), the LED numbering: 25 is white's bar half, 0
 # black's. Positions are bgrules cells (mover's view): index 0 off, 1..24 points, 25 bar, +26
-# for the opponent in the opponent's own numbering.
+# for the opponent in the opponent's own numbering. Black's place p is the board point
+# Rules.opposite[p] (25 - p, or p where both move the same way): ``self.opp``.
+#
+# Checkers waiting to be entered (Puff, French 1, Acey Deucey: Rules.waiting) stand beside the
+# board, like borne-off ones, and are not sensed: they are counted by conservation too. Nobody
+# bears off in a turn that starts with checkers waiting (an entered checker needs 19 pips to
+# reach the home board), so in such a turn checkers missing from the board are in a hand or
+# still waiting, never off, and a checker that appears on an entry point is one entered from
+# beside the board. While a side has checkers waiting and none on the bar, the entry points
+# where one may go are lit (``lit`` with nothing lifted): the lift from beside the board is
+# the one lift the sensors cannot see.
 
 try:
     from micropython import const
@@ -48,7 +58,7 @@ except ImportError:
         return x
 
 
-from bgrules.position import Position, OPP, BAR, CHECKERS
+from bgrules.position import Position, OPP, BAR, CHECKERS, waiting
 
 _FAULT = const(8)
 _STACK = const(4)
@@ -62,6 +72,7 @@ ILLEGAL = 4
 VERDICTS = ("same", "legal", "lifted", "hit", "illegal")
 
 _ZERO = bytes(52)
+_AGAINST = bytes([25 - p for p in range(26)])  # the standard board: black's p is 25 - p
 
 # how a frame is explained (Tracker._explain)
 _SEEN_LIFTED = const(1)
@@ -70,12 +81,18 @@ _IN_HAND = const(3)
 _FOUND = const(4)
 
 
-def led_of(white, place):
+def led_of(white, place, opposite=_AGAINST):
     """LED number (white's numbering, 25 white bar, 0 black bar) of ``place`` in the own
-    numbering of the white (``white`` True) or black side; -1 for off."""
+    numbering of the white (``white`` True) or black side; -1 for off. ``opposite`` is the
+    ruleset's (bgrules.rules.Rules): black's place p is the board's point opposite[p]."""
     if place == 0:
         return -1
-    return place if white else 25 - place
+    return place if white else opposite[place]
+
+
+def own_point(white, led, opposite=_AGAINST):
+    """The place in white's or black's own numbering of LED point ``led`` (led_of's inverse)."""
+    return led if white else opposite[led]
 
 
 def cell_index(mover_white, white, place):
@@ -109,15 +126,21 @@ class Tracker:
         self.reason = ""
         self.complete = False  # the board shows a whole legal play: press DONE
         self.faults = 0
+        self.opp = _AGAINST  # the ruleset's board mapping (Rules.opposite)
+        self.wait0 = 0  # the mover's checkers waiting off the board at the start of the turn
         self.memo = []  # the last few (cells, turn.locate(cells)) of this turn: see _locate
 
     # --- set-up ------------------------------------------------------------------------------
 
-    def begin(self, position, mover_white, turn=None):
-        """A new turn (or a position to hold, with ``turn`` None): ``position`` is the mover's view."""
+    def begin(self, position, mover_white, turn=None, rules=None):
+        """A new turn (or a position to hold, with ``turn`` None): ``position`` is the mover's view;
+        ``rules`` (else the turn's) name the board's points."""
         self.start = position
         self.turn = turn
         self.mover_white = mover_white
+        rules = rules or (turn.rules if turn else None)
+        self.opp = rules.opposite if rules else _AGAINST
+        self.wait0 = waiting(position.cells)
         self.memo = []
         self.known[:] = position.cells
         self.prev[:] = position.cells
@@ -145,7 +168,7 @@ class Tracker:
         wb = 0 if self.mover_white else OPP
         bb = OPP if self.mover_white else 0
         for p in range(1, 25):
-            e = 0 if known[wb + p] or known[bb + 25 - p] else 1
+            e = 0 if known[wb + p] or known[bb + self.opp[p]] else 1
             base = 5 * (p - 1)
             for k in range(5):
                 mask[base + k] = e
@@ -171,6 +194,7 @@ class Tracker:
         wb = 0 if mw else OPP  # where white's places start in mover-view cells
         bb = OPP if mw else 0
         faults = 0
+        opp = self.opp
         base = 0
         for p in range(1, 25):
             nw = nb = 0
@@ -219,7 +243,7 @@ class Tracker:
             elif rw:
                 rng[i] = 1
                 seen[i] = known[i]
-            i = bb + 25 - p
+            i = bb + opp[p]
             if nb:
                 lo[i] = nb
                 if rb or nb == 5:
@@ -271,14 +295,14 @@ class Tracker:
             cover[p] = 0
             u = under[p]
             if u:
-                i = wb + p if u >> 4 else bb + 25 - p
+                i = wb + p if u >> 4 else bb + self.opp[p]
                 if known[i] > seen[i]:
                     seen[i] += 1
                     self.lo[i] += 1
                     self.mixed[p] = 1
                     cover[p] = 1
-        short_w = CHECKERS - known[wb] - self._on(seen, wb)
-        short_b = CHECKERS - known[bb] - self._on(seen, bb)
+        short_w = self._on(known, wb) - self._on(seen, wb)
+        short_b = self._on(known, bb) - self._on(seen, bb)
         if short_w <= 0 and short_b <= 0:
             # a cell that reads weak with nothing missing is a weakly sensed checker, not one on
             # top: only a cell that turns weak while a checker is unaccounted for counts
@@ -289,7 +313,7 @@ class Tracker:
             p = 1
             while short > 0 and p < 25:
                 if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15 and not cover[p]:
-                    i = side + (p if side == wb else 25 - p)
+                    i = side + (p if side == wb else self.opp[p])
                     seen[i] += 1
                     self.lo[i] += 1
                     self.mixed[p] = 1
@@ -339,27 +363,34 @@ class Tracker:
         pins = turn.rules.pinning  # Pin: both colours on a point is a pin, judged by the rules
         for p in range(1, 25):
             if self.mixed[p] and not pins:
-                io = cell_index(self.mover_white, not self.mover_white, 25 - p if self.mover_white else p)
+                io = cell_index(self.mover_white, not self.mover_white, self.opp[p] if self.mover_white else p)
                 n = cand[io]
                 if n >= 2:
                     blocked = p
                 cand[io] = 0
                 hit_pts.append(p)
-        opp_need = CHECKERS - start[OPP]
+        opp_need = self._on(start, OPP)
         od = opp_need - self._on(cand, OPP)
         if od > 0:
             cand[OPP + BAR] += od
         cand[OPP] = start[OPP]
-        need = CHECKERS - start[0]
+        need = self._on(start, 0)
         deficit = need - self._on(cand, 0)
-        if deficit < 0:
+        if self.wait0:
+            # checkers may appear from beside the board: surplus only beyond those waiting;
+            # the checkers in a hand are those gone from where ``known`` had them
+            surplus = -deficit - self.wait0 if -deficit > self.wait0 else 0
+            deficit = self._gone(cand)
+            cand[0] = start[0]
+        elif deficit < 0:
             surplus = -deficit
             deficit = 0
             if surplus <= getattr(turn, "grows", 0):
                 surplus = 0  # Doublets: a tower taken apart shows one checker more
         else:
             surplus = 0
-        cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
+        if not self.wait0:
+            cand[0] = CHECKERS - self._on(cand, 0) if not surplus else 0
         # Additions: where the mover's checkers appeared (mover side) compared with ``known``.
         added = []
         for i in range(1, 26):
@@ -376,7 +407,7 @@ class Tracker:
                 off = self._blots_off(cand)
                 if off:
                     alt = self.alt
-                    opposite = turn.rules.opposite
+                    opposite = turn.rules.across or turn.rules.opposite
                     n = len(off) if len(off) < 4 else 4
                     for mask in range(1, 1 << n):
                         pending = [off[j] for j in range(n) if mask >> j & 1]
@@ -420,6 +451,8 @@ class Tracker:
                 self.reason = "Hit checker to the bar"
             self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
                              and self._is_complete(known))
+            if self.verdict == LEGAL and not known[BAR] and waiting(known):
+                self.lit = [led_of(self.mover_white, d, self.opp) for d in turn.destinations(known, BAR, self._locate(known)) if d]
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.
         self.verdict = ILLEGAL
@@ -427,17 +460,18 @@ class Tracker:
         red = []
         if blocked:
             red.append(blocked)
-            self.reason = "Point %d is blocked" % (blocked if mw else 25 - blocked)
+            self.reason = "Point %d is blocked" % own_point(mw, blocked, self.opp)
         else:
             for i in added:
-                red.append(led_of(mw, i))
+                red.append(led_of(mw, i, self.opp))
             if not red:
                 for i in range(1, 26):
                     if cand[i] != known[i]:
-                        red.append(led_of(mw, i))
+                        red.append(led_of(mw, i, self.opp))
                     if cand[OPP + i] != known[OPP + i]:
-                        red.append(led_of(not mw, i))
-            h = self._returned(cand, deficit) if deficit else cand
+                        red.append(led_of(not mw, i, self.opp))
+            # (with checkers waiting, one gone from a point may have moved: judge as seen)
+            h = self._returned(cand, deficit) if deficit and not self.wait0 else cand
             self.reason = turn.check(Position(h)) or "Illegal position"
         self.red = red
         return ILLEGAL
@@ -473,7 +507,7 @@ class Tracker:
         hand) while none of the mover's checkers stands there: taken off ahead of the checker
         that hits it. None when there are none."""
         start = self.start.cells
-        opposite = self.turn.rules.opposite
+        opposite = self.turn.rules.across or self.turn.rules.opposite
         extra = cand[OPP + BAR] - start[OPP + BAR]
         out = None
         for q in range(1, 25):
@@ -531,19 +565,20 @@ class Tracker:
         back = bytearray(base)
         back[recent] += 1
         on = self._on(back, 0)
-        if on <= CHECKERS:
-            back[0] = CHECKERS - on
+        if on <= CHECKERS - back[0] if self.wait0 else on <= CHECKERS:
+            if not self.wait0:
+                back[0] = CHECKERS - on
             base = back if self._locate(back) else self.known
         else:
             base = self.known
         dest = turn.destinations(base, recent, self._locate(base))
-        self.lifted = led_of(mw, recent)
+        self.lifted = led_of(mw, recent, self.opp)
         lit = []
         for d in dest:
             if d == 0:
                 self.bear_off = True
             elif d != recent:
-                lit.append(led_of(mw, d))
+                lit.append(led_of(mw, d, self.opp))
         self.lit = lit
 
     def _returned(self, cand, deficit, h=None):
@@ -558,8 +593,19 @@ class Tracker:
             while deficit and h[i] < known[i]:
                 h[i] += 1
                 deficit -= 1
-        h[0] = CHECKERS - self._on(h, 0)
+        if not self.wait0:
+            h[0] = CHECKERS - self._on(h, 0)
         return h
+
+    def _gone(self, cand):
+        """The mover's checkers gone from where ``known`` had them (in a hand, or back beside
+        the board: with checkers waiting the count on the board does not tell)."""
+        known = self.known
+        n = 0
+        for i in range(1, 26):
+            if known[i] > cand[i]:
+                n += known[i] - cand[i]
+        return n
 
     def _in_hand(self, cand, deficit):
         """The missing checkers of ``cand`` read as still in a hand: ``base`` gets them put back;
@@ -580,6 +626,10 @@ class Tracker:
         turn = self.turn
         start = self.start.cells
         k = 2 * turn.dice_to_play  # a play moves at most this many checker-place counts
+        # the checkers a legal (partial) play has on the board: none borne off while some
+        # wait (then up to dice_to_play entered), else up to dice_to_play borne off
+        most = self._on(start, 0) + (min(turn.dice_to_play, self.wait0) if self.wait0 else 0)
+        fewest = most - turn.dice_to_play
         w = bytearray(cand)
         out = []
         lo = self.lo
@@ -588,9 +638,10 @@ class Tracker:
         def rec(j):
             if j == len(ranged):
                 on = self._on(w, 0)
-                if on > CHECKERS - start[0]:
+                if on > most:
                     return None
-                w[0] = CHECKERS - on
+                if not self.wait0:
+                    w[0] = CHECKERS - on
                 if final:
                     if budget[0] == k:
                         return None  # every count as seen: that is ``cand``, which final() judged
@@ -607,10 +658,10 @@ class Tracker:
                 # off, at most dice_to_play borne off. Skips the leaves the test below would
                 # refuse anyway (a 3-3 DONE with two stacks went from ~140 searches to ~17).
                 w[i] = 0
-                top = CHECKERS - start[0] - self._on(w, 0)
+                rest = self._on(w, 0)
                 w[i] = keep
-                first = max(first, top - turn.dice_to_play)
-                last = min(last, top)
+                first = max(first, fewest - rest)
+                last = min(last, most - rest)
             for x in range(first, last + 1):
                 cost = x - keep if x > keep else keep - x
                 if cost > budget[0] and x != keep:
@@ -665,11 +716,11 @@ class Tracker:
         mw = self.mover_white
         for p in range(1, 25):
             if self.mixed[p] and not turn.rules.pinning:
-                if cand[cell_index(mw, not mw, 25 - p if mw else p)] >= 2:
+                if cand[cell_index(mw, not mw, self.opp[p] if mw else p)] >= 2:
                     self.red = [p]
-                    return [], "Point %d is blocked" % (p if mw else 25 - p)
+                    return [], "Point %d is blocked" % own_point(mw, p, self.opp)
                 return [], "Hit checker to the bar"
-        short = CHECKERS - start[OPP] - self._on(cand, OPP)
+        short = self._on(start, OPP) - self._on(cand, OPP)
         if short > 0:
             # A bar half holds four on its cells; more stack unseen (Catch me keeps its caught
             # checkers there): with four or more seen, the missing ones are taken to be there.
@@ -677,7 +728,10 @@ class Tracker:
                 return [], "Hit checker goes on the bar"
             cand[OPP + BAR] += short
         on = self._on(cand, 0)
-        cand[0] = CHECKERS - on if on <= CHECKERS else 0
+        if self.wait0:
+            cand[0] = start[0]
+        else:
+            cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
         if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
             found.append(bytes(cand))
@@ -694,9 +748,10 @@ class Tracker:
         # still in a hand. A checker lifted from outside the home board is not read as borne off
         # (the engine would name a rule about a route to the tray no player had in mind).
         reason = turn.check(Position(cand))
-        if on < CHECKERS - start[0] and (not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
-                                         or self._lifted_outside(cand)):
-            h = self._returned(cand, CHECKERS - start[0] - on)
+        short = self._gone(cand) if self.wait0 else CHECKERS - start[0] - on
+        if short > 0 and (self.wait0 or not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
+                          or self._lifted_outside(cand)):
+            h = self._returned(cand, short)
             if self._locate(h):
                 return [], "Checker in hand: put it down"
         return [], reason or "Illegal play"
@@ -721,7 +776,7 @@ class Tracker:
             for side in (0, OPP):
                 j = side + i
                 if seen[j] != known[j] and not (self.rng[j] and known[j] >= self.lo[j] and self.lo[j] > 0):
-                    led = led_of(mw if side == 0 else not mw, i)
+                    led = led_of(mw if side == 0 else not mw, i, self.opp)
                     if led not in wrong:
                         wrong.append(led)
         return wrong

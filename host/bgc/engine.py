@@ -9,10 +9,15 @@ from .cli import UserError, shown
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
-def read_position(text, pins=False):
-    """``pins``: Pin's points holding both colours are read (the opponent's checker pinned)."""
+def read_position(text, rules=None, waiting=None):
+    """The Position a Position ID names under ``rules`` (its track; Pin's points holding both
+    colours are read as the opponent's checker pinned), with ``waiting`` (text 'M,O' of
+    --waiting) checkers of the player on roll and the opponent still off the board."""
     try:
-        return Position.from_id(text.strip(), pins)
+        pos = Position.from_id(text.strip(), rules.opposite if rules else None, bool(rules and rules.pinning))
+        if waiting:
+            pos.set_waiting(*read_waiting(waiting))
+        return pos
     except PositionError as exc:
         why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
         raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None
@@ -32,6 +37,21 @@ def read_die(text):
 def add_variant_argument(parser):
     parser.add_argument("--variant", default="standard", metavar="NAME",
                         help="the ruleset (bgc variants lists them; default standard)")
+    parser.add_argument("--waiting", metavar="M,O",
+                        help="games entered from off the board (Puff, Acey Deucey...): checkers of the "
+                             "player on roll and of the opponent still waiting, which a Position ID counts "
+                             "as borne off (default 0,0)")
+
+
+def read_waiting(text):
+    """(mover, opponent) from --waiting 'M,O'; a UserError otherwise."""
+    from .cli import shown
+
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) <= 15 for p in parts):
+        raise UserError("--waiting takes two counts 0-15, the player on roll's first, got %s\n"
+                        "hint: e.g. --waiting 13,15" % shown(text, 20))
+    return int(parts[0]), int(parts[1])
 
 
 def read_variant(name):
@@ -43,26 +63,31 @@ def read_variant(name):
     try:
         return ruleset(name)
     except ValueError:
-        raise UserError("unknown variant %s (one of: %s)\nhint: `bgc variants` lists them"
-                        % (shown(name, 30), ", ".join(VARIANTS))) from None
+        # (the whole list goes on the hint line: a bgc: line stays short as the games grow)
+        raise UserError("unknown variant %s (e.g. %s)\nhint: `bgc variants` lists them: %s"
+                        % (shown(name, 30), ", ".join(VARIANTS[:4]), ", ".join(VARIANTS))) from None
 
 
 LETTERS = ("O", "X")
 
 
-def board_lines(position, on_roll, names, cube=1, cube_owner=-1):
+def board_lines(position, on_roll, names, cube=1, cube_owner=-1, opposite=None):
     """An ASCII board in GNU Backgammon's style, seen by the player on roll: their home board
-    bottom right (points 1-6), the opponent's checkers on the same points above and below."""
+    bottom right (points 1-6), the opponent's checkers on the same points above and below
+    (``opposite``: the ruleset's track, bgrules Rules.opposite; standard 25 - p)."""
+    from bgrules import STANDARD
+
+    opp = opposite or STANDARD.opposite
     c = position.cells
     me = LETTERS[on_roll]
     them = LETTERS[1 - on_roll]
 
     def cell(point, row):
-        # (letter, count) on the mover's point; the opponent's count is at 25 - point.
+        # (letter, count) on the mover's point; the opponent's count is at opp[point].
         if c[point]:
             letter, n = me, c[point]
-        elif c[OPP + 25 - point]:
-            letter, n = them, c[OPP + 25 - point]
+        elif c[OPP + opp[point]]:
+            letter, n = them, c[OPP + opp[point]]
         else:
             return "   "
         if row < 4 or n <= 5:

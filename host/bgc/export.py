@@ -106,7 +106,8 @@ def text_lines(log, boards=False):
             cube.feed(act)
             if boards and act["a"] == "move":
                 pos = act["final"].swapped()
-                out += ["       " + line for line in board_lines(pos, 1 - act["p"], names, cube.value, cube.owner)]
+                out += ["       " + line for line in board_lines(pos, 1 - act["p"], names, cube.value, cube.owner,
+                                                                 log.match.rules.opposite)]
         out.append("  " + result_text(log, g))
     out.append("")
     s = log.score()

@@ -20,7 +20,7 @@ import os
 from companion import journal as _journal  # the firmware's own journal code, imported in place
 
 from bgrules import Position
-from bgrules.position import BAR, OFF, OPP
+from bgrules.position import BAR, OFF, OPP, waiting
 
 journal = _journal
 JournalError = _journal.JournalError
@@ -156,12 +156,18 @@ def load(path):
     return replay_data(read_data(path), path)
 
 
-def steps_between(start, final):
+def steps_between(start, final, opposite=None):
     """Checker steps (from, to, hit) that take the mover from ``start`` to ``final``: for a
     play that is not legal (a condoned one), where no legal play gives the steps. The mover's
     checkers that left a place are paired with the places that gained one, highest with highest;
-    a step is marked as a hit where an opponent's blot disappeared."""
-    a, b = start.cells, final.cells
+    a step is marked as a hit where an opponent's blot disappeared. ``opposite``: the
+    ruleset's track (bgrules Rules.opposite; standard 25 - p). A checker entered from beside
+    the board is written as from the bar."""
+    from bgrules import STANDARD
+
+    opposite = opposite or STANDARD.opposite
+    a, b = bytearray(start.cells), final.cells
+    a[BAR] += waiting(a) - waiting(b)  # (entered ones: from the bar, as the notation writes them)
     sources, dests = [], []
     for place in range(BAR, 0, -1):
         if a[place] > b[place]:
@@ -173,7 +179,7 @@ def steps_between(start, final):
         dests += [OFF] * (b[OFF] - a[OFF])
     hit_points = set()
     for p in range(1, 25):
-        if a[OPP + 25 - p] == 1 and b[OPP + 25 - p] == 0:
+        if a[OPP + opposite[p]] == 1 and b[OPP + opposite[p]] == 0:
             hit_points.add(p)
     steps = []
     for src, dst in zip(sources, dests):
@@ -274,14 +280,16 @@ def replay_data(data, source="journal"):
             act["dice"] = tuple(record["dice"])
             game.pending_dice = None  # the next part is played with the chosen dice
         elif a == "play":
-            final = Position.from_id(record["pos"], m.rules.pinning)
+            final = Position.from_id(record["pos"], m.rules.opposite, m.rules.pinning)
+            if "w" in record:  # checkers waiting off the board, which the ID counts as off
+                final.set_waiting(record["w"][0], record["w"][1])
             dice, opening = getattr(game, "pending_dice", None) or (before["dice"], False)
             game.pending_dice = None
             steps, notation, legal = _play_steps(turn, final)
             reason = None
             if not legal:
                 reason = turn.check(final)
-                steps = steps_between(start, final)
+                steps = steps_between(start, final, m.rules.opposite)
                 notation = _format_steps(steps)
             act.update(a="move", p=before["on_roll"], dice=dice, start=start, final=final, steps=tuple(steps or ()),
                        notation=notation, condoned=bool(record.get("condoned")), reason=reason,
@@ -392,7 +400,7 @@ def _illegal_final(turn, rng):
     rng.shuffle(points)
     for p in points:
         q = p - 1
-        o = OPP + 25 - q
+        o = OPP + turn.rules.opposite[q]
         if c[o] > 1:
             continue
         final = start.copy()
@@ -402,7 +410,9 @@ def _illegal_final(turn, rng):
         if f[o] == 1:
             f[o] = 0
             f[OPP + BAR] += 1
-        if final.problem(pins=turn.rules.pinning) is None and turn.check(final):
+        r = turn.rules
+        if final.problem(opposite=r.opposite, checkers=r.checkers, pins=r.pinning, wait=r.waiting) is None and \
+                turn.check(final):
             return final
     return None
 
@@ -487,8 +497,10 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
                 else:
                     final, notation = turn.start.copy(), ""
             else:
-                notation = _format_steps(steps_between(turn.start, final))
+                notation = _format_steps(steps_between(turn.start, final, m.rules.opposite))
             record = {"a": "play", "p": me, "move": notation, "pos": final.id()}
+            if m.rules.waiting:
+                record["w"] = [waiting(final.cells), waiting(final.cells, OPP)]
             if condone:
                 record["condoned"] = True
             add(record)

@@ -19,12 +19,27 @@ WHITE = simmod.WHITE
 BLACK = simmod.BLACK
 
 
-def board_point(mover_point, colour):
+def board_point(mover_point, colour, opposite=None):
     """Board point (white's numbering; 25 = white's bar, 0 = black's bar) of a player's own point
-    (1..24, 25 = their bar)."""
+    (1..24, 25 = their bar); ``opposite``: the ruleset's (black's point p is opposite[p])."""
     if mover_point == 25:
         return 25 if colour == WHITE else 0
-    return mover_point if colour == WHITE else 25 - mover_point
+    return mover_point if colour == WHITE else (opposite or STANDARD.opposite)[mover_point]
+
+
+def _position(sim, st):
+    """The position of a status event (its "pos", with any checkers waiting off the board)."""
+    from bgrules import Position
+
+    rules = getattr(sim, "rules", None) or STANDARD
+    return Position.from_id(st["pos"], rules.opposite, rules.pinning).set_waiting(*st.get("wait", (0, 0)))
+
+
+def _on_board(pos):
+    """``pos`` as the sensors can see it: checkers waiting beside the board count as off."""
+    p = pos.copy()
+    p._derive_off()
+    return p
 
 
 def colour_of(player):
@@ -84,19 +99,34 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
     wrong_at = None
     cur = turn.start.copy()
     across = turn.rules.key in HIT_ACROSS
+    opposite = turn.rules.opposite
+    hit_map = turn.rules.across or opposite
+
+    def board_point(p, colour):
+        return _board_point(p, colour, opposite)
+
     for i, (src, dst, hits) in enumerate(segments):
         bsrc = board_point(src, colour)
         bdst = None if dst == 0 else board_point(dst, colour)
+        if src == 25 and not cur.cells[25]:
+            # a checker waiting beside the board: the one lift the sensors cannot see
+            acts.append(Action(_r(rng, 10, 40), "take_waiting", colour))
+            acts += _carry(bsrc, bdst, rng, h)
+            acts.append(Action(_r(rng, 2, 8), "place", bdst))
+            if hits:
+                acts += _knock_off(hits, colour, rng, opposite)
+            cur = _apply(cur, src, dst, hits, hit_map)
+            continue
         opp_colour = -colour
         mixed = hits and rng.random() < h.mixed_hit and not across
         if hits and not mixed:
             for hp in hits:
                 # Take the blot off first and put it on its owner's bar.
-                at = board_point(turn.rules.opposite[hp], opp_colour) if across else board_point(hp, colour)
+                at = board_point(turn.rules.across[hp], opp_colour) if across else board_point(hp, colour)
                 acts.append(Action(_r(rng, 8, 25), "lift", at, opp_colour))
                 acts.append(Action(_r(rng, 5, 15), "place", "bar"))
         if illegal and wrong_at is None:
-            wrong = _wrong_destination(turn, cur, src, colour)
+            wrong = _wrong_destination(turn, cur, src, colour, opposite)
             if wrong is not None:
                 wrong_at = board_point(wrong, colour)
                 acts.append(Action(_r(rng, 10, 40), "lift", bsrc, colour))
@@ -108,8 +138,8 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
                 acts += _carry(wrong_at, bdst, rng, h)
                 acts.append(Action(_r(rng, 2, 10), "place", "off" if bdst is None else bdst))
                 if mixed:
-                    acts += _knock_off(hits, colour, rng)
-                cur = _apply(cur, src, dst, hits)
+                    acts += _knock_off(hits, colour, rng, opposite)
+                cur = _apply(cur, src, dst, hits, hit_map)
                 continue
         acts.append(Action(_r(rng, 10, 40), "lift", bsrc, colour))
         if bdst is not None and rng.random() < h.wander:
@@ -122,15 +152,18 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
             acts.append(Action(_r(rng, 20, 80), "noop"))
         acts.append(Action(_r(rng, 2, 8), "place", "off" if bdst is None else bdst))
         if mixed:
-            acts += _knock_off(hits, colour, rng)
-        cur = _apply(cur, src, dst, hits)
+            acts += _knock_off(hits, colour, rng, opposite)
+        cur = _apply(cur, src, dst, hits, hit_map)
     return acts, wrong_at
 
 
-def _knock_off(hits, colour, rng):
+_board_point = board_point
+
+
+def _knock_off(hits, colour, rng, opposite=None):
     acts = []
     for hp in hits:
-        acts.append(Action(_r(rng, 3, 12), "lift", board_point(hp, colour), -colour))
+        acts.append(Action(_r(rng, 3, 12), "lift", board_point(hp, colour, opposite), -colour))
         acts.append(Action(_r(rng, 5, 15), "place", "bar"))
     return acts
 
@@ -169,23 +202,24 @@ def _segments(steps, rng, h):
     return segs
 
 
-def _apply(pos, src, dst, hits):
+def _apply(pos, src, dst, hits, opposite=None):
     p = pos.copy()
     c = p.cells
-    c[src] -= 1
+    if src != 25 or c[25]:
+        c[src] -= 1  # (else a checker waiting beside the board: one fewer waiting)
     if dst != 0:
         c[dst] += 1
     else:
         c[0] += 1
     for hp in hits:
-        q = 25 - hp
+        q = (opposite or STANDARD.opposite)[hp]
         if c[26 + q]:
             c[26 + q] -= 1
             c[26 + 25] += 1
     return p
 
 
-def _wrong_destination(turn, cur, src, colour):
+def _wrong_destination(turn, cur, src, colour, opposite=None):
     """A point (mover's numbering) where a checker from ``src`` may NOT go now, that a careless
     hand could still put it on (empty or the mover's own, ahead of it)."""
     legal = set(turn.destinations(cur, src))
@@ -195,7 +229,7 @@ def _wrong_destination(turn, cur, src, colour):
             break
         if q in legal:
             continue
-        if cur.opponent(25 - q):
+        if cur.opponent((opposite or STANDARD.opposite)[q]):
             continue  # never drop onto the other colour's checkers
         return q
     return None
@@ -219,6 +253,8 @@ def execute(sim, action):
         sim.place(a[0])
     elif k == "hover":
         sim.hover(a[0], a[1])
+    elif k == "take_waiting":
+        sim.take_waiting(a[0])
     elif k == "down":
         sim.board.button(a[0], True, bounce_ms=3)
     elif k == "up":
@@ -444,7 +480,7 @@ class Players:
 
         def set_out(s):
             if pos:
-                s.setup_position(Position.from_id(pos), colour)
+                s.setup_position(_position(s, st), colour)
             else:
                 s.setup_start()
 
@@ -473,7 +509,7 @@ class Players:
             self.turn_key = key
             self.stats["turns"] += 1
             rules = getattr(sim, "rules", None) or STANDARD
-            start = Position.from_id(st["pos"], rules.pinning)
+            start = _position(sim, st)
             start.pinned = st.get("pinned", 0)  # Pin: whose checker is pinned is not in the ID
             d = st["dice"]
             turn = (rules.turn or Turn)(start, d[0], d[1], rules,
@@ -504,7 +540,7 @@ class Players:
             self.stats["condoned"] += 1
             self._do(press_actions("ROLL_" + other, self.rng))
             return
-        if self.turn_play is not None and simmod.physical_position(sim.board, colour) != self.turn_play.position:
+        if self.turn_play is not None and simmod.physical_position(sim.board, colour, sim.rules.opposite) != _on_board(self.turn_play.position):
             # The board is not what we meant (a power cut in the middle of a hand movement that
             # the hand did not finish): set out the intended play by hand.
             play = self.turn_play

@@ -187,32 +187,38 @@ def board_counts(board):
     return w, b
 
 
-def physical_position(board, mover_colour):
+def physical_position(board, mover_colour, opposite=None):
     """The bgrules Position the checkers on the board make, seen by ``mover_colour`` (a checker in
-    the hand is not on the board: it is missing, as the sensors see it)."""
-    from bgrules import Position
+    the hand is not on the board: it is missing, as the sensors see it; so are checkers waiting
+    beside the board). ``opposite``: the ruleset's board mapping (bgrules Rules.opposite)."""
+    from bgrules import Position, STANDARD
 
+    opposite = opposite or STANDARD.opposite
     w, b = board_counts(board)
     white24 = [w[p] for p in range(1, 25)]
-    black24 = [b[25 - q] for q in range(1, 25)]  # black's own numbering
+    black24 = [b[opposite[q]] for q in range(1, 25)]  # black's own numbering
     if mover_colour == WHITE:
         return Position.from_points(white24, black24, w[25], b[25], check=False)
     return Position.from_points(black24, white24, b[25], w[25], check=False)
 
 
-def set_position(board, pos, mover_colour):
-    """Set the checkers out as ``pos`` (a bgrules Position seen by ``mover_colour``)."""
+def set_position(board, pos, mover_colour, opposite=None):
+    """Set the checkers out as ``pos`` (a bgrules Position seen by ``mover_colour``; checkers
+    waiting to be entered stay beside the board). ``opposite``: as in physical_position."""
+    from bgrules import STANDARD
+
+    opposite = opposite or STANDARD.opposite
     w = [0] * 26
     b = [0] * 26
     own, other = (w, b) if mover_colour == WHITE else (b, w)
     for q in range(1, 25):
-        # The mover's point q is board point q for white and 25 - q for black; the opponent's
-        # point q (its own numbering) is the other way round.
+        # White's point q is board point q; black's is opposite[q] (25 - q, or q when both move
+        # the same way).
         if mover_colour == WHITE:
             own[q] += pos.mover(q)
-            other[25 - q] += pos.opponent(q)
+            other[opposite[q]] += pos.opponent(q)
         else:
-            own[25 - q] += pos.mover(q)
+            own[opposite[q]] += pos.mover(q)
             other[q] += pos.opponent(q)
     own[25] = pos.mover(25)
     other[25] = pos.opponent(25)
@@ -371,7 +377,7 @@ class Sim:
     # --- board set-up
     def setup_start(self):
         if self.rules.key != "standard":
-            set_position(self.board, self.rules.start_position(), WHITE)
+            set_position(self.board, self.rules.start_position(), WHITE, self.rules.opposite)
             return
         w = [0] * 26
         b = [0] * 26
@@ -382,7 +388,7 @@ class Sim:
         self.board.set_points(w, b)
 
     def setup_position(self, pos, mover_colour=WHITE):
-        set_position(self.board, pos, mover_colour)
+        set_position(self.board, pos, mover_colour, self.rules.opposite)
 
     def resume_at(self, pos, on_roll, length=1, names=("White", "Black")):
         """Put a match in progress on the flash, as if the Pico had been switched off in it:
@@ -576,6 +582,14 @@ class Sim:
                 "" if colour is None else ("white " if colour == WHITE else "black "), _where(point)))
         self.board.lift(cell, height_mm)
         return cell
+
+    def take_waiting(self, colour, height_mm=40.0):
+        """Take a checker waiting beside the board (Puff, Acey Deucey: never on a sensor) into
+        the hand."""
+        if self.board.hand is not None:
+            raise SimError("the hand already holds a checker: place it first")
+        self.board.hand = [colour, 0.0, 0.0, height_mm]
+        self.board._stale = True
 
     def hover(self, point, height_mm=20.0):
         if self.board.hand is None:

@@ -47,7 +47,7 @@ def result(start, final):
 # the board; the 1 points are exempt, so the 1 point maps to the opponent's 24, never used here.
 OPPOSITE = bytes((0, 24) + tuple(range(2, 26)))
 
-RULES = Rules("French Backgammon 2", (0,) * 25 + (3,), OPPOSITE, key="french2", checkers=3,
+RULES = Rules("French Backgammon 2", (0,) * 25 + (3,), key="french2", across=OPPOSITE, checkers=3,
                 bar_first=False, cube=False, gammons=False, doubles="once")
 RULES.search = TrackSearch
 RULES.result = result  # a function, not a subclass: less RAM

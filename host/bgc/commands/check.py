@@ -18,10 +18,11 @@ def register(sub):
 
 def run(args):
     rules = read_variant(args.variant)
-    start = read_position(args.position, rules.pinning)
+    start = read_position(args.position, rules, args.waiting)
     d1, d2 = read_die(args.d1), read_die(args.d2)
     try:
-        final = Position.from_id(args.final.strip(), rules.pinning)
+        final = Position.from_id(args.final.strip(), rules.opposite, rules.pinning)
+        _keep_waiting(start, final)
     except PositionError as exc:
         if _undecodable(exc):
             raise UserError("bad final Position ID %s: %s\n%s" % (shown(args.final, 20), _why(exc), POSITION_HINT)) from None
@@ -34,6 +35,17 @@ def run(args):
         return 0
     print("illegal: %s" % reason)
     return 1
+
+
+def _keep_waiting(start, final):
+    # Nobody bears off in a turn that starts with checkers waiting (bgrules/variants/entering.py): the
+    # final's missing checkers are still waiting then, fewer the ones entered; the opponent's too.
+    from bgrules.position import waiting, OPP
+
+    mover, opp = waiting(start.cells), waiting(start.cells, OPP)
+    if mover or opp:
+        entered = sum(final.cells[1:26]) - sum(start.cells[1:26])
+        final.set_waiting(mover - entered if mover else 0, opp)
 
 
 def _undecodable(exc):

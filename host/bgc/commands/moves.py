@@ -5,7 +5,7 @@ import sys
 from bgrules import Position, PositionError, Turn
 
 from ..cli import SHOWN, UserError, shown
-from ..engine import add_variant_argument, read_die, read_position, read_variant
+from ..engine import add_variant_argument, read_die, read_position, read_variant, read_waiting
 
 
 def register(sub):
@@ -21,13 +21,15 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def batch_line(line, rules=None):
+def batch_line(line, rules=None, waiting=None):
     """One answer line for one input line of --batch."""
     words = line.split()
     if len(words) != 3:
         return "error: expected 'POSITION_ID D1 D2', got %s" % shown(line.strip())
     try:
-        pos = Position.from_id(words[0])
+        pos = Position.from_id(words[0], rules.opposite if rules else None)
+        if waiting:
+            pos.set_waiting(*waiting)
     except PositionError as exc:
         return "error: %s" % (str(exc) if len(words[0]) <= SHOWN else "a Position ID has 14 characters: %s"
                               % shown(words[0]))
@@ -48,12 +50,12 @@ def run(args):
             if not line.strip():
                 out.write("\n")
                 continue
-            out.write(batch_line(line, rules) + "\n")
+            out.write(batch_line(line, rules, args.waiting and read_waiting(args.waiting)) + "\n")
         return 0
     if not args.position or len(args.dice) != 2:
         raise UserError("usage: bgc moves POSITION_ID D1 D2 (or bgc moves --batch)\nhint: e.g. bgc moves %s 6 4"
                         % "4HPwATDgc/ABMA")
-    pos = read_position(args.position, rules.pinning)
+    pos = read_position(args.position, rules, args.waiting)
     d1, d2 = read_die(args.dice[0]), read_die(args.dice[1])
     plays = (rules.turn or Turn)(pos, d1, d2, rules).plays()
     if not plays:

@@ -7,13 +7,17 @@ import threading
 LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 
 
-def counts_from_status(status):
+def counts_from_status(status, variant=None):
     """(white, black) checker counts per board point (white's numbering; 0 unused, 25 = the bar),
-    from a status event's Position ID (the view of the player on roll); None when there is none."""
-    from bgrules import Position, PositionError
+    from a status event's Position ID (the view of the player on roll) on the track of
+    ``variant`` (a bgrules ruleset key: black's point p is Rules.opposite[p]); None when there is
+    none. Checkers waiting off the board, like borne-off ones, are on no point."""
+    from bgrules import Position, PositionError, STANDARD
+    from bgrules.rules import ruleset
 
     try:
-        pos = Position.from_id(status.get("pos") or "")
+        opposite = ruleset(variant).opposite if variant else STANDARD.opposite
+        pos = Position.from_id(status.get("pos") or "", opposite)
     except (PositionError, TypeError, ValueError, AttributeError):
         return None
     w = [0] * 26
@@ -23,9 +27,9 @@ def counts_from_status(status):
     for q in range(1, 25):
         if white_on_roll:
             own[q] += pos.mover(q)
-            other[25 - q] += pos.opponent(q)
+            other[opposite[q]] += pos.opponent(q)
         else:
-            own[25 - q] += pos.mover(q)
+            own[opposite[q]] += pos.mover(q)
             other[q] += pos.opponent(q)
     own[25] = pos.mover(25)
     other[25] = pos.opponent(25)
@@ -114,7 +118,8 @@ class Hub:
                 if ev.get("msg"):
                     s["last"] = ev["msg"]
                 if s["checkers"] is None or not s.get("physical"):
-                    counts = counts_from_status(ev)
+                    settings = self.recorder.records[0] if self.recorder.records else {}
+                    counts = counts_from_status(ev, settings.get("rules"))
                     if counts is not None:
                         s["checkers"] = {"white": counts[0], "black": counts[1]}
             elif kind == "view":
