@@ -133,8 +133,13 @@ for p in range(1, 7):
     board.place(5 * (p - 1), virtual.WHITE)
     board.place(5 * (24 - p), virtual.BLACK)
 """)
+    # (test_variants_board's players take a checker waiting beside the board by hand; Doublets has none)
     swap("""            for a, b, hit in best.steps:
-                take(board_point(a, colour), colour)
+                if a == 25 and not bar:
+                    board.hand = [colour, 0.0, 0.0, 40.0]  # from beside the board
+                else:
+                    bar -= a == 25
+                    take(board_point(a, colour), colour)
                 run(5)
                 if b == 0:
                     board.hand = None  # borne off: into the tray, out of the sensors' reach
