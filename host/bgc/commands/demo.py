@@ -51,6 +51,10 @@ def play_game(rng, rules=None):
         mover = m.on_roll
         pos = m.position
         plays = m.turn.plays()
+        if plays and m.rules.backwards:
+            # Random plays with backward steps wander for ever: this player goes forward most.
+            least = min(pl.position.pips()[0] for pl in plays)
+            plays = [pl for pl in plays if pl.position.pips()[0] == least]
         play = rng.choice(plays) if plays else None
         after = play.position if play else pos
         yield number, names[mover], m.dice, play, after
