@@ -166,7 +166,12 @@ class App:
             return False
         if self.answered:
             self.answered = False
-            due = gc.mem_alloc() - self._alloc_after_gc >= GC_AFTER_ANSWER
+            alloc = gc.mem_alloc()
+            if alloc < self._alloc_after_gc:
+                # collected by someone else since (the collector itself, a caller): counting from
+                # the old mark would put off this schedule's collections by what that one freed
+                self._alloc_after_gc = alloc
+            due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
             due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
