@@ -80,6 +80,8 @@ class App:
         self.collections = 0
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
+        if self._alloc_after_gc is not None:
+            companion.collect = self.collect  # mid-answer, where the controller has shed one-off imports
 
     def boot(self, now_ms):
         cl = self.classifier
@@ -166,15 +168,23 @@ class App:
             return False
         if self.answered:
             self.answered = False
-            due = gc.mem_alloc() - self._alloc_after_gc >= GC_AFTER_ANSWER
+            alloc = gc.mem_alloc()
+            if alloc < self._alloc_after_gc:
+                # collected by someone else since (the collector itself, a caller): counting from
+                # the old mark would put off this schedule's collections by what that one freed
+                self._alloc_after_gc = alloc
+            due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
             due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
-            unload_once_only()
-            gc.collect()
-            self._alloc_after_gc = gc.mem_alloc()
-            self.collections += 1
+            self.collect()
         return due
+
+    def collect(self):
+        unload_once_only()
+        gc.collect()
+        self._alloc_after_gc = gc.mem_alloc()
+        self.collections += 1
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal

@@ -16,7 +16,7 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
   collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
-  KEY``: frame-to-LED answer, DONE answer, the least free heap, and every collection (explicit ones
+  KEY``: frame-to-LED answer, DONE answer, the least free heap (and the loop step it came in), and every collection (explicit ones
   by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
   happened. The players' plan is read turn by turn from a file and the harness logs into
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
@@ -323,7 +323,8 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,)}
+         "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
+         "min_at": None, "steps": 0}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -354,6 +355,8 @@ companion.on_button = timed_button
 
 def run(n):
     for _ in range(n):
+        stats["steps"] += 1
+        ph = companion.phase
         nf = len(stats["frame"])
         a = mem_alloc()
         t = ticks_us()
@@ -367,6 +370,7 @@ def run(n):
         own = free + HARNESS[0]  # the heap as the firmware alone would have left it
         if own < stats["min_free_own"]:
             stats["min_free_own"] = own
+            stats["min_at"] = (stats["steps"], ph, companion.phase, turns)  # loop step, phase before / after, turns done
         if own < stats["min_free_turns"] and turns:
             stats["min_free_turns"] = own  # after the first turn (not the new match's start)
         if mem_alloc() < a:
@@ -415,6 +419,8 @@ PLAN = open(PLAYS) if PLAYS is not None else None
 # minus the least free in play, is what the firmware's match took (its objects and its garbage).
 gc.collect()
 harness_free = mem_free()
+if PLAYS is not None:
+    app._alloc_after_gc = mem_alloc()  # main.py counts its allocations from here, as after build() on a Pico
 run(8)
 for _ in range(2000):
     ph = companion.phase
@@ -460,7 +466,7 @@ else:
     times = main.gc.times.values()
     out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "free_after": mem_free(),
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present}
     stats = None
@@ -716,6 +722,8 @@ def _run(args, cases, hard, tree):
               " minus the most the match took, %d B), %d B after the first turn"
               % (harness, st["min_free_own"] + harness, heap_import, st["harness_free"] - st["min_free_own"],
                  st["min_free_turns"] + harness))
+        step, before, after, turns = st["min_at"]
+        print("  the firmware's least free heap came in loop step %d (phase %s -> %s, %d turns played)" % (step, before, after, turns))
         n, lo, hi = st["gc"]
         print("  collections by main.py: %d, %s to %s each; where: %s" % (
             n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))

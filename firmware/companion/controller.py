@@ -111,6 +111,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self._leds = bytearray(N_LEDS)
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
         self.view_due = False  # send one now, changed or not
+        self.collect = None  # main.py's collection, for a long answer's one-off imports (phase_setup)
 
     # --- output helpers ---------------------------------------------------------------------
 

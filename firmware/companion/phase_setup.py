@@ -88,6 +88,12 @@ def new_match(c, settings, force=False):
     except (MatchError, J.JournalError) as exc:
         c.say(str(exc))
         return str(exc)
+    if c.collect is not None:
+        # The journal reader that built the match (companion.recovery) is done with: main.py
+        # drops it and collects before the journal, the events and the board add theirs, so this
+        # answer does not hold the reader, the menu and the serial commands' import garbage at
+        # once (the Pico's least free heap of a match, docs/performance.md)
+        c.collect()
     name = c.store.next_name()
     for gone in c.store.cleanup(current=name):
         c.emit("note", {"text": "flash low: removed exported log %s" % gone})
