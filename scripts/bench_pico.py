@@ -429,6 +429,8 @@ for _ in range(2000):
         break
     if ph == "moving" and PLAN is not None and not line_left():
         break  # the plan ends here (--max-turns)
+    if ph == "moving" and PLAN is None and MAX_TURNS and turns >= MAX_TURNS:
+        break
     if ph in ("opening", "ask"):
         press(0 if ph == "opening" else m.on_roll)
     elif ph == "roll":
@@ -541,8 +543,9 @@ DONE_PARTS = """    parts = {}
     t = us()"""
 
 
-def choose_plays(tmp, variant="standard"):
-    """The match's plays, chosen on CPython with the virtual board (the same guest program)."""
+def choose_plays(tmp, variant="standard", max_turns=0):
+    """The match's plays, chosen on CPython with the virtual board (the same guest program);
+    ``max_turns``: stop choosing there (0: the whole match)."""
     from bgc import virtual
 
     from bgc.virtual import frames
@@ -550,7 +553,7 @@ def choose_plays(tmp, variant="standard"):
     sys.modules["frames"] = frames
     virtual.install()
     try:
-        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant}
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant, "MAX_TURNS": max_turns}
         import io
         from contextlib import redirect_stdout
 
@@ -666,7 +669,7 @@ def _run(args, cases, hard, tree):
     plays = None
     if not args.no_match:
         with tempfile.TemporaryDirectory() as tmp:
-            plays = choose_plays(tmp, args.variant)
+            plays = choose_plays(tmp, args.variant, args.max_turns or 0)
         if args.max_turns:
             plays = plays[: args.max_turns]
         steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
