@@ -30,7 +30,10 @@ DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows 
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
 # again when asked for)
-ONCE_ONLY = ("booting", "recovery", "phase_setup")
+ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup")
+# A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
+# so they and a variant's modules are never needed at once (scripts/heap_modules.py)
+CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 
 
 class OpeningDice:
@@ -181,7 +184,9 @@ class App:
         return due
 
     def collect(self):
-        unload_once_only()
+        unload(ONCE_ONLY)
+        if self.companion.chouette is None:
+            unload(CHOUETTE)
         gc.collect()
         self._alloc_after_gc = gc.mem_alloc()
         self.collections += 1
@@ -198,12 +203,13 @@ class App:
                 self.buzzer.set(False)
 
 
-def unload_once_only():
-    package = sys.modules.get("companion")
-    for name in ONCE_ONLY:
-        full = "companion." + name
+def unload(names):
+    """Drop the modules ``names`` (imported again from flash when next asked for)."""
+    for full in names:
         if full in sys.modules:
             del sys.modules[full]
+            parent, _, name = full.rpartition(".")
+            package = sys.modules.get(parent)
             if package is not None and hasattr(package, name):
                 delattr(package, name)
 

@@ -153,12 +153,23 @@ def variants():
     return [name for name in modules() if name.startswith("bgrules.variants.")]
 
 
+# Modules in firmware/ that a board never loads: the tests' automated players run them under
+# MicroPython, the Pico does not (Turn.plays lists every play; the board asks directly).
+HOST_ONLY = ("bgrules.turn_plays",)
+# A chouette plays the standard game, and main.py drops these while no chouette is on: they never
+# sit beside a variant's modules.
+CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
+
+
 def configurations():
-    """{"boot": [modules], "heaviest": [modules every variant shares], "variant KEY": [its own]}."""
-    shared = [name for name in modules() if not name.startswith("bgrules.variants.")]
-    found = {"boot": closure(BOOT), "heaviest": shared}
+    """{"boot": [modules], "chouette": [every module of a chouette evening, the standard game's],
+    "heaviest": [modules every variant's session shares], "variant KEY": [its own]}."""
+    chouette = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
+    shared = [name for name in chouette if name not in CHOUETTE]
+    found = {"boot": closure(BOOT), "chouette": chouette, "heaviest": shared}
     for name in variants():
-        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True) if m not in shared]
+        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True)
+                                                    if m not in shared and m not in HOST_ONLY]
     return found
 
 
@@ -272,8 +283,10 @@ def show_configurations(heap_kb):
     print("interpreter: %s (%s)" % (" ".join(argv), "32-bit, Pico-sized objects" if is32 else
                                      "64-bit: heap doubled, figures are NOT a Pico's"))
     print("%-44s %7d B free  (%d modules)" % ("boot (import main, the power-up's journal)", free, len(boot)))
+    chouette, _, _, _ = measure(heap_kb, configurations()["chouette"])
+    print("%-44s %7d B free" % ("a chouette evening (every non-variant module)", chouette))
     shared, per_variant, _, _ = measure_variants(heap_kb)
-    print("%-44s %7d B free" % ("every non-variant module", shared))
+    print("%-44s %7d B free" % ("a match: every non-variant, non-chouette module", shared))
     for key, value in sorted(per_variant.items(), key=lambda kv: kv[1]):
         print("%-44s %7d B free" % ("  ... and variant " + key, value))
     everything, _, _, _ = measure(heap_kb)

@@ -44,8 +44,10 @@ def test_configurations_are_what_a_board_loads():
     for later in ("companion.chouette_session", "companion.phase_setup", "companion.dice_entry",
                   "bgrules.variants.oldbritain", "bgrules.turn_parts"):
         assert later not in boot, later
-    # the heaviest: every shared module; each variant adds only its own modules
-    assert "companion.chouette_session" in conf["heaviest"] and "bgrules.turn_parts" in conf["heaviest"]
+    # the heaviest: every shared module; each variant adds only its own modules; a chouette (the
+    # standard game) has its own modules instead of a variant's (main.py drops them otherwise)
+    assert "companion.chouette_session" in conf["chouette"] and "bgrules.turn_parts" in conf["heaviest"]
+    assert "companion.chouette_session" not in conf["heaviest"]
     assert conf["variant oldbritain"] == ["bgrules.variants.oldbritain"]
     assert not any(m.startswith("bgrules.variants.") for m in conf["heaviest"])
 
@@ -63,6 +65,13 @@ def test_boot_leaves_150000_bytes_free_in_a_pico_heap():
     _pico_sized(argv, is32, "boot: %d B free of a doubled heap" % free)
     biggest = ", ".join("%s %d" % c[:2] for c in sorted(costs, key=lambda c: -c[1])[:5])
     assert free >= FREE_AFTER_IMPORT, "%d B free after importing the firmware (biggest: %s)" % (free, biggest)
+
+
+@pytest.mark.micropython
+def test_a_chouette_evening_with_every_other_module_leaves_the_in_play_floor():
+    free, costs, argv, is32 = heap_modules.measure(names=heap_modules.configurations()["chouette"])
+    _pico_sized(argv, is32, "chouette: %d B free of a doubled heap" % free)
+    assert free >= FREE_IN_PLAY, "%d B free in a chouette evening with every non-variant module" % free
 
 
 @pytest.mark.micropython

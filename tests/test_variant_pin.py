@@ -183,7 +183,7 @@ def test_pin_both_colours_on_a_point_only_as_a_pin():
     assert crowded.problem(pins=True) == "Both colours on point 7"
     with pytest.raises(PositionError):
         Position.from_id(mixed.id())
-    assert Position.from_id(mixed.id(), True) == mixed
+    assert Position.from_id(mixed.id(), pins=True) == mixed
 
 
 def test_pin_journal_replays_pins_and_exports_json_and_text_but_not_mat_or_sgf(tmp_path, capsys):
@@ -192,13 +192,13 @@ def test_pin_journal_replays_pins_and_exports_json_and_text_but_not_mat_or_sgf(t
     assert m.rules is PIN and m.phase == MATCH_OVER
     end = [r for r in recs if r["a"] == "end"][0]
     assert end["how"] == "play" and end["winner"] == m.winner
-    last = Position.from_id([r for r in recs if r["a"] == "play"][-1]["pos"], True)
+    last = Position.from_id([r for r in recs if r["a"] == "play"][-1]["pos"], pins=True)
     loser_pips = sum(q * last.cells[OPP + q] for q in range(1, 26))
     assert end["points"] == end["kind"] * loser_pips == m.result[1]
     mixed = 0
     for r in recs:
         if r["a"] == "play":
-            p = Position.from_id(r["pos"], True)
+            p = Position.from_id(r["pos"], pins=True)
             mixed += any(p.cells[q] and p.cells[OPP + 25 - q] for q in range(1, 25))
     assert mixed, "no pin in this game: pick another seed"
     path = tmp_path / "m0001.jnl"
