@@ -29,12 +29,15 @@ R_CAP = _R_CAP
 R_PIN = _R_PIN
 R_BAR = _R_BAR
 R_BEAROFF = _R_BEAROFF
+R_DICE = _R_DICE
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
 _FIND_PARTIAL = const(1)  # the start of a complete legal play
 _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
+FIND_ANY = _FIND_ANY  # for bgrules.turn_why
+FIND_BROKEN = _FIND_BROKEN
 FIND_PARTIAL = _FIND_PARTIAL  # for variant searches
 
 
@@ -559,77 +562,9 @@ class Turn:
             return problem
         if self.is_legal(cells):
             return None
-        start = self.start.cells
-        opposite = self.rules.opposite
-        # The opponent's checkers only move by being hit.
-        hits = 0
-        for i in range(1, 25):
-            if cells[OPP + i] > start[OPP + i]:
-                return "%s's checkers may not move" % names[1]
-            if cells[OPP + i] < start[OPP + i]:
-                if start[OPP + i] != 1:
-                    return "%s's checkers may not move" % names[1]
-                hits += 1
-        if cells[OPP + BAR] < start[OPP + BAR] + hits:
-            return "Hit checker goes on the bar"
-        if cells[OPP + BAR] > start[OPP + BAR] + hits:
-            return "%s's checkers may not move" % names[1]
-        if cells[BAR] and waiting(cells) < waiting(start):
-            return "Enter from the bar first"  # a waiting checker came in before a hit one
-        # (a checker waiting off the board counts as behind the bar)
-        behind_start = waiting(start)
-        behind_final = waiting(cells)
-        for q in range(25, -1, -1):
-            behind_start += start[q]
-            behind_final += cells[q]
-            if behind_final > behind_start and not rules.backwards:
-                return "Checkers only move forward"
-        if self.dice_to_play == 0:
-            return "Roll lost: not playable whole" if self.rules.whole_roll else "No move is possible"
-        dice = "%d-%d" % (self.d1, self.d2)
-        # A legal beginning that stops too early.
-        found = self._search_for(cells, _FIND_ANY, _R_DICE)
-        if found:
-            return self._short_reason(found)
-        if self.rules.smaller_first and not self.double:
-            from bgrules.turn_parts import larger_first  # the variants with the rule only
+        from bgrules.turn_why import why  # loaded only when a play is refused
 
-            if larger_first(self, cells):
-                return "Play the %d first" % self.d2
-        for rule in (_R_BAR, _R_BLOCK, _R_BEAROFF, _R_BAR | _R_BLOCK | _R_BEAROFF):
-            why = self._first_violation(cells, rule | _R_DICE)
-            if why:
-                return why
-        return "No play of %s gives this" % dice
-
-    def _short_reason(self, found):
-        left = min(len(f) for f in found)
-        n = self.dice_to_play
-        if self.double:
-            more = n - (4 - left)
-            if more > 0:
-                return "Play %d more %d%s" % (more, self.d1, "s" if more > 1 else "")
-        if n == 2:
-            return "Both dice must be played"
-        if not self.forced_die:
-            return "One die must be played"
-        return "The %d must be played" % self.forced_die
-
-    def _first_violation(self, cells, relax):
-        found = self._search_for(cells, _FIND_BROKEN, relax)
-        if not found:
-            return None
-        why, at = found[0]
-        if why == _R_BAR:
-            return "Enter from the bar first" if at else "Enter checkers first"
-        if why == _R_BLOCK:
-            return "Point %d is blocked" % at
-        if why == _R_CAP:
-            w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus)
-            return w % at if w else "At most %d checkers on %d" % (self.rules.cap, at)
-        if why == _R_PIN:
-            return "Checker on %d is pinned" % at
-        return "Checker still on %d: no bear-off" % at
+        return why(self, cells)
 
     # --- every play (host side) -------------------------------------------------------------
 
