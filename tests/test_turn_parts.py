@@ -12,6 +12,7 @@ from bgrules.match import Match, MatchError, CHOOSE, PLAY, ROLL
 from bgrules import rules as R
 from bgrules.rules import STANDARD, Rules
 from bgrules.turn_parts import choose
+from variant_parts_helpers import at, pos
 
 
 def rules(**attrs):
@@ -23,21 +24,6 @@ def rules(**attrs):
         setattr(r, k, attrs[k])
     R.RULESETS[key] = r
     return r
-
-
-def pos(mover, opponent, mover_bar=0):
-    return Position.from_points([mover.get(p, 0) for p in range(1, 25)],
-                                [opponent.get(p, 0) for p in range(1, 25)], mover_bar)
-
-
-def at(r, position, on_roll=0):
-    """A match of ruleset ``r`` with ``on_roll`` to roll at ``position`` (their view)."""
-    m = Match(0, rules=r)
-    m.position = position
-    m.on_roll = m.to_act = on_roll
-    m.turns = [1, 1]
-    m.phase = ROLL
-    return m
 
 
 def play_first(m):
