@@ -510,19 +510,22 @@ class Turn:
         if t < 0:
             return
         s.push(at, t, dice[j])
-        k = used + j + 1
-        n = self.dice_to_play
-        ok = True
-        if self.double:
-            ok = k == n or s.deepest(self._orders[0], k, n, BAR, True) == n
-        elif k < n:
-            ok = s.deepest(dice, j + 1, len(dice), BAR, False) == len(dice)
-        elif n == 1 and self.forced_die and dice[j] != self.forced_die:
-            ok = False
-        if ok and t not in out:
+        if self._goes_on(dice, j, used) and t not in out:
             out.append(t)
         self._chain(t, dice, j + 1, used, out)
         s.pop()
+
+    def _goes_on(self, dice, j, used):
+        """Whether the step just pushed with dice[j] (after ``used`` dice) can still be part of
+        a legal play: the rest of the turn's dice can follow it."""
+        s = self._s
+        k = used + j + 1
+        n = self.dice_to_play
+        if self.double:
+            return k == n or s.deepest(self._orders[0], k, n, BAR, True) == n
+        if k < n:
+            return s.deepest(dice, j + 1, len(dice), BAR, False) == len(dice)
+        return not (n == 1 and self.forced_die and dice[j] != self.forced_die)
 
     def _play_steps(self, cells):
         # DONE asks about the same position three times (the tracker's verdict, the play's name

@@ -122,16 +122,7 @@ class BackSearch(_Search):
             if t < 0:
                 continue
             self.push(at, t, dice[j])
-            k = used + j + 1
-            n = turn.dice_to_play
-            ok = True
-            if turn.double:
-                ok = k == n or self.deepest(turn._orders[0], k, n, BAR, True) == n
-            elif k < n:
-                ok = self.deepest(dice, j + 1, len(dice), BAR, False) == len(dice)
-            elif n == 1 and turn.forced_die and dice[j] != turn.forced_die:
-                ok = False
-            if ok and t not in out:
+            if turn._goes_on(dice, j, used) and t not in out:
                 out.append(t)
             self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
