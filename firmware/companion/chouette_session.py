@@ -106,25 +106,17 @@ def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
     except J.JournalError as exc:
         c.say(str(exc)[:40])
         return str(exc)
-    name = c.store.next_name()
-    for gone in c.store.cleanup(current=name):
-        c.emit("note", {"text": "flash low: removed exported log %s" % gone})
-    j = J.Journal(c.store.path(name))
-    try:
-        j.append(rec)
-    except OSError as exc:
-        c.say("Flash write failed")
-        return "journal write failed: %s" % exc
+    failed = c.open_journal(rec)
+    if failed:
+        return failed
     c.chouette = ch
     c.match = None
     c.settings["roster"] = list(names)
     c.settings["chouette"] = len(names) if len(names) <= MENU_MAX else 0
-    c.journal = j
-    c.name = name
     c.pick = None
     c.member_pick = None
     c.show_ledger = False
-    c.emit("new", {"journal": c.store.path(name), "settings": rec})
+    c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
     c.phase = "seating"
     c.say("Roll for seats")
     c.hint = hint(c)

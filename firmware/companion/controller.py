@@ -124,6 +124,24 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             f["line"] = line[:60]
         self.emit("error", f)
 
+    def open_journal(self, rec):
+        """A new journal file (the next name; exported logs removed when flash is low) opened
+        with ``rec``, its settings line; an error text when the write failed (nothing changed)."""
+        from companion import journal as J
+
+        name = self.store.next_name()
+        for gone in self.store.cleanup(current=name):
+            self.emit("note", {"text": "flash low: removed exported log %s" % gone})
+        j = J.Journal(self.store.path(name))
+        try:
+            j.append(rec)
+        except OSError as exc:
+            self.say("Flash write failed")
+            return "journal write failed: %s" % exc
+        self.journal = j
+        self.name = name
+        return None
+
     def say(self, msg):
         self.msg = msg
 

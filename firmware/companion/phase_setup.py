@@ -94,23 +94,15 @@ def new_match(c, settings, force=False):
         # answer does not hold the reader, the menu and the serial commands' import garbage at
         # once (the Pico's least free heap of a match, docs/performance.md)
         c.collect()
-    name = c.store.next_name()
-    for gone in c.store.cleanup(current=name):
-        c.emit("note", {"text": "flash low: removed exported log %s" % gone})
-    j = J.Journal(c.store.path(name))
-    try:
-        j.append(rec)
-    except OSError as exc:
-        c.say("Flash write failed")
-        return "journal write failed: %s" % exc
+    failed = c.open_journal(rec)
+    if failed:
+        return failed
     c.settings = s
     c._own_dice(s["own_dice"])
     c.match = match
     c.chouette = None
-    c.journal = j
-    c.name = name
     c.pick = None
-    c.emit("new", {"journal": c.store.path(name), "settings": rec})
+    c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
     free = c.store.free()
     c.say("Flash low: pull logs" if 0 <= free < 16 * 1024 else "New match")
     c._board("start")
