@@ -201,7 +201,8 @@ gc.collect()
 # A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the file of the
 # players' steps, one turn a line, read as the match goes so the plan does not sit in the heap) and,
 # to choose those plays, on CPython with the virtual board (PLAYS = None: each turn takes the play
-# with the smallest position ID, like the sim tests). VARIANT: the ruleset's key.
+# with the smallest position ID, like the sim tests; in Backwards, of those with the fewest pips
+# left). VARIANT: the ruleset's key.
 MATCH = r"""
 import gc, time
 from array import array
@@ -209,7 +210,7 @@ import main
 from bgrules.rules import ruleset
 from companion.controller import Companion
 from companion.store import Store
-from drivers.buttons import event, SHORT, ROLL_W, ROLL_B
+from drivers.buttons import event, SHORT, ROLL_W, ROLL_B, CUBE_W, CUBE_B
 from drivers.classify import Classifier
 from drivers.hall import HallScanner
 from drivers.leds import Leds
@@ -377,9 +378,12 @@ def run(n):
             stats["auto"].append(("step", companion.phase))
         app.collect_if_due()
 
-def press(player):
+def press(player, cube=False):
     a = mem_alloc()
-    buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
+    if cube:
+        buttons.q.append(event(CUBE_W if player == 0 else CUBE_B, SHORT))
+    else:
+        buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
     HARNESS[0] += mem_alloc() - a
     run(3)
 
@@ -412,6 +416,25 @@ def move(steps, player):
             other[25] += 1
             show(); run(5)
 
+SEEN = bytearray(52)
+def answer_ask(p):
+    # The board could not tell plays apart (stacks taller than its cells): step through them
+    # with CUBE to the one the harness made, then take it with ROLL, as a player would.
+    mine, other = (W, B) if p == 0 else (B, W)
+    for q in range(1, 26):
+        SEEN[q] = mine[wp(q, p)]
+        SEEN[26 + q] = other[wp(q, 1 - p)]
+    for _ in range(len(companion.ask)):
+        shown = companion.ask[companion.ask_sel]
+        q = 1
+        while q < 52 and (q == 26 or shown[q] == SEEN[q]):
+            q += 1
+        if q == 52:
+            press(p)
+            return
+        press(p, cube=True)
+    raise SystemExit("Which play? none of %d plays is the board's" % len(companion.ask))
+
 chosen = []
 turns = 0
 PLAN = open(PLAYS) if PLAYS is not None else None
@@ -439,9 +462,11 @@ for _ in range(2000):
         p = m.on_roll
         if PLAYS is None:
             best = None
+            back = m.rules.backwards  # steps both ways wander for ever: that player goes forward most
             for pl in m.turn.plays():
-                if best is None or pl.position.id() < best.position.id():
-                    best = pl
+                key = (pl.position.pips()[0] if back else 0, pl.position.id())
+                if best is None or key < best_key:
+                    best, best_key = pl, key
             steps = list(best.steps) if best else []
             chosen.append(steps)
         else:
@@ -449,6 +474,8 @@ for _ in range(2000):
         move(steps, p)
         turns += 1
         press(p)
+        if companion.phase == "ask":
+            answer_ask(p)
         if companion.phase == "moving" and companion.match.on_roll == p:
             raise SystemExit("DONE refused: %s" % companion.msg)
     else:

@@ -4,8 +4,8 @@
 
 For each variant: positions from random games of that variant (CPython, seeded), each with a
 roll, a legal play, a mid-turn frame (after the first step) and the checker lifted next. On the
-RP2040 emulator (../shared/tools/rp2emu: the real RPI_PICO MicroPython firmware; needs node and
-`npm ci` there), bgrules is copied to /lib and each answer is timed (best of 3): *roll* =
+RP2040 emulator (../shared/tools/rp2emu: the real RPI_PICO MicroPython firmware; set up in
+build/rp2emu as bench_pico.py does, with node and npm), bgrules is copied to /lib and each answer is timed (best of 3): *roll* =
 Turn(start, d1, d2, rules) (rules.turn for a variant with its own turn class); *frame* = the slower
 of turn.locate(mid) + turn.destinations(mid, lifted) and turn.locate(start) (the board unchanged
 since the roll: in Backwards a checker can come back to where it was); *done* =
@@ -150,8 +150,16 @@ def main():
     ap.add_argument("variants", nargs="*", default=None)
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rp2emu", default=os.path.join(ROOT, "..", "shared", "tools", "rp2emu"))
+    ap.add_argument("--rp2emu", default=None,
+                    help="an rp2emu directory with its npm packages (default: bench_pico's copy in build/rp2emu)")
     args = ap.parse_args()
+    if args.rp2emu is None:
+        from bench_pico import BenchError, find_emulator
+
+        try:
+            args.rp2emu = find_emulator()
+        except BenchError as e:
+            raise SystemExit("bench_variants: %s" % e)
     keys = args.variants or list(VARIANTS)
     print("variant      roll ms med/worst  frame ms med/worst  done ms med/worst  heap KB worst  free KB after import")
     for key in keys:

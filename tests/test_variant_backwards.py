@@ -95,3 +95,135 @@ def test_backwards_on_the_board_a_checker_moved_back_is_not_flagged_and_its_poin
     assert not h.events("illegal"), h.events()
     h.press(ROLL_W)
     assert h.events("play")[-1]["move"] == "24/18 13/14"
+
+
+# --- the board's questions against a brute force -------------------------------------------------
+# The search behind locate / is_legal (bgrules/variants/backwards.py) prunes by what is still
+# within reach and stops once it has what the question wants. The reference here walks every
+# distinct board each number of dice can reach, breadth first, with the same single steps (the
+# step rules themselves are checked by the tests above), and keeps those from which the rest of
+# the roll can still be played: a board's options are then read off those sets.
+
+import random
+
+from bgrules.position import BAR
+
+
+def _steps(s, cells, d):
+    """Every board one step of die ``d`` makes from ``cells`` (both ways)."""
+    out = []
+    s.load(cells)
+    for src in range(25, 0, -1):
+        if s.c[src]:
+            for t in (s.dest(src, d), s.back(src, d)):
+                if t >= 0:
+                    s.push(src, t, d)
+                    out.append(bytes(s.c))
+                    s.pop()
+    return out
+
+
+def _prefixes(turn, dice):
+    """For one order of the dice, the boards after k dice (k = 0..n) that begin a whole play."""
+    s = turn._s
+    n = turn.dice_to_play
+    layers = [{bytes(turn.start.cells): None}]
+    for k in range(n):
+        nxt = {}
+        for board in layers[-1]:
+            for b in _steps(s, board, dice[k]):
+                nxt.setdefault(b, set()).add(board)
+        layers.append(nxt)
+    good = [set() for _ in range(n + 1)]
+    good[n] = set(layers[n])
+    for k in range(n, 0, -1):
+        for b in good[k]:
+            good[k - 1] |= layers[k][b]
+    s.load(turn.start.cells)
+    return good
+
+
+def _reference_options(turn):
+    """{board: sorted options (dice left)} for every board that begins a legal play."""
+    n = turn.dice_to_play
+    out = {}
+    for dice in turn._orders:
+        if n == 1 and turn.forced_die and dice[0] != turn.forced_die:
+            continue
+        for k, boards in enumerate(_prefixes(turn, dice)):
+            left = bytes(dice[k:n])
+            for b in boards:
+                opts = out.setdefault(b, [])
+                if k == 0:
+                    left = turn._orders[0][:n] if n != 1 else bytes((turn.forced_die or dice[0],))
+                if left not in opts:
+                    opts.append(left)
+    return {b: sorted(o) for b, o in out.items()}
+
+
+def _backwards_positions(count, seed):
+    rng = random.Random(seed)
+    out = []
+    pos = BACK.start_position()
+    while len(out) < count:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if len(out) % 3 == 0:
+            d2 = d1  # a double every third: the costly searches
+        out.append((pos, d1, d2))
+        plays = Turn(pos, d1, d2, BACK).plays()
+        nxt = rng.choice(plays).position if plays else pos
+        pos = BACK.start_position() if nxt.cells[0] == 15 else nxt.swapped()
+    return out
+
+
+def test_backwards_locate_and_done_agree_with_every_board_the_dice_reach():
+    rng = random.Random(5)
+    checked = 0
+    for pos, d1, d2 in _backwards_positions(15, seed=3):
+        turn = Turn(pos, d1, d2, BACK)
+        ref = _reference_options(turn)
+        whole = {b for b, opts in ref.items() if b"" in opts}
+        boards = list(ref)
+        probes = rng.sample(boards, min(60, len(boards))) + [bytes(pos.cells)]
+        for _ in range(10):  # boards no play begins with: one checker moved a random distance
+            c = bytearray(pos.cells)
+            src = rng.choice([q for q in range(1, 26) if c[q]])
+            c[src] -= 1
+            c[max(0, min(24, src + rng.randint(-7, 7)))] += 1
+            probes.append(bytes(c))
+        for b in probes:
+            turn._last = None
+            assert sorted(turn.locate(b)) == ref.get(b, []), (pos.id(), d1, d2, Position(bytearray(b)).id())
+            assert turn.is_legal(b) == (b in whole), (pos.id(), d1, d2, Position(bytearray(b)).id())
+            checked += 1
+    assert checked > 500
+
+
+def test_backwards_the_unchanged_board_after_a_double_is_answered_without_walking_every_order():
+    # A checker may step out and back: after a double the board as it was at the roll begins a
+    # play with all four dice left, with two (one out-and-back) and with none (two of them).
+    # The search stops once it has those three answers; walking every order of every step took
+    # 7.6 s for this mid-game 1-1 on an emulated Pico (docs/performance.md).
+    pos = Position.from_id("4AEM1R2AMlJoOw")
+    turn = Turn(pos, 1, 1, BACK)
+    steps = [0]
+    push = turn._s.push
+
+    def counted(*a):
+        steps[0] += 1
+        push(*a)
+
+    turn._s.push = counted
+    assert sorted(turn.locate(pos)) == [b"", b"\x01\x01", b"\x01\x01\x01\x01"]
+    assert sorted(turn.locate(pos)) == sorted(_reference_options(Turn(pos, 1, 1, BACK))[bytes(pos.cells)])
+    assert steps[0] < 200, steps[0]  # 11 steps; walking every order took 36,940
+
+
+def test_backwards_a_checker_borne_off_with_one_still_outside_names_the_bear_off_rule():
+    # 4-4 with checkers on 24 and 13: 6/2/off (the 4 from the 2 point) is no bear-off while a
+    # checker is outside the home board. The refusal names that rule, not a blocked point the
+    # search happened to look at on the way.
+    start = Position.from_id("4PPIATDgc/ABMA")
+    final = Position.from_id("4PPIATDgOfgAGA")
+    assert final.cells[0] == start.cells[0] + 1
+    assert Turn(start, 4, 4, BACK).check(final) == "Checker still on 24: no bear-off"

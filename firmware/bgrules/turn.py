@@ -39,6 +39,7 @@ _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (
 FIND_ANY = _FIND_ANY  # for bgrules.turn_why
 FIND_BROKEN = _FIND_BROKEN
 FIND_PARTIAL = _FIND_PARTIAL  # for variant searches
+FIND_PLAY = _FIND_PLAY
 
 
 class Play:
@@ -396,6 +397,8 @@ class Turn:
         try:
             if not s.set_target(cells):
                 return found
+            if self._back:
+                s.start_search(self, mode)  # the answers wanted, kept across both orders
             # every step of a search is undone (board, counts, depth), so the next order of
             # the dice starts from the same state without loading it again
             for dice in self._orders:

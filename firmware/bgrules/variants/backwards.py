@@ -5,18 +5,47 @@
 # point the opponent holds with two is closed, a blot there is hit), and the bar rule holds (a
 # checker on the bar enters first, forward); bearing off is forward only, with every checker home.
 #
-# The standard search orders the sources of a double so that each result is reached once; that
-# holds for forward steps only, so this search tries both directions from every source at every
-# step and prunes by what is left to the target instead: each step moves one checker, so a board
-# that differs from the target by more checkers than dice remain cannot reach it.
+# Why this search is not the standard one. The standard search takes a double's sources in
+# falling order, so that each board is reached once; with steps both ways that order no longer
+# holds, and a checker may step out and back, so the board the turn started from (or any board)
+# can be reached again two dice later. Walking every order of every step would take seconds on a
+# Pico for one question. Instead the search knows what it is looking for and stops when it has it:
+#
+# - An answer is the number of dice used to reach the target (for a double; for two different
+#   dice also which die went first). The board's questions want only a few of them: "is this a
+#   whole play" wants one, "what is left to play from here" wants each at most once. Once every
+#   wanted answer is settled (found, or found and refused: that depends only on the board and the
+#   dice used), the search stops.
+# - Before a step is taken, it is kept only if some unsettled answer is still within reach: each
+#   step moves one checker, so the checkers standing where the target has fewer ("the gap") need
+#   at least that many dice; and each step moves the mover's pip count by exactly its die, up or
+#   down (hits move only the opponent's), so with no checker borne off on the way the pips still
+#   to cover fix the parity and the least number of dice.
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
 
 from bgrules.position import BAR, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_BLOCK, FIND_PARTIAL
+from bgrules.turn import _Search, R_BLOCK, FIND_PARTIAL, FIND_PLAY
+
+_ALL = const(0xFF)
 
 
 class BackSearch(_Search):
     plain_steps = False  # a step back adds pips: Turn._may_reach's count does not hold
+
+    def __init__(self, rules):
+        _Search.__init__(self, rules)
+        self.want = _ALL  # answers (bits, see _bit) the current question wants
+        self.settled = 0  # answers already found or refused for it
+        self.exact = True  # no checker is borne off on the way: pips change by the die exactly
+
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
         c = self.c
@@ -61,7 +90,10 @@ class BackSearch(_Search):
         src = BAR
         while src > 0:
             if c[src]:
-                for t in (self.dest(src, d), self.back(src, d)):
+                way = 0
+                while way < 2:
+                    t = self.back(src, d) if way else self.dest(src, d)
+                    way += 1
                     if t >= 0:
                         self.push(src, t, d)
                         r = self.deepest(dice, k + 1, n, BAR, double)
@@ -73,44 +105,135 @@ class BackSearch(_Search):
             src -= 1
         return best
 
-    def gap(self):
-        """The mover's checkers the board still has where the target has fewer."""
-        c = self.c
-        t = self.target
-        n = 0
-        for i in range(26):
-            if c[i] > t[i]:
-                n += c[i] - t[i]
-        return n
+    # --- the target search (Turn._search_for) -------------------------------------------------
+
+    def start_search(self, turn, mode):
+        """Which answers the question ``mode`` wants (bits of _bit); none is settled yet."""
+        self.settled = 0
+        n = turn.dice_to_play
+        if mode == FIND_PARTIAL or mode == FIND_PLAY:
+            if turn.double:
+                want = 1 << n
+                if mode == FIND_PARTIAL:
+                    want = (2 << n) - 1  # 0..n dice used
+            elif n == 2:
+                want = 8
+                if mode == FIND_PARTIAL:
+                    want = 15
+            elif n == 1:
+                want = 6 if not turn.forced_die else (2 if turn.forced_die == turn.d1 else 4)
+                if mode == FIND_PARTIAL:
+                    want |= 1
+            else:
+                want = 1
+            self.want = want
+        else:
+            self.want = _ALL  # a diagnosis: any number of dice, the path matters
+        self.mode = mode
+
+    def _bit(self, turn, dice, k):
+        """The answer a path of ``k`` of ``dice`` reaching the target gives: for a double the
+        dice used; for two dice none (0), the first die alone (1: the larger, 2: the smaller),
+        both (3)."""
+        if turn.double:
+            return k
+        if k == 0:
+            return 0
+        if k >= 2:
+            return 3
+        return 1 if dice[0] == turn.d1 else 2
+
+    def _hopeful(self, turn, dice, k, gap, pips):
+        """Whether, after ``k`` dice, with ``gap`` checkers still to move and the mover ``pips``
+        away from the target, some wanted answer not yet settled can still be reached."""
+        open_ = self.want & ~self.settled
+        n = len(dice)
+        j = k
+        while j <= n:
+            if open_ >> self._bit(turn, dice, j) & 1:
+                r = j - k
+                if gap <= r:
+                    if not self.exact:
+                        return True
+                    p = pips if pips >= 0 else -pips
+                    if r == 0:
+                        if not p:
+                            return True
+                    elif turn.double or r == 1:
+                        a = dice[k]
+                        if p % a == 0 and p // a <= r and not (r - p // a) & 1:
+                            return True
+                    else:  # two different dice still to play
+                        a = dice[k]
+                        b = dice[k + 1]
+                        if p == a + b or p == a - b or p == b - a:
+                            return True
+            j += 1
+        return False
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
         c = self.c
+        target = self.target
+        gap = 0
+        pips = 0
+        for i in range(26):
+            if c[i] > target[i]:
+                gap += c[i] - target[i]
+            pips += i * (c[i] - target[i])
+        # bearing off moves a checker by its point, not its die: then only the gap counts
+        self.exact = c[0] == target[0]
+        if not self._hopeful(turn, dice, k, gap, pips):
+            return False
+        return self._walk(turn, dice, k, gap, pips, mode, found)
+
+    def _walk(self, turn, dice, k, gap, pips, mode, found):
+        c = self.c
+        target = self.target
         any_found = False
-        if c == self.target and turn._found(k, mode, dice, found):
-            # (a checker may come back where it was: the target can recur deeper, with other
-            # dice left, which a partial play's options must list too)
-            if mode != FIND_PARTIAL:
-                return True
-            any_found = True
-        if k == len(dice) or self.gap() > len(dice) - k:
+        if not gap and (not pips or not self.exact) and c == target:
+            bit = self._bit(turn, dice, k)
+            if (self.want & ~self.settled) >> bit & 1:
+                if turn._found(k, mode, dice, found):
+                    if mode != FIND_PARTIAL:
+                        return True
+                    any_found = True
+                    self.settled |= 1 << bit
+                elif mode == FIND_PARTIAL and (k or turn.double or turn.dice_to_play != 1):
+                    # refused: "can the rest still be played" depends on this board and the dice
+                    # used only (save the first die of a single playable die: that is the order's)
+                    self.settled |= 1 << bit
+                if not self.want & ~self.settled:
+                    return any_found
+        if k == len(dice):
             return any_found
         d = dice[k]
-        target = self.target
+        opp = self.opp
         src = BAR
         while src > 0:
             if c[src]:
-                for t in (self.dest(src, d), self.back(src, d)):
+                gap_from = gap - 1 if c[src] > target[src] else gap
+                way = 0
+                while way < 2:
+                    # dest and back set self.why, which push records: call each just before its push
+                    t = self.back(src, d) if way else self.dest(src, d)
+                    way += 1
                     if t < 0:
                         continue
-                    if t and c[OPP + self.opp[t]] == 1 and self.hitting and target[OPP + self.opp[t]]:
+                    if t and self.hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
                         continue  # the target still has that blot: it was not hit
+                    gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
+                    pips_to = pips + t - src if t else pips - src
+                    if not self._hopeful(turn, dice, k + 1, gap_to, pips_to):
+                        continue
                     self.push(src, t, d)
-                    if self.find(turn, dice, k + 1, BAR, mode, found):
+                    if self._walk(turn, dice, k + 1, gap_to, pips_to, mode, found):
                         any_found = True
                     self.pop()
                     if any_found and mode != FIND_PARTIAL:
                         return True
+                    if not self.want & ~self.settled:
+                        return any_found
             src -= 1
         return any_found
 
@@ -118,10 +241,14 @@ class BackSearch(_Search):
         """Turn._chain, the lifted checker going on either way."""
         if j == len(dice):
             return
-        for t in (self.dest(at, dice[j]), self.back(at, dice[j])):
+        d = dice[j]
+        way = 0
+        while way < 2:
+            t = self.back(at, d) if way else self.dest(at, d)
+            way += 1
             if t < 0:
                 continue
-            self.push(at, t, dice[j])
+            self.push(at, t, d)
             if turn._goes_on(dice, j, used) and t not in out:
                 out.append(t)
             self.chain(turn, t, dice, j + 1, used, out)
