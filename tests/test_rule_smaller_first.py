@@ -105,9 +105,31 @@ def test_larger_die_first_is_flagged_with_the_rule_named():
     # 24/18 alone: the 6 played without the 1.
     hi_only = _pos({24: 1, 18: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert turn.check(hi_only) == "Play the 1 first"
-    assert not turn.locate(hi_only)
     lo_only = _pos({24: 1, 23: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert turn.locate(lo_only) == [bytes((6,))]
+
+
+def test_larger_die_put_down_first_is_not_flagged_while_the_smaller_can_still_make_it_a_legal_play():
+    # On the board a player may put the 6 down before the 1: 24/18, then 6/5 or 13/12, ends
+    # where 6/5 24/18 or 13/12 24/18 (the 1 first) ends, and the finished board cannot tell the
+    # order. So mid-turn 24/18 begins a legal play, with the 1 left; only DONE judges the order.
+    turn = Turn(Position.start(), 6, 1, SMALLER_FIRST)
+    hi_only = _pos({24: 1, 18: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert turn.locate(hi_only) == [bytes((1,))]
+    both = _pos({24: 1, 18: 1, 13: 5, 8: 3, 6: 4, 5: 1}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert turn.check(both) is None
+
+
+def test_larger_die_put_down_first_is_flagged_when_no_smaller_step_then_gives_a_legal_play():
+    # Entering from the bar with 3-1, the 1 first must hit on 24 (Black's 1 point holds a blot):
+    # entering with the 3 first (bar/22) can only end without that hit, which the 1 first never
+    # gives. That placement is flagged at once.
+    pos = _pos({14: 10, 17: 1, 19: 1, 20: 2}, {1: 1, 7: 1, 9: 1, 10: 1, 12: 2, 13: 2, 14: 2, 15: 2, 16: 3}, 1)
+    turn = Turn(pos, 3, 1, SMALLER_FIRST)
+    assert all("bar/24*" in str(p) for p in turn.plays())
+    bar_22 = _pos({14: 10, 17: 1, 19: 1, 20: 2, 22: 1}, {1: 1, 7: 1, 9: 1, 10: 1, 12: 2, 13: 2, 14: 2, 15: 2, 16: 3})
+    assert turn.locate(bar_22) == []
+    assert turn.check(bar_22) == "Play the 1 first"
 
 
 def test_lifted_checker_lights_only_the_smaller_die_first():

@@ -224,6 +224,20 @@ def test_on_the_board_the_entry_points_are_lit_and_a_checker_from_beside_the_boa
     assert rec["w"] == [13, 15]
 
 
+def test_on_the_board_the_larger_die_entered_first_is_not_flagged(tmp_path):
+    # Puff plays the smaller die first, but two checkers entered end the same whichever the hand
+    # put down first: the 4's checker (21) before the 2's (23) is no illegal placement.
+    h = _board(tmp_path, "puff")
+    h.press(ROLL_W)  # white 4-2
+    h.put("w", 21)
+    assert not h.events("illegal"), h.events()
+    assert h.leds("legal") == [23]
+    h.put("w", 23)
+    assert h.c.tracker.complete and not h.events("illegal")
+    h.press(ROLL_W)  # DONE
+    assert h.events("play")[-1]["move"] == "bar/23 bar/21"
+
+
 def test_on_the_board_a_board_checker_moved_before_all_are_in_is_flagged(tmp_path):
     h = _board(tmp_path, "puff", rolls=[(3, 1), (6, 5)])
     h.press(ROLL_W)

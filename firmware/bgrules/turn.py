@@ -452,6 +452,10 @@ class Turn:
         for left in found:
             if left not in out:
                 out.append(left)
+        if not out and self.rules.smaller_first and len(self._orders) == 1 and self.dice_to_play == 2:
+            from bgrules.turn_parts import larger_put_first  # the variants with the rule only
+
+            return larger_put_first(self, cells)
         return out
 
     def is_partial(self, position):

@@ -115,6 +115,40 @@ def larger_first(turn, cells):
         turn._orders = orders
 
 
+def larger_put_first(turn, cells):
+    """Smaller die first (Turn.locate), as the board sees it: the larger die's checker put down
+    first begins a legal play when one step of the smaller die from there finishes one; the
+    finished board cannot tell in which order two checkers went (and a player should not be
+    flagged for the order in which the hand put them down). The options then: the smaller die."""
+    s = turn._s
+    hi = turn.d1
+    lo = turn.d2
+    orders = turn._orders
+    turn._orders = (bytes((hi, lo)),)
+    try:
+        one = bytes((lo,)) in turn._search_for(cells, 2, 0, False)  # _FIND_ANY: after the larger die alone
+    finally:
+        turn._orders = orders
+    if not one:
+        return []
+    finals = []
+    s.load(cells)
+    real = getattr(s, "real", None)  # a search that keeps waiting checkers on its bar
+    src = 25
+    while src > 0:
+        if s.c[src]:
+            t = s.dest(src, lo)
+            if t >= 0:
+                s.push(src, t, lo)
+                finals.append(real() if real else bytes(s.c))
+                s.pop()
+        src -= 1
+    for final in finals:
+        if turn.is_legal(final):
+            return [bytes((lo,))]
+    return []
+
+
 def _begin(m, part, d1, d2):
     m.part = part
     m._rolled(d1, d2)
