@@ -11,10 +11,10 @@
 from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME
 from bgrules.match import MatchError, GAME_OVER, DOUBLED
 from companion import journal as J
+from companion.display import fit, pair, split
 
 VERSION = 1
 MENU_MAX = 8  # the menu offers 3 to 8 players; more over serial (up to 12)
-W = 16
 # Board records the match journal already knows; in a chouette they drive the game on the board.
 BOARD_ACTIONS = ("open", "roll", "play", "pass", "resign", "accept", "reject")
 
@@ -468,23 +468,6 @@ def status_fields(c, fields):
     return fields
 
 
-def _fit(text):
-    return text[:W]
-
-
-def _pair(left, right):
-    return _fit(left + " " * max(1, W - len(left) - len(right)) + right)
-
-
-def _split(msg):
-    if len(msg) <= W:
-        return msg, ""
-    cut = msg.rfind(" ", 0, W + 1)
-    if cut <= 0:
-        cut = W
-    return msg[:cut], msg[cut:].strip()[:W]
-
-
 def _num(p):
     return ("%+d" % p) if p == int(p) else ("%+.1f" % p)
 
@@ -494,22 +477,22 @@ def screen(c):
     ch = c.chouette
     if c.show_ledger:
         return ledger_screen(ch)
-    m1, m2 = _split(c.msg)
-    h1, h2 = _split(c.hint or "")
+    m1, m2 = split(c.msg)
+    h1, h2 = split(c.hint or "")
     if c.phase == "seating":
         rolled = " ".join("%s%d" % (n[:3], d) for n, d in ch.seat_dice[-4:])
-        return ["Chouette: seats", _fit(rolled), "", "", m1, m2, h1, h2]
+        return ["Chouette: seats", fit(rolled), "", "", m1, m2, h1, h2]
     box = ch.box() or ""
     if ch.partner:
         box = box[:6] + "+" + ch.partner[:5]  # the box's partner shares the box
-    top = _pair("Box " + box, "G%d" % ch.game)
+    top = pair("Box " + box, "G%d" % ch.game)
     cap = ch.captain or (ch.team()[0] if ch.team() else "")
     m = ch.match
     if ch.cubes == COMMON or m is None:
         cube = "x%d %s" % (m.cube, "mid" if m.cube_owner < 0 else ("box" if m.cube_owner == 0 else "team")) if m else ""
     else:
         cube = "x" + "/".join(str(ch.cube[n][0]) for n in ch.playing)
-    second = _pair("Cpt " + cap, cube)
+    second = pair("Cpt " + cap, cube)
     others = [n for n in ch.line[1:] if n != cap]
     team = " ".join((n if n in ch.playing or ch.phase != GAME else n.lower())[:5] for n in others)
     turn = ""
@@ -518,15 +501,15 @@ def screen(c):
         who = m.names[m.to_act]
         if c.phase == "doubled" and ch.asking:
             who = ch.to_answer()
-        turn = _pair(("W>" if m.to_act == 0 else "B>") + who[:8], "%d-%d" % d if d[0] else "")
-    return [top, second, _fit(team), turn, m1, m2, h1, h2]
+        turn = pair(("W>" if m.to_act == 0 else "B>") + who[:8], "%d-%d" % d if d[0] else "")
+    return [top, second, fit(team), turn, m1, m2, h1, h2]
 
 
 def ledger_screen(ch):
-    lines = [_pair("Ledger", "game %d" % ch.game)]
+    lines = [pair("Ledger", "game %d" % ch.game)]
     last = dict(ch.ledger[-1][3]) if ch.ledger else {}
     for n in ch.players[:6]:
-        lines.append(_pair("%s %s" % (n[:6], _num(ch.totals[n])), _num(last[n]) if n in last else ""))
+        lines.append(pair("%s %s" % (n[:6], _num(ch.totals[n])), _num(last[n]) if n in last else ""))
     while len(lines) < 7:
         lines.append("")
     lines.append("ROLL:next game")

@@ -23,7 +23,7 @@ def split(msg):
     return msg[:cut], msg[cut:].strip()[:W]
 
 
-def _right(left, right):
+def pair(left, right):
     """``left`` and ``right`` on one line, ``right`` flush with the right edge."""
     if not right:
         return fit(left)
@@ -48,7 +48,7 @@ def game(match, msg, hint, marker=-1):
     else:
         cube = "Cube %d %s's" % (match.cube, match.names[owner][:W - 8])
     d = match.dice
-    turn = _right(match.names[p] + ("" if d[0] else "'s turn"), "dice %d-%d" % (d[0], d[1]) if d[0] else "")
+    turn = pair(match.names[p] + ("" if d[0] else "'s turn"), "dice %d-%d" % (d[0], d[1]) if d[0] else "")
     pw, pb = match.pips()
     pips = "Pips W%d B%d" % (pw, pb)
     h = hint.split("\n")
@@ -68,7 +68,7 @@ def menu(items, cursor, note):
     first = max(0, min(cursor - 1, len(items) - 4))
     for i in range(first, min(len(items), first + 4)):
         label, value = items[i]
-        lines.append(_right(("> " if i == cursor else "  ") + label, value))
+        lines.append(pair(("> " if i == cursor else "  ") + label, value))
     while len(lines) < 5:
         lines.append("")
     lines.append(MENU_KEYS[0])
