@@ -70,3 +70,32 @@ def test_interactive_prompt_reads_stdin_without_a_tty(tmp_path):
     assert "hand: a White checker" in r.stdout
     assert "? unknown action 'fly'" in r.stdout
     assert "Journal: %s" % os.path.join(str(tmp_path / "f"), "journal", "m0001.jnl") in r.stdout
+
+
+def test_black_points_of_a_script_follow_the_variant_board(tmp_path):
+    # b1..b24 are black's own numbers: in Straight black moves the same way as white, so its 19
+    # is the board's 19 (in the standard game the board's 6).
+    from bgrules.rules import ruleset
+
+    text = """setup start
+send new length=1 variant=straight
+expect status phase=opening
+dice 4 6
+press black roll
+expect status phase=moving on_roll=1 dice=[6,4]
+lift b19
+expect led b19 LIFTED
+expect lit LEGAL b9 b15
+place b15
+lift b17
+place b11
+expect no event illegal
+press black done
+expect journal play "19/15 17/11"
+"""
+    s = simmod.Sim(flash_dir=str(tmp_path / "flash"), seed=11, boot=False, rules=ruleset("straight"))
+    try:
+        scenario.run_text(text, s, source="straight.bgs")
+    finally:
+        s.close()
+    assert scenario.parse("lift b19")[0].args[0] == 6  # parsed alone: the standard board's point

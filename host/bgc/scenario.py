@@ -49,6 +49,28 @@ class Step:
 
 
 # ------------------------------------------------------------------ parsing
+class BlackPoint(int):
+    """A point given in black's own numbering (``b5``). Its value is the standard game's board
+    point (25 - 5); the runner puts it where the variant being played has it (``Rules.opposite``:
+    in Long Puff, Straight and the other same-way games black's 5 is not the board's 20)."""
+
+    def __new__(cls, own):
+        p = int.__new__(cls, 25 - own)
+        p.own = own
+        return p
+
+
+def _on_board(args, opposite):
+    """``args`` with each BlackPoint put on the board of the variant (see BlackPoint)."""
+    if isinstance(args, BlackPoint):
+        return opposite[args.own]
+    if isinstance(args, (tuple, list)):
+        out = [_on_board(a, opposite) for a in args]
+        return sorted(out) if isinstance(args, list) and all(isinstance(a, int) for a in out) else (
+            out if isinstance(args, list) else tuple(out))
+    return args
+
+
 def _point(tok, line, allow=()):
     """A board point: 1..24 in white's numbering (the board's), b1..b24 in black's own
     numbering, or one of ``allow`` ('bar', 'off')."""
@@ -61,7 +83,7 @@ def _point(tok, line, allow=()):
         raise ScenarioSyntaxError(line, "%r is not a point (1..24, b1..b24 in black's numbering%s)" % (
             tok, "".join(", " + a for a in allow)))
     p = int(digits)
-    return 25 - p if black else p
+    return BlackPoint(p) if black else p
 
 
 def _int(tok, line, what, lo=0, hi=None):
@@ -345,6 +367,9 @@ class Runner:
         for st in steps:
             if self.verbose:
                 self.say("%s:%d: %s" % (self.source, st.line, st.text))
+            rules = getattr(self.sim, "rules", None)
+            if rules is not None:
+                st = Step(st.line, st.text, st.op, _on_board(st.args, rules.opposite))
             try:
                 getattr(self, "do_" + st.op)(st)
             except simmod.SimError as exc:
