@@ -260,3 +260,62 @@ def test_pin_at_the_board_a_pinner_put_on_top_of_the_blot_is_seen_and_keeps_the_
     h.press(ROLL_B)
     assert [e["move"] for e in h.events("play")] == ["24/22 22/16"]  # not by way of 18
     assert h.c.match.position.pinned == 0  # White on roll: its checker on 7 is the pinner
+
+
+# --- a game neither player can end ----------------------------------------------------------------
+# Each side's last checker pinned in the other's home board under its 13 others: neither may bear
+# off, nothing else can move. The seed has no rule for it; the players end it by resigning.
+LOCKED_FOR_WHITE = (points(p1=13, p2=1, p24=1), points(p1=14, p24=1), 1 << 24)
+
+
+def test_pin_a_game_where_neither_player_can_ever_move_is_seen_as_locked():
+    from bgrules.variants.pin import locked
+
+    assert locked(pos(*LOCKED_FOR_WHITE), PIN)
+    # the same with White's spare checker on its 8 point: White still has rolls to play
+    assert not locked(pos(points(p1=13, p8=1, p24=1), points(p1=14, p24=1), 1 << 24), PIN)
+    # and with Black's last checker free (not pinned: White's is the pinned one there)
+    free = pos(points(p1=13, p2=1, p24=1), points(p1=13, p20=1, p24=1), 1 << 24)
+    assert not locked(free, PIN)
+
+
+def test_pin_at_the_board_a_locked_game_says_so_and_how_to_end_it(tmp_path):
+    # (the companion's turn start itself: the board's cells cannot hold 14 checkers on a point,
+    # so this position cannot be set out on the virtual board's frames)
+    from companion_helpers import Harness, ROLL_W
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=1, rules="pin")
+    h.press(ROLL_W)
+    m = h.c.match
+    m.position = pos(*LOCKED_FOR_WHITE)
+    m.on_roll = m.to_act = 0
+    m.phase = "roll"
+    m.turn = None
+    m.roll(6, 5)
+    h.clear()
+    h.c._moving_frame = lambda: None  # the frames' verdict would speak of the board instead
+    h.c._start_turn()
+    assert m.turn.dice_to_play == 0
+    assert h.c.msg == "Locked for good\nhold CUBE:resign"
+    h.c.status()
+    assert h.events("status")[-1].get("locked") is True
+    # a turn with no move that is not locked says only that
+    m.position = pos(points(p1=13, p8=1, p24=1), points(p1=14, p24=1), 1 << 24)
+    m.turn = None
+    m.phase = "roll"
+    m.roll(6, 6)  # 8/2, and no second 6: not playable whole, so lost; but other rolls play
+    h.clear()
+    h.c._start_turn()
+    assert m.turn.dice_to_play == 0
+    assert h.c.msg == "No legal move"
+    h.c.status()
+    assert "locked" not in h.events("status")[-1]
+
+
+def test_pin_demo_ends_a_locked_game_by_a_resignation(capsys):
+    # seed 1 plays into the lock above; it used to roll for ever
+    status, out, _err = bgc(capsys, "demo", "--variant", "pin", "--seed", "1", "--quiet")
+    assert status == 0
+    assert out.strip() == "White wins a single game (39 points) by resignation: neither player could ever move again."

@@ -94,6 +94,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.refused = None  # (reason, cells) after DONE was refused, while the board stays
         self.illegal_out = False  # an "illegal" event awaits its "ok"
         self.pick = None  # [player, kind] while a player chooses a resignation
+        self.locked = False  # Pin: the last turn found neither player able to move again
         self.note_line = ""  # shown on the set-up screen after a torn journal line was dropped
         self._chosen_place = 0
         self.ask = None  # candidate positions (bytes) while asking which play was made
@@ -160,6 +161,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "journal": self.store.path(self.name) if self.name else None}
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
+        if self.locked:
+            f["locked"] = True  # Pin: neither player can ever move again
         return f
 
     def status(self):

@@ -7,6 +7,7 @@ from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs
 
 class EndPhase:
     def _game_end(self):
+        self.locked = False
         if self.chouette is not None:
             return _cs().game_end(self)
         m = self.match

@@ -17,8 +17,11 @@ class MovingPhase:
         self.ask = None
         turn = m.turn
         self.tracker.begin(turn.start, m.on_roll == 0, turn)
+        self.locked = False
         if turn.dice_to_play == 0:
-            self.say("No legal move")
+            # Pin: both sides may be stuck for good (the seed has no rule): say how it ends
+            self.locked = m.rules.pinning and m.rules.locked(turn.start, m.rules)
+            self.say("Locked for good\nhold CUBE:resign" if self.locked else "No legal move")
         self._moving_frame()
         self.hint = self._hint()
 

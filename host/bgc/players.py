@@ -498,6 +498,8 @@ class Players:
 
     def _should_resign(self, st, p):
         pips = st.get("pips", [0, 0])
+        if st.get("locked"):  # Pin: neither can ever move again; the one further from home ends it
+            return pips[p] >= pips[1 - p]
         return pips[1 - p] < 20 and pips[p] > pips[1 - p] + 90 and self.rng.random() < 0.3
 
     def _moving(self, sim, st, p, me):

@@ -45,7 +45,23 @@ def after(start, final):
     return pos
 
 
+def locked(position, rules):
+    """Whether neither player can ever move again: no roll plays for the mover nor, the board
+    unchanged, for the opponent (two checkers pinned on the last points of the home boards, each
+    side unable to bear off). The seed has no rule for it; the players end the game by a
+    resignation (docs/variants.md)."""
+    from bgrules.turn import Turn
+
+    for view in (position, after(position, position)):
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                if Turn(view, d1, d2, rules).dice_to_play:
+                    return False
+    return True
+
+
 RULES = Rules("Pin", (0,) * 15 + (1, 0, 1) + (0,) * 5 + (0, 13, 0), key="pin", hitting=False, cube=False)
 RULES.search = PinSearch
 RULES.pinning = RULES.whole_roll = RULES.pip_score = True
 RULES.after = after
+RULES.locked = locked

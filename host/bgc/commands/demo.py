@@ -59,6 +59,12 @@ def play_game(rng, rules=None):
         after = play.position if play else pos
         yield number, names[mover], m.dice, play, after
         m.play(after)
+        if not plays and m.rules.pinning and m.phase == "roll" and m.rules.locked(m.position, m.rules):
+            # Pin: neither player can ever move again (the seed has no rule for it): the one
+            # further from home resigns, as players at the board would end it
+            pips = m.pips()
+            m.resign(1, 0 if pips[0] >= pips[1] else 1)
+            m.accept()
     yield m.result
 
 
@@ -81,5 +87,6 @@ def run(args):
         print()
         print("\n".join(board_lines(after, names.index(colour), names)))
         print()
-    print("%s wins %s (%d point%s)." % (names[winner], KINDS[kind], points, "" if points == 1 else "s"))
+    by = " by resignation: neither player could ever move again" if how == "resign" else ""
+    print("%s wins %s (%d point%s)%s." % (names[winner], KINDS[kind], points, "" if points == 1 else "s", by))
     return 0
