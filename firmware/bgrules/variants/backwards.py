@@ -18,9 +18,10 @@
 #   dice used), the search stops.
 # - Before a step is taken, it is kept only if some unsettled answer is still within reach: each
 #   step moves one checker, so the checkers standing where the target has fewer ("the gap") need
-#   at least that many dice; and each step moves the mover's pip count by exactly its die, up or
-#   down (hits move only the opponent's), so with no checker borne off on the way the pips still
-#   to cover fix the parity and the least number of dice.
+#   at least that many dice; each step on the board moves the mover's pip count by exactly its
+#   die, up or down (hits move only the opponent's), and a bear-off by 1 to its die, so the pips
+#   still to cover fix the parity and the least number of dice; and a checker to bear off needs
+#   every checker home first.
 
 try:
     from micropython import const
@@ -32,7 +33,7 @@ except ImportError:
 
 from bgrules.position import BAR, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_BLOCK, FIND_PARTIAL, FIND_PLAY
+from bgrules.turn import _Search, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
 
 _ALL = const(0xFF)
 
@@ -44,7 +45,7 @@ class BackSearch(_Search):
         _Search.__init__(self, rules)
         self.want = _ALL  # answers (bits, see _bit) the current question wants
         self.settled = 0  # answers already found or refused for it
-        self.exact = True  # no checker is borne off on the way: pips change by the die exactly
+        self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
 
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
@@ -143,33 +144,54 @@ class BackSearch(_Search):
             return 3
         return 1 if dice[0] == turn.d1 else 2
 
-    def _hopeful(self, turn, dice, k, gap, pips):
-        """Whether, after ``k`` dice, with ``gap`` checkers still to move and the mover ``pips``
-        away from the target, some wanted answer not yet settled can still be reached."""
-        open_ = self.want & ~self.settled
-        n = len(dice)
-        j = k
-        while j <= n:
-            if open_ >> self._bit(turn, dice, j) & 1:
-                r = j - k
-                if gap <= r:
-                    if not self.exact:
-                        return True
-                    p = pips if pips >= 0 else -pips
-                    if r == 0:
-                        if not p:
-                            return True
-                    elif turn.double or r == 1:
-                        a = dice[k]
-                        if p % a == 0 and p // a <= r and not (r - p // a) & 1:
-                            return True
-                    else:  # two different dice still to play
-                        a = dice[k]
-                        b = dice[k + 1]
-                        if p == a + b or p == a - b or p == b - a:
-                            return True
-            j += 1
+    def _open(self, turn, dice):
+        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer."""
+        o = self.want & ~self.settled
+        m = 0
+        for j in range(len(dice) + 1):
+            if o >> self._bit(turn, dice, j) & 1:
+                m |= 1 << j
+        self.open_at = m
+
+    def _hopeful(self, turn, dice, k, gap, pips, off):
+        """Whether, after ``k`` dice, with ``gap`` checkers still to move, the mover ``pips``
+        away from the target and ``off`` checkers still to bear off, some wanted answer not yet
+        settled can still be reached."""
+        if off < 0:
+            return False  # a checker borne off does not come back
+        m = self.open_at >> k
+        r = 0
+        while m:
+            if m & 1 and gap <= r and off <= r and self._pips_fit(turn, dice, k, r, pips, off):
+                return True
+            m >>= 1
+            r += 1
         return False
+
+    def _pips_fit(self, turn, dice, k, r, need, off):
+        """Whether ``r`` dice from dice[k], ``off`` of them bearing a checker off, can move the
+        mover's pip count by exactly ``need``: a step on the board moves it by its die, up or
+        down; a bear-off by the point it left, 1 to the die."""
+        if r == 0:
+            return need == 0
+        a = dice[k]
+        if turn.double or r == 1:
+            if not off:
+                p = need if need >= 0 else -need
+                return p % a == 0 and p // a <= r and not (r - p // a) & 1
+            free = r - off
+            m = -free
+            while m <= free:
+                if off <= need - a * m <= off * a:
+                    return True
+                m += 2
+            return False
+        b = dice[k + 1]  # two different dice still to play
+        if not off:
+            return need == a + b or need == -a - b or need == a - b or need == b - a
+        if off == 2:
+            return 2 <= need <= a + b
+        return 1 <= need - b <= a or 1 <= need + b <= a or 1 <= need - a <= b or 1 <= need + a <= b
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
@@ -181,17 +203,29 @@ class BackSearch(_Search):
             if c[i] > target[i]:
                 gap += c[i] - target[i]
             pips += i * (c[i] - target[i])
-        # bearing off moves a checker by its point, not its die: then only the gap counts
-        self.exact = c[0] == target[0]
-        if not self._hopeful(turn, dice, k, gap, pips):
+        off = target[0] - c[0]
+        if off > 0 and not self.relax & R_BEAROFF:
+            # before the first bear-off every checker is home: the steps that takes come first
+            far = 0
+            for d in dice:
+                if d > far:
+                    far = d
+            steps = off
+            for q in range(7, 26):
+                if c[q]:
+                    steps += c[q] * ((q - 6 + far - 1) // far)
+            if steps > len(dice) - k:
+                return False
+        self._open(turn, dice)
+        if not self._hopeful(turn, dice, k, gap, pips, off):
             return False
-        return self._walk(turn, dice, k, gap, pips, mode, found)
+        return self._walk(turn, dice, k, gap, pips, off, mode, found)
 
-    def _walk(self, turn, dice, k, gap, pips, mode, found):
+    def _walk(self, turn, dice, k, gap, pips, off, mode, found):
         c = self.c
         target = self.target
         any_found = False
-        if not gap and (not pips or not self.exact) and c == target:
+        if not gap and not pips and c == target:
             bit = self._bit(turn, dice, k)
             if (self.want & ~self.settled) >> bit & 1:
                 if turn._found(k, mode, dice, found):
@@ -205,29 +239,46 @@ class BackSearch(_Search):
                     self.settled |= 1 << bit
                 if not self.want & ~self.settled:
                     return any_found
+                self._open(turn, dice)
         if k == len(dice):
             return any_found
         d = dice[k]
         opp = self.opp
+        # Whether a step forward on the board, or back, can lead anywhere at all (its pips are
+        # the same from every point; the gap falls by one at best): most nodes rule out one way
+        least = gap - 1 if gap else 0
+        ahead = self._hopeful(turn, dice, k + 1, least, pips - d, off)
+        behind = self._hopeful(turn, dice, k + 1, least, pips + d, off)
         src = BAR
         while src > 0:
             if c[src]:
                 gap_from = gap - 1 if c[src] > target[src] else gap
                 way = 0
                 while way < 2:
-                    # dest and back set self.why, which push records: call each just before its push
-                    t = self.back(src, d) if way else self.dest(src, d)
                     way += 1
+                    if way == 1:
+                        if src > d and not ahead or src <= d and off <= 0:
+                            continue  # (src <= d: a bear-off, if anything)
+                        t = self.dest(src, d)  # sets self.why, which push records
+                    else:
+                        if not behind:
+                            continue
+                        t = self.back(src, d)
                     if t < 0:
                         continue
                     if t and self.hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
                         continue  # the target still has that blot: it was not hit
                     gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
-                    pips_to = pips + t - src if t else pips - src
-                    if not self._hopeful(turn, dice, k + 1, gap_to, pips_to):
+                    if t:
+                        pips_to = pips + t - src
+                        off_to = off
+                    else:
+                        pips_to = pips - src
+                        off_to = off - 1
+                    if not self._hopeful(turn, dice, k + 1, gap_to, pips_to, off_to):
                         continue
                     self.push(src, t, d)
-                    if self._walk(turn, dice, k + 1, gap_to, pips_to, mode, found):
+                    if self._walk(turn, dice, k + 1, gap_to, pips_to, off_to, mode, found):
                         any_found = True
                     self.pop()
                     if any_found and mode != FIND_PARTIAL:
