@@ -161,16 +161,24 @@ def _reference_options(turn):
     return {b: sorted(o) for b, o in out.items()}
 
 
-def _backwards_positions(count, seed):
+def _backwards_positions(count, seed, every=4):
+    """Positions of games whose players mostly go forward (so that they reach the bear-off),
+    every ``every``-th turn, with a double every third position: the costly searches."""
     rng = random.Random(seed)
     out = []
     pos = BACK.start_position()
+    turn = 0
     while len(out) < count:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if len(out) % 3 == 0:
-            d2 = d1  # a double every third: the costly searches
-        out.append((pos, d1, d2))
+        turn += 1
+        if turn % every == 0:
+            if len(out) % 3 == 0:
+                d2 = d1
+            out.append((pos, d1, d2))
         plays = Turn(pos, d1, d2, BACK).plays()
+        if plays and rng.random() < 0.8:
+            least = min(p.position.pips()[0] for p in plays)
+            plays = [p for p in plays if p.position.pips()[0] == least]
         nxt = rng.choice(plays).position if plays else pos
         pos = BACK.start_position() if nxt.cells[0] == 15 else nxt.swapped()
     return out
@@ -179,7 +187,10 @@ def _backwards_positions(count, seed):
 def test_backwards_locate_and_done_agree_with_every_board_the_dice_reach():
     rng = random.Random(5)
     checked = 0
-    for pos, d1, d2 in _backwards_positions(15, seed=3):
+    positions = _backwards_positions(24, seed=3)
+    # the bear-off too: a checker borne off, or one to bear off, changes how the search prunes
+    assert sum(1 for pos, _a, _b in positions if not any(pos.cells[7:26])) >= 4
+    for pos, d1, d2 in positions:
         turn = Turn(pos, d1, d2, BACK)
         ref = _reference_options(turn)
         whole = {b for b, opts in ref.items() if b"" in opts}
@@ -191,6 +202,12 @@ def test_backwards_locate_and_done_agree_with_every_board_the_dice_reach():
             c[src] -= 1
             c[max(0, min(24, src + rng.randint(-7, 7)))] += 1
             probes.append(bytes(c))
+        for src in range(1, 26):  # and each checker taken off, as a hand's checker may count
+            if pos.cells[src]:
+                c = bytearray(pos.cells)
+                c[src] -= 1
+                c[0] += 1
+                probes.append(bytes(c))
         for b in probes:
             turn._last = None
             assert sorted(turn.locate(b)) == ref.get(b, []), (pos.id(), d1, d2, Position(bytearray(b)).id())
