@@ -55,6 +55,7 @@ print("free", gc.mem_free())
 # One untimed pass over the first case: the modules a variant loads on first use (the words for a
 # refused play, a variant's dice parts) are then in, as after a board's first turns; the heap
 # figure is what a turn allocates, not a module's one-time load.
+import bgrules.turn_why, bgrules.turn_parts  # (a case may not happen to need them)
 pid, a, b, mid, lifted, good, bad = CASES[0]
 turn = T(pos(pid), a, b, rules)
 turn.locate(pos(mid))

@@ -33,7 +33,7 @@ except ImportError:
 
 from bgrules.position import BAR, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
+from bgrules.turn import _Search, R_BAR, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
 
 _ALL = const(0xFF)
 
@@ -244,39 +244,70 @@ class BackSearch(_Search):
             return any_found
         d = dice[k]
         opp = self.opp
-        # Whether a step forward on the board, or back, can lead anywhere at all (its pips are
-        # the same from every point; the gap falls by one at best): most nodes rule out one way
-        least = gap - 1 if gap else 0
-        ahead = self._hopeful(turn, dice, k + 1, least, pips - d, off)
-        behind = self._hopeful(turn, dice, k + 1, least, pips + d, off)
+        block = self.block
+        # The most checkers a step forward on the board, or back, may leave still to move with a
+        # wanted answer still in reach: the step's pips are the same from every point, so this is
+        # asked once a node, not once a step (-1: that way leads nowhere)
+        ahead = self._room(turn, dice, k + 1, pips - d, off)
+        behind = self._room(turn, dice, k + 1, pips + d, off)
+        relax = self.relax
+        low = 1
+        if c[BAR] and self.bar_first and not relax & R_BAR:
+            low = BAR  # the bar rule: a checker on the bar enters first, forward
+            behind = -1
         src = BAR
-        while src > 0:
+        while src >= low:
             if c[src]:
                 gap_from = gap - 1 if c[src] > target[src] else gap
                 way = 0
                 while way < 2:
                     way += 1
                     if way == 1:
-                        if src > d and not ahead or src <= d and off <= 0:
-                            continue  # (src <= d: a bear-off, if anything)
-                        t = self.dest(src, d)  # sets self.why, which push records
-                    else:
-                        if not behind:
+                        t = src - d
+                        if t > 0:
+                            if ahead < gap_from:
+                                continue
+                            if relax:
+                                t = self.dest(src, d)  # records the rule a diagnosis relaxed
+                                if t < 0:
+                                    continue
+                            elif c[OPP + opp[t]] >= block:
+                                continue
+                            else:
+                                self.why = 0  # (push records it)
+                                self.at = 0
+                        elif off <= 0:
                             continue
-                        t = self.back(src, d)
-                    if t < 0:
-                        continue
+                        else:
+                            t = self.dest(src, d)  # a bear-off: its rules are dest's
+                            if t < 0:
+                                continue
+                    else:
+                        t = src + d
+                        if src == BAR or t > 24 or behind < gap_from:
+                            continue
+                        if relax:
+                            t = self.back(src, d)
+                            if t < 0:
+                                continue
+                        elif c[OPP + opp[t]] >= block:
+                            continue
+                        else:
+                            self.why = 0
+                            self.at = 0
                     if t and self.hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
                         continue  # the target still has that blot: it was not hit
                     gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
                     if t:
+                        if gap_to > (ahead if way == 1 else behind):
+                            continue
                         pips_to = pips + t - src
                         off_to = off
                     else:
                         pips_to = pips - src
                         off_to = off - 1
-                    if not self._hopeful(turn, dice, k + 1, gap_to, pips_to, off_to):
-                        continue
+                        if not self._hopeful(turn, dice, k + 1, gap_to, pips_to, off_to):
+                            continue
                     self.push(src, t, d)
                     if self._walk(turn, dice, k + 1, gap_to, pips_to, off_to, mode, found):
                         any_found = True
@@ -287,6 +318,22 @@ class BackSearch(_Search):
                         return any_found
             src -= 1
         return any_found
+
+    def _room(self, turn, dice, k, pips, off):
+        """The most checkers that may still be to move after k dice, with ``pips`` and ``off`` as
+        given, and a wanted answer not yet settled within reach (-1: none is): the most dice
+        left among the answers whose pips fit."""
+        if off < 0:
+            return -1
+        m = self.open_at >> k
+        r = 0
+        best = -1
+        while m:
+            if m & 1 and off <= r and self._pips_fit(turn, dice, k, r, pips, off):
+                best = r
+            m >>= 1
+            r += 1
+        return best
 
     def chain(self, turn, at, dice, j, used, out):
         """Turn._chain, the lifted checker going on either way."""
