@@ -517,7 +517,7 @@ class Turn:
         if t < 0:
             return
         s.push(at, t, dice[j])
-        if self._goes_on(dice, j, used) and t not in out:
+        if t not in out and self._goes_on(dice, j, used):
             out.append(t)
         self._chain(t, dice, j + 1, used, out)
         s.pop()

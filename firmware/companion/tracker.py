@@ -648,7 +648,7 @@ class Tracker:
                     if turn.is_legal(w):
                         out.append(bytes(w))
                     return None
-                return bytes(w) if turn.locate(w) else None
+                return bytes(w) if self._locate(w) else None
             i = ranged[j]
             keep = w[i]
             first = max(lo[i], start[i] - k, 0)

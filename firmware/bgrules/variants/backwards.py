@@ -251,6 +251,15 @@ class BackSearch(_Search):
         ahead = self._room(turn, dice, k + 1, pips - d, off)
         behind = self._room(turn, dice, k + 1, pips + d, off)
         relax = self.relax
+        # a bear-off with this die: from point d, or from the highest point below it (bear_higher)
+        # with every checker home; -1 when none can be (a diagnosis asks dest for each)
+        top = -1
+        if off > 0 and not relax:
+            top = BAR
+            while top > 0 and not c[top]:
+                top -= 1
+            if top > 6:
+                top = -1
         low = 1
         if c[BAR] and self.bar_first and not relax & R_BAR:
             low = BAR  # the bar rule: a checker on the bar enters first, forward
@@ -276,7 +285,7 @@ class BackSearch(_Search):
                             else:
                                 self.why = 0  # (push records it)
                                 self.at = 0
-                        elif off <= 0:
+                        elif off <= 0 or not relax and src != d and src != top:
                             continue
                         else:
                             t = self.dest(src, d)  # a bear-off: its rules are dest's
@@ -347,7 +356,7 @@ class BackSearch(_Search):
             if t < 0:
                 continue
             self.push(at, t, d)
-            if turn._goes_on(dice, j, used) and t not in out:
+            if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
             self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
