@@ -325,7 +325,7 @@ if PLAYS is not None:
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
-         "min_at": None, "steps": 0}
+         "frame_worst": (0,), "min_at": None, "steps": 0}
 on_frame = companion.on_frame
 on_button = companion.on_button
 
@@ -336,6 +336,9 @@ def timed_frame(f, now):
     dt = diff(ticks_us(), t)
     if companion.phase in ("moving", "ask"):
         stats["frame"].append(dt)
+        if dt > stats["frame_worst"][0]:  # where: the turn, its position and dice (rarely)
+            m = companion.match
+            stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"
@@ -495,7 +498,7 @@ else:
     times = main.gc.times.values()
     out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present}
     stats = None
@@ -737,7 +740,9 @@ def _run(args, cases, hard, tree):
         print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
               % (args.variant, st["turns"], st["phase"], st["oled"]))
         n, mean, worst, _ = st["frame"]
-        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s" % (n, ms(mean), ms(worst)))
+        fw = st.get("frame_worst") or (0,)
+        where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s%s" % (n, ms(mean), ms(worst), where))
         n, mean, worst, _ = st["loop"]
         print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
         n, _, worst, med = st["done"]
