@@ -158,8 +158,12 @@ class _Search:
                 c[OPP + BAR] += 1
                 hit = 1
             c[dst] += 1
-            if src > 6 and dst < 7:
-                self.outside -= 1
+            # checkers outside the home board; a step back out (Backwards) counts too
+            if src > 6:
+                if dst < 7:
+                    self.outside -= 1
+            elif dst > 6:
+                self.outside += 1
         else:
             c[OFF] += 1
         self.p_src[k] = src
@@ -181,8 +185,11 @@ class _Search:
             if self.p_hit[k]:
                 c[OPP + self.opp[dst]] = 1
                 c[OPP + BAR] -= 1
-            if src > 6 and dst < 7:
-                self.outside += 1
+            if src > 6:
+                if dst < 7:
+                    self.outside += 1
+            elif dst > 6:
+                self.outside -= 1
         else:
             c[OFF] -= 1
         c[src] += 1

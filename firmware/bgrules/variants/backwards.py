@@ -46,6 +46,10 @@ class BackSearch(_Search):
         self.want = _ALL  # answers (bits, see _bit) the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
+        self.most_left = bytearray(10)  # (_open)
+        self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
+        self.q_mode = 0
+        self.exact_off = False  # every bear-off of this search moves exactly its die (find)
 
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
@@ -63,19 +67,6 @@ class BackSearch(_Search):
             self.why = R_BLOCK
             self.at = t
         return t
-
-    def push(self, src, dst, d):
-        _Search.push(self, src, dst, d)
-        if src < 7 < dst:
-            self.outside += 1  # moved back out of the home board
-
-    def pop(self):
-        k = self.depth - 1
-        src = self.p_src[k]
-        dst = self.p_dst[k]
-        _Search.pop(self)
-        if src < 7 < dst:
-            self.outside -= 1
 
     def set_target(self, cells):
         # The standard search's counts behind each place assume forward steps: not here.
@@ -145,53 +136,22 @@ class BackSearch(_Search):
         return 1 if dice[0] == turn.d1 else 2
 
     def _open(self, turn, dice):
-        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer."""
+        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer; and for
+        each number used k and parity, the most dice still to play to such an answer (_room's
+        quick case)."""
         o = self.want & ~self.settled
         m = 0
-        for j in range(len(dice) + 1):
+        n = len(dice)
+        for j in range(n + 1):
             if o >> self._bit(turn, dice, j) & 1:
                 m |= 1 << j
         self.open_at = m
-
-    def _hopeful(self, turn, dice, k, gap, pips, off):
-        """Whether, after ``k`` dice, with ``gap`` checkers still to move, the mover ``pips``
-        away from the target and ``off`` checkers still to bear off, some wanted answer not yet
-        settled can still be reached."""
-        if off < 0:
-            return False  # a checker borne off does not come back
-        m = self.open_at >> k
-        r = 0
-        while m:
-            if m & 1 and gap <= r and off <= r and self._pips_fit(turn, dice, k, r, pips, off):
-                return True
-            m >>= 1
-            r += 1
-        return False
-
-    def _pips_fit(self, turn, dice, k, r, need, off):
-        """Whether ``r`` dice from dice[k], ``off`` of them bearing a checker off, can move the
-        mover's pip count by exactly ``need``: a step on the board moves it by its die, up or
-        down; a bear-off by the point it left, 1 to the die."""
-        if r == 0:
-            return need == 0
-        a = dice[k]
-        if turn.double or r == 1:
-            if not off:
-                p = need if need >= 0 else -need
-                return p % a == 0 and p // a <= r and not (r - p // a) & 1
-            free = r - off
-            m = -free
-            while m <= free:
-                if off <= need - a * m <= off * a:
-                    return True
-                m += 2
-            return False
-        b = dice[k + 1]  # two different dice still to play
-        if not off:
-            return need == a + b or need == -a - b or need == a - b or need == b - a
-        if off == 2:
-            return 2 <= need <= a + b
-        return 1 <= need - b <= a or 1 <= need + b <= a or 1 <= need - a <= b or 1 <= need + a <= b
+        most = self.most_left
+        for k in range(n + 1):
+            most[2 * k] = most[2 * k + 1] = 255
+            for j in range(k, n + 1):
+                if m >> j & 1:
+                    most[2 * k + ((j - k) & 1)] = j - k
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
@@ -216,14 +176,39 @@ class BackSearch(_Search):
                     steps += c[q] * ((q - 6 + far - 1) // far)
             if steps > len(dice) - k:
                 return False
+        # A bear-off from below the die's point needs every checker below it: when a double
+        # cannot bring them there in time, each bear-off moves exactly the die's pips
+        self.exact_off = False
+        if off > 0 and turn.double and not self.relax:
+            d = dice[0]
+            steps = 1
+            for q in range(d, 26):
+                if c[q]:
+                    steps += c[q] * ((q - d + d) // d)
+            self.exact_off = steps > len(dice) - k
         self._open(turn, dice)
-        if not self._hopeful(turn, dice, k, gap, pips, off):
+        if self._room(turn, dice, k, pips, off) < gap:
             return False
-        return self._walk(turn, dice, k, gap, pips, off, mode, found)
+        # the question, kept here for the walk (fewer arguments a step: MicroPython's calls
+        # cost by their size)
+        self.why = 0  # what push records for a step with no rule relaxed (dest and back set it so too)
+        self.at = 0
+        self.q_turn = turn
+        self.q_dice = dice
+        self.q_mode = mode
+        self.q_found = found
+        try:
+            return self._walk(k, gap, pips, off)
+        finally:
+            self.q_turn = self.q_dice = self.q_found = None
 
-    def _walk(self, turn, dice, k, gap, pips, off, mode, found):
+    def _walk(self, k, gap, pips, off):
         c = self.c
         target = self.target
+        turn = self.q_turn
+        dice = self.q_dice
+        mode = self.q_mode
+        found = self.q_found
         any_found = False
         if not gap and not pips and c == target:
             bit = self._bit(turn, dice, k)
@@ -245,6 +230,7 @@ class BackSearch(_Search):
         d = dice[k]
         opp = self.opp
         block = self.block
+        hitting = self.hitting
         # The most checkers a step forward on the board, or back, may leave still to move with a
         # wanted answer still in reach: the step's pips are the same from every point, so this is
         # asked once a node, not once a step (-1: that way leads nowhere)
@@ -282,9 +268,6 @@ class BackSearch(_Search):
                                     continue
                             elif c[OPP + opp[t]] >= block:
                                 continue
-                            else:
-                                self.why = 0  # (push records it)
-                                self.at = 0
                         elif off <= 0 or not relax and src != d and src != top:
                             continue
                         else:
@@ -301,10 +284,7 @@ class BackSearch(_Search):
                                 continue
                         elif c[OPP + opp[t]] >= block:
                             continue
-                        else:
-                            self.why = 0
-                            self.at = 0
-                    if t and self.hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
+                    if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
                         continue  # the target still has that blot: it was not hit
                     gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
                     if t:
@@ -315,31 +295,87 @@ class BackSearch(_Search):
                     else:
                         pips_to = pips - src
                         off_to = off - 1
-                        if not self._hopeful(turn, dice, k + 1, gap_to, pips_to, off_to):
+                        if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
                             continue
+                    settled = self.settled
                     self.push(src, t, d)
-                    if self._walk(turn, dice, k + 1, gap_to, pips_to, off_to, mode, found):
+                    if self._walk(k + 1, gap_to, pips_to, off_to):
                         any_found = True
                     self.pop()
                     if any_found and mode != FIND_PARTIAL:
                         return True
-                    if not self.want & ~self.settled:
-                        return any_found
+                    if self.settled != settled:
+                        # an answer settled down there: what is worth a step from here shrank
+                        if not self.want & ~self.settled:
+                            return any_found
+                        ahead = self._room(turn, dice, k + 1, pips - d, off)
+                        behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
             src -= 1
         return any_found
 
     def _room(self, turn, dice, k, pips, off):
-        """The most checkers that may still be to move after k dice, with ``pips`` and ``off`` as
-        given, and a wanted answer not yet settled within reach (-1: none is): the most dice
-        left among the answers whose pips fit."""
+        """After k dice, with the mover ``pips`` away from the target and ``off`` checkers still to
+        bear off: the most dice still to play among the wanted, unsettled answers whose pips can
+        still be covered (-1: none). Each step moves one checker, so the checkers still to move
+        (the gap) must be at most that."""
         if off < 0:
-            return -1
+            return -1  # a checker borne off does not come back
         m = self.open_at >> k
-        r = 0
+        if not m:
+            return -1
+        n = len(dice)
+        if k == n:
+            return 0 if m & 1 and not pips and not off else -1
+        a = dice[k]
+        if not off and (turn.double or k + 1 == n):
+            # the quick case: no bear-off, every die left shows a; the pips are a * j, where j
+            # forward steps outnumber backward ones, so at least |j| dice and of |j|'s parity
+            q = pips if pips >= 0 else -pips
+            if q % a:
+                return -1
+            q //= a
+            r = self.most_left[2 * k + (q & 1)]
+            return r if r != 255 and r >= q else -1
         best = -1
+        r = 0
+        if turn.double or k + 1 == n:
+            # the dice left all show a: pips = the bear-offs' (off of them, each off..a, or
+            # exactly a when exact_off) + a * j, j the other steps' net count, -free..free, of
+            # free's parity
+            most = off * a
+            least = most if self.exact_off else off
+            while m:
+                if m & 1 and off <= r:
+                    free = r - off
+                    lo = -((most - pips) // a)  # j at least (pips - most) / a, rounded up
+                    hi = (pips - least) // a
+                    if lo < -free:
+                        lo = -free
+                    if hi > free:
+                        hi = free
+                    if (lo - free) & 1:
+                        lo += 1
+                    if lo <= hi:
+                        best = r
+                m >>= 1
+                r += 1
+            return best
+        # two different dice left (the first step of a roll): none, one or both of them
+        b = dice[k + 1]
         while m:
-            if m & 1 and off <= r and self._pips_fit(turn, dice, k, r, pips, off):
-                best = r
+            if m & 1 and off <= r:
+                if r == 0:
+                    ok = not pips
+                elif r == 1:
+                    ok = (1 <= pips <= a) if off else (pips == a or pips == -a)
+                elif not off:
+                    ok = pips == a + b or pips == -a - b or pips == a - b or pips == b - a
+                elif off == 2:
+                    ok = 2 <= pips <= a + b
+                else:
+                    ok = 1 <= pips - b <= a or 1 <= pips + b <= a or 1 <= pips - a <= b or 1 <= pips + a <= b
+                if ok:
+                    best = r
             m >>= 1
             r += 1
         return best
