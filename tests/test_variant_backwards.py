@@ -244,3 +244,23 @@ def test_backwards_a_checker_borne_off_with_one_still_outside_names_the_bear_off
     final = Position.from_id("4PPIATDgOfgAGA")
     assert final.cells[0] == start.cells[0] + 1
     assert Turn(start, 4, 4, BACK).check(final) == "Checker still on 24: no bear-off"
+
+
+def test_backwards_a_checker_back_on_the_7_point_is_outside_the_home_board_for_the_bear_off():
+    # 4-4 with a checker on the bar: it must enter (bar/21) and stays outside, so nothing may be
+    # borne off. Going 3/7 and back 7/3 on the way must not fool the count of checkers outside
+    # (the 7 point is outside: an earlier count missed a step back onto it, and bar/21 4/off
+    # passed as a play).
+    start = Position.from_id("fz6CABA/9wAAIA")
+    assert start.cells[25] == 1 and start.cells[3] == 3 and start.cells[4] == 4
+    turn = Turn(start, 4, 4, BACK)
+    final = bytearray(start.cells)
+    final[25] -= 1
+    final[21] += 1
+    final[4] -= 1
+    final[0] += 1
+    assert not turn.is_legal(final)
+    assert turn.check(Position(final)) is not None
+    for play in turn.plays():
+        c = play.position.cells
+        assert not (c[0] > start.cells[0] and any(c[7:26])), str(play)
