@@ -176,15 +176,18 @@ class BackSearch(_Search):
                     steps += c[q] * ((q - 6 + far - 1) // far)
             if steps > len(dice) - k:
                 return False
-        # A bear-off from below the die's point needs every checker below it: when a double
-        # cannot bring them there in time, each bear-off moves exactly the die's pips
+        # A bear-off from below the die's point needs every checker below it then: when a double
+        # cannot bring them there, bear one off and take the target's checkers on the die's point
+        # or above back up in time, each bear-off moves exactly the die's pips
         self.exact_off = False
         if off > 0 and turn.double and not self.relax:
             d = dice[0]
             steps = 1
             for q in range(d, 26):
                 if c[q]:
-                    steps += c[q] * ((q - d + d) // d)
+                    steps += c[q] * (q // d)  # down below d, a die at a time
+                if target[q] and q < 25:
+                    steps += target[q] * ((q - d) // d + 1)  # back up from below d
             self.exact_off = steps > len(dice) - k
         self._open(turn, dice)
         if self._room(turn, dice, k, pips, off) < gap:
