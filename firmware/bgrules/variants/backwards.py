@@ -36,6 +36,7 @@ from bgrules.rules import Rules
 from bgrules.turn import _Search, R_BAR, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
 
 _ALL = const(0xFF)
+_NONE = bytes(26)
 
 
 class BackSearch(_Search):
@@ -47,6 +48,7 @@ class BackSearch(_Search):
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
         self.most_left = bytearray(10)  # (_open)
+        self.been = bytearray(26)  # (chain)
         self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
         self.q_mode = 0
         self.exact_off = False  # every bear-off of this search moves exactly its die (find)
@@ -384,16 +386,23 @@ class BackSearch(_Search):
         return best
 
     def chain(self, turn, at, dice, j, used, out):
-        """Turn._chain, the lifted checker going on either way."""
+        """Turn._chain, the lifted checker going on either way. Out and back again it reaches a
+        place a second time with as many dice played: the other checkers stand as they did (a hit
+        moves only the opponent's, which never closes a point), so what follows is the same and
+        is walked once (``been``: bit j for the place reached with j + 1 dice)."""
         if j == len(dice):
             return
+        been = self.been
+        if j == 0:
+            been[:] = _NONE
         d = dice[j]
         way = 0
         while way < 2:
             t = self.back(at, d) if way else self.dest(at, d)
             way += 1
-            if t < 0:
+            if t < 0 or been[t] >> j & 1:
                 continue
+            been[t] |= 1 << j
             self.push(at, t, d)
             if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
