@@ -274,9 +274,13 @@ def press_actions(button, rng, long=False, frames_before=(20, 60)):
 
 
 # ------------------------------------------------------------------ choosing
-def choose_play(plays, rng):
+def choose_play(plays, rng, forward=False):
     """A sensible play: few blots, points made, checkers hit and borne off (random among
-    equals), so automated games stay short."""
+    equals), so automated games stay short. ``forward`` (Backwards): among the plays that leave
+    the fewest pips, since plays with backward steps would wander for ever."""
+    if forward:
+        least = min(play.position.pips()[0] for play in plays)
+        plays = [play for play in plays if play.position.pips()[0] == least]
     best = None
     for play in plays:
         c = play.position.cells
@@ -523,7 +527,7 @@ class Players:
                 self.turn_state = "done"
                 self._do(press_actions("ROLL_" + me, self.rng, frames_before=(40, 90)))
                 return
-            play = choose_play(plays, self.rng)
+            play = choose_play(plays, self.rng, rules.backwards)
             self.turn_play = play
             wrong = self.rng.random() < self.h.illegal
             acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong)
