@@ -264,3 +264,26 @@ def test_backwards_a_checker_back_on_the_7_point_is_outside_the_home_board_for_t
     for play in turn.plays():
         c = play.position.cells
         assert not (c[0] > start.cells[0] and any(c[7:26])), str(play)
+
+
+def test_backwards_a_blot_taken_off_first_may_be_hit_by_a_checker_stepping_back(tmp_path):
+    # The hand takes the blot off before the hitter comes, as it does in the standard game; here
+    # the hitter is in front of the blot and hits it going back (10/15*/16 with 5-1): not flagged.
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.line("new length=3 variant=backwards")
+    h.show()
+    h.press(ROLL_W)
+    start = Position.from_id("3DANwDjMzG4DAA")
+    at(h, start, True, (5, 1))
+    assert "10/15*/16" in [str(p) for p in h.c.match.turn.plays()]
+    assert h.black[15] == 1 and h.white[10] >= 1
+    h.lift("b", 15)  # the blot in the hand: the hitter is still to come
+    h.put("b", 25)
+    assert h.events("illegal") == [], h.events("illegal")
+    h.move("w", 10, 15)
+    h.move("w", 15, 16)
+    assert h.events("illegal") == [], h.events("illegal")
+    h.press(ROLL_W)
+    assert h.events("play")[-1]["move"] == "10/15*/16"

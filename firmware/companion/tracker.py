@@ -532,13 +532,17 @@ class Tracker:
             if n > reach:
                 reach = n
         # A variant's track may enter away from 25 - d (Ludus) or go round the board (Catch me,
-        # ``wraps``): then the bar, or every point, may hold the checker that hits.
+        # ``wraps``): then the bar, or every point, may hold the checker that hits; in Backwards
+        # (``back``) a checker in front of the blot may hit it stepping back.
         wraps = getattr(turn, "wraps", False)
+        back = getattr(turn, "_back", False)
         for q in pending:
-            ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach) and base[recent]
+            ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach
+                   or back and 0 < recent < q and q - recent <= reach) and base[recent]
                   and q in turn.destinations(base, recent, options))
             s = 25 if base[BAR] or wraps else min(25, q + reach)
-            while s > (0 if wraps else q) and not ok:
+            low = 0 if wraps else (q - reach - 1 if back and q > reach else (0 if back else q))
+            while s > low and not ok:
                 if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
