@@ -287,3 +287,35 @@ def test_backwards_a_blot_taken_off_first_may_be_hit_by_a_checker_stepping_back(
     assert h.events("illegal") == [], h.events("illegal")
     h.press(ROLL_W)
     assert h.events("play")[-1]["move"] == "10/15*/16"
+
+
+def test_backwards_a_lifted_checker_lights_only_places_that_begin_a_legal_play():
+    # Every lit place, the checker put there, must be a board some legal play passes through
+    # (checked against the breadth-first boards). A checker borne off goes no further: with 6-6
+    # and two checkers left on the 1 point, 6, 12 and 18 are no "step back from off".
+    end = Position.from_id("DwAAYAAAAAAAAA")
+    assert Turn(end, 6, 6, BACK).destinations(end, 1) == [0, 1, 7, 13, 19]
+    for pos, d1, d2 in _backwards_positions(12, seed=8):
+        turn = Turn(pos, d1, d2, BACK)
+        ref = _reference_options(turn)
+        for point in range(1, 26):
+            if not pos.cells[point]:
+                continue
+            for t in turn.destinations(pos, point):
+                mine = bytearray(pos.cells[:OPP])
+                mine[point] -= 1
+                mine[t] += 1
+                # some play's board with the checker there (blots it passed may have been hit)
+                assert any(b[:OPP] == mine and _only_blots_hit(pos.cells, b) for b in ref), (
+                    pos.id(), d1, d2, point, t)
+
+
+def _only_blots_hit(start, board):
+    """The opponent's side of ``board`` is ``start``'s with some blots sent to the bar."""
+    hits = 0
+    for p in range(1, 25):
+        if board[OPP + p] != start[OPP + p]:
+            if start[OPP + p] != 1 or board[OPP + p]:
+                return False
+            hits += 1
+    return board[OPP + 25] == start[OPP + 25] + hits

@@ -526,7 +526,8 @@ class Turn:
         s.push(at, t, dice[j])
         if t not in out and self._goes_on(dice, j, used):
             out.append(t)
-        self._chain(t, dice, j + 1, used, out)
+        if t:  # a checker borne off goes no further
+            self._chain(t, dice, j + 1, used, out)
         s.pop()
 
     def _goes_on(self, dice, j, used):

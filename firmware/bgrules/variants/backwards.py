@@ -406,7 +406,8 @@ class BackSearch(_Search):
             self.push(at, t, d)
             if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
-            self.chain(turn, t, dice, j + 1, used, out)
+            if t:  # a checker borne off goes no further (a step "back" from off is none)
+                self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
 
 
