@@ -76,26 +76,49 @@ class BackSearch(_Search):
         return True
 
     def deepest(self, dice, k, n, top, double):
+        # _Search.deepest both ways, the board steps tried inline as in _walk (the question
+        # "can the rest still be played" is asked for every place a lifted checker may reach)
         if k == n:
             return n
         c = self.c
         d = dice[k]
         best = k
+        relax = self.relax
+        opp = self.opp
+        block = self.block
+        low = BAR if c[BAR] and self.bar_first and not relax & R_BAR else 1
         src = BAR
-        while src > 0:
+        while src >= low:
             if c[src]:
                 way = 0
                 while way < 2:
-                    t = self.back(src, d) if way else self.dest(src, d)
                     way += 1
-                    if t >= 0:
-                        self.push(src, t, d)
-                        r = self.deepest(dice, k + 1, n, BAR, double)
-                        self.pop()
-                        if r > best:
-                            if r == n:
-                                return n
-                            best = r
+                    if way == 1:
+                        t = src - d
+                        if t > 0 and not relax:
+                            if c[OPP + opp[t]] >= block:
+                                continue
+                        else:
+                            t = self.dest(src, d)
+                            if t < 0:
+                                continue
+                    else:
+                        t = src + d
+                        if src == BAR or t > 24 or low == BAR:
+                            continue
+                        if relax:
+                            t = self.back(src, d)
+                            if t < 0:
+                                continue
+                        elif c[OPP + opp[t]] >= block:
+                            continue
+                    self.push(src, t, d)
+                    r = self.deepest(dice, k + 1, n, BAR, double)
+                    self.pop()
+                    if r > best:
+                        if r == n:
+                            return n
+                        best = r
             src -= 1
         return best
 
@@ -142,18 +165,29 @@ class BackSearch(_Search):
         each number used k and parity, the most dice still to play to such an answer (_room's
         quick case)."""
         o = self.want & ~self.settled
-        m = 0
         n = len(dice)
-        for j in range(n + 1):
-            if o >> self._bit(turn, dice, j) & 1:
-                m |= 1 << j
+        if turn.double:
+            m = o & ((2 << n) - 1)  # (_bit is j itself)
+        else:
+            m = 0
+            for j in range(n + 1):
+                if o >> self._bit(turn, dice, j) & 1:
+                    m |= 1 << j
         self.open_at = m
         most = self.most_left
         for k in range(n + 1):
-            most[2 * k] = most[2 * k + 1] = 255
-            for j in range(k, n + 1):
+            even = odd = 255
+            j = n
+            while j >= k and (even == 255 or odd == 255):
                 if m >> j & 1:
-                    most[2 * k + ((j - k) & 1)] = j - k
+                    if (j - k) & 1:
+                        if odd == 255:
+                            odd = j - k
+                    elif even == 255:
+                        even = j - k
+                j -= 1
+            most[2 * k] = even
+            most[2 * k + 1] = odd
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
