@@ -8,18 +8,9 @@ from bgrules import Position, Turn
 from bgrules.position import OPP
 from bgrules.rules import ruleset, STANDARD
 from companion_helpers import Harness, ROLL_W
+from variant_parts_helpers import pos
 
 BACK = ruleset("backwards")
-
-
-def pos(mover, opp, bar=(0, 0)):
-    m = [0] * 24
-    o = [0] * 24
-    for p, n in mover.items():
-        m[p - 1] = n
-    for p, n in opp.items():
-        o[p - 1] = n
-    return Position.from_points(m, o, bar[0], bar[1])
 
 
 def plays(position, d1, d2, rules=BACK):
@@ -47,7 +38,7 @@ def test_backwards_a_backward_step_lands_by_the_usual_rules_blocks_and_hits():
 
 
 def test_backwards_never_from_the_bar_nor_past_the_24_point():
-    on_bar = pos({6: 14}, {1: 15}, bar=(1, 0))
+    on_bar = pos({6: 14}, {1: 15}, 1)
     for k in plays(on_bar, 6, 5):
         assert k.startswith("bar/")  # the bar checker enters first, forward
     edge = pos({23: 1, 6: 14}, {12: 15})

@@ -11,20 +11,9 @@ from bgrules.match import Match
 from bgrules.position import waiting, OPP
 from bgrules.rules import ruleset
 from companion_helpers import Harness, ROLL_W, ROLL_B
+from variant_parts_helpers import pos
 
 ENTERING = ("puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey")
-
-
-def pos(rules, mover, opp, wait=(0, 0), bar=(0, 0)):
-    """A position from {point: count} for the mover and the opponent (own numbering), with
-    ``wait`` checkers waiting off the board."""
-    m = [0] * 24
-    o = [0] * 24
-    for p, n in mover.items():
-        m[p - 1] = n
-    for p, n in opp.items():
-        o[p - 1] = n
-    return Position.from_points(m, o, bar[0], bar[1], check=False).set_waiting(*wait)
 
 
 def results(rules, position, d1, d2):
@@ -57,12 +46,12 @@ def test_puff_every_checker_is_entered_before_a_checker_on_the_board_moves():
     # "Sobald alle eigenen Steine im Startviertel stehen, duerfen die beiden Wuerfel auch fuer
     # einen Stein genutzt werden": until then each die enters a checker.
     rules = ruleset("puff")
-    start = pos(rules, {21: 1, 23: 1}, {}, wait=(13, 15))
+    start = pos({21: 1, 23: 1}, {}, wait=(13, 15))
     assert results(rules, start, 6, 5) == ["bar/20 bar/19"]
-    final = pos(rules, {23: 1, 20: 1, 15: 1}, {}, wait=(12, 15))  # 21/15 and bar/20
+    final = pos({23: 1, 20: 1, 15: 1}, {}, wait=(12, 15))  # 21/15 and bar/20
     assert Turn(start, 6, 5, rules).check(final) == "Enter checkers first"
     # The last one in: the other die may move any checker, the new one too.
-    last = pos(rules, {19: 14}, {}, wait=(1, 15))
+    last = pos({19: 14}, {}, wait=(1, 15))
     assert "bar/20 19/13" in results(rules, last, 6, 5) and "bar/14" in results(rules, last, 6, 5)
 
 
@@ -73,13 +62,13 @@ def test_russian_puff_after_the_first_two_checkers_each_die_may_enter_or_move(ke
     # bewegen) sind moeglich."
     rules = ruleset(key)
     assert results(rules, rules.start_position(), 4, 2) == ["bar/23 bar/21"]
-    two = pos(rules, {21: 1, 23: 1}, {}, wait=(13, 15))
+    two = pos({21: 1, 23: 1}, {}, wait=(13, 15))
     out = results(rules, two, 6, 5)
     assert "bar/20 bar/19" in out  # both entered
     assert "bar/19 21/16" in out  # one entered, one moved
     assert "23/12" in out  # both on the board
     # One checker in (a hit sent the other back): the second must still come in first.
-    one = pos(rules, {21: 1}, {}, wait=(14, 15))
+    one = pos({21: 1}, {}, wait=(14, 15))
     assert all(s.startswith("bar/") for s in results(rules, one, 6, 5)[0].split())
 
 
@@ -88,7 +77,7 @@ def test_acey_deucey_checkers_are_entered_at_will_one_two_or_none():
     # auf dem Brett befindliche weiter zieht. Auch die Kombination beider Moeglichkeiten ist
     # erlaubt."
     rules = ruleset("aceydeucey")
-    on = pos(rules, {21: 1, 23: 1}, {}, wait=(13, 15))
+    on = pos({21: 1, 23: 1}, {}, wait=(13, 15))
     out = results(rules, on, 6, 5)
     assert "bar/20 bar/19" in out and "bar/19 23/18" in out and "23/12" in out and "23/18 21/15" in out
     # The first roll can only enter (nothing on the board yet).
@@ -100,18 +89,18 @@ def test_acey_deucey_a_hit_checker_still_enters_before_anything_else():
     # The standard bar rule holds for a checker that was hit ("Grundsaetzlich gelten die
     # Standardzugregeln"); entering at will is for the checkers not yet brought in.
     rules = ruleset("aceydeucey")
-    hit = pos(rules, {13: 2}, {}, wait=(12, 15), bar=(1, 0))
+    hit = pos({13: 2}, {}, wait=(12, 15), mover_bar=1)
     out = results(rules, hit, 6, 5)
     assert out and all("bar/" in s for s in out)  # the hit checker enters first, then any
     # a waiting checker entered with the 6 (bar/19 from beside the board), 13/8, the hit one
     # left on the bar
-    final = pos(rules, {13: 1, 8: 1, 19: 1}, {}, wait=(11, 15), bar=(1, 0))
+    final = pos({13: 1, 8: 1, 19: 1}, {}, wait=(11, 15), mover_bar=1)
     assert Turn(hit, 6, 5, rules).check(final) == "Enter from the bar first"
 
 
 def test_a_waiting_checker_enters_with_a_hit_on_the_entry_point():
     rules = ruleset("aceydeucey")
-    start = pos(rules, {}, {3: 1}, wait=(15, 14))  # the opponent's blot on its 3 = our 22
+    start = pos({}, {3: 1}, wait=(15, 14))  # the opponent's blot on its 3 = our 22
     plays = Turn(start, 3, 1, rules).plays()
     assert "bar/24 bar/22*" in [str(p) for p in plays]
     p = [p for p in plays if str(p) == "bar/24 bar/22*"][0].position
@@ -121,7 +110,7 @@ def test_a_waiting_checker_enters_with_a_hit_on_the_entry_point():
 def test_no_checker_is_borne_off_while_checkers_wait():
     # "Das Hinauswuerfeln erfolgt wie beim klassischen Backgammon": every checker home first.
     rules = ruleset("aceydeucey")
-    home = pos(rules, {1: 7, 2: 7}, {}, wait=(1, 15))
+    home = pos({1: 7, 2: 7}, {}, wait=(1, 15))
     assert not any("off" in s for s in results(rules, home, 2, 1))
 
 
@@ -130,13 +119,13 @@ def test_closed_out_with_checkers_waiting_the_turn_passes():
     m = Match(1, rules=rules)
     m.opening_roll(3, 1)
     # the opponent (black, not on roll) holds our whole entry quarter
-    m.position = pos(rules, {}, {p: 2 for p in range(1, 7)}, wait=(15, 3))
+    m.position = pos({}, {p: 2 for p in range(1, 7)}, wait=(15, 3))
     m.turn = None
     m.phase = "roll"
     assert m.closed_out()
     acey = ruleset("aceydeucey")
     m2 = Match(1, rules=acey)
-    m2.position = pos(acey, {10: 1}, {p: 2 for p in range(1, 7)}, wait=(14, 3))
+    m2.position = pos({10: 1}, {p: 2 for p in range(1, 7)}, wait=(14, 3))
     assert not m2.closed_out()  # a checker on the board may still move
 
 
@@ -147,14 +136,14 @@ def test_acey_deucey_the_winner_scores_a_point_for_each_checker_not_borne_off():
     rules = ruleset("aceydeucey")
     m = Match(25, rules=rules)
     m.opening_roll(3, 1)
-    last = pos(rules, {1: 1}, {20: 3, 5: 2}, wait=(0, 10))  # white: 14 off; black: 10 still out
+    last = pos({1: 1}, {20: 3, 5: 2}, wait=(0, 10))  # white: 14 off; black: 10 still out
     m.position = last
     m._rolled(2, 1)
     m.play(Turn(last, 2, 1, rules).plays()[0])
     assert m.result[0] == 0 and m.result[1] == 15  # 3 + 2 on the board, 10 waiting
     m2 = Match(25, rules=rules)
     m2.opening_roll(3, 1)
-    m2.position = pos(rules, {1: 1}, {20: 3, 5: 2})  # black: 10 borne off
+    m2.position = pos({1: 1}, {20: 3, 5: 2})  # black: 10 borne off
     m2._rolled(2, 1)
     m2.play(Turn(m2.position, 2, 1, rules).plays()[0])
     assert m2.result[1] == 5
@@ -163,7 +152,7 @@ def test_acey_deucey_the_winner_scores_a_point_for_each_checker_not_borne_off():
 
 def test_a_loser_with_checkers_still_waiting_loses_a_backgammon():
     rules = ruleset("puff")
-    final = pos(rules, {}, {20: 3}, wait=(0, 12))
+    final = pos({}, {20: 3}, wait=(0, 12))
     final.cells[0] = 15
     assert rules.result(final, final) == 3
 

@@ -5,24 +5,15 @@ both enter into one quarter and bear off from one quarter; black's board point i
 
 import pytest
 
-from bgrules import Position, Turn
+from bgrules import Turn
 from bgrules.match import Match
-from bgrules.position import OPP, waiting
+from bgrules.position import OPP
 from bgrules.rules import ruleset, STANDARD
 from companion.tracker import led_of, own_point
 from companion_helpers import Harness, ROLL_W, ROLL_B
+from variant_parts_helpers import pos
 
 SAME_WAY = ("longpuff", "longrussianpuff", "russian", "straight")
-
-
-def pos(mover, opp, wait=(0, 0), bar=(0, 0)):
-    m = [0] * 24
-    o = [0] * 24
-    for p, n in mover.items():
-        m[p - 1] = n
-    for p, n in opp.items():
-        o[p - 1] = n
-    return Position.from_points(m, o, bar[0], bar[1], check=False).set_waiting(*wait)
 
 
 @pytest.mark.parametrize("key", SAME_WAY)
@@ -44,7 +35,7 @@ def test_long_puff_both_enter_into_the_same_quarter(key):
     # Steine von beiden Spielern aus den Feldern 19-24": an opponent's point in the quarter
     # where we enter is its own entry point too, and closes it to us.
     rules = ruleset(key)
-    start = pos({}, {22: 2}, wait=(15, 13))
+    start = pos({}, {22: 2}, wait=(15, 13), check=False)
     out = [str(p) for p in Turn(start, 3, 1, rules).plays()]
     assert out and not any("/22" in s for s in out)
     # in Puff (against each other) the opponent's 22 is our 3: no obstacle to entering on 22
@@ -56,7 +47,7 @@ def test_long_puff_both_enter_into_the_same_quarter(key):
 def test_long_puff_a_blot_on_the_shared_quarter_is_hit_by_a_checker_entering_there(key):
     # "Die restlichen Regeln inklusive Blockieren und Werfen gelten wie bei Puff."
     rules = ruleset(key)
-    start = pos({}, {22: 1}, wait=(15, 14))
+    start = pos({}, {22: 1}, wait=(15, 14), check=False)
     plays = {str(p): p.position for p in Turn(start, 3, 1, rules).plays()}
     hit = [k for k in plays if "bar/22*" in k]
     assert hit
@@ -67,13 +58,13 @@ def test_long_puff_a_blot_on_the_shared_quarter_is_hit_by_a_checker_entering_the
 def test_long_puff_both_bear_off_from_the_same_quarter_and_a_checker_there_blocks():
     # both home boards are the same six points: the opponent's two on its 3 close our 3
     rules = ruleset("longpuff")
-    start = pos({6: 2, 5: 13}, {3: 2, 1: 13})
+    start = pos({6: 2, 5: 13}, {3: 2, 1: 13}, check=False)
     plays = Turn(start, 3, 1, rules).plays()
     assert plays and not any(p.position.cells[3] for p in plays)
     # against each other (Puff) their 3 is our 22: our 3 is open
     assert any(p.position.cells[3] for p in Turn(start, 3, 1, ruleset("puff")).plays())
     assert start.problem(opposite=rules.opposite) is None
-    clash = pos({3: 1}, {3: 1})
+    clash = pos({3: 1}, {3: 1}, check=False)
     assert clash.problem(opposite=rules.opposite) == "Both colours on point 3"
     assert clash.problem() is None  # against each other, our 3 is their 22
 
@@ -82,10 +73,10 @@ def test_same_way_a_loser_with_a_checker_still_in_the_start_quarter_loses_a_back
     # assumed (docs/variants.md): backgammon when a loser's checker is still in the last
     # quarter of its own track (the winner's home board in the standard game)
     rules = ruleset("longpuff")
-    final = pos({}, {20: 1, 3: 14})
+    final = pos({}, {20: 1, 3: 14}, check=False)
     final.cells[0] = 15
     assert rules.result(final, final) == 3
-    final2 = pos({}, {3: 15})
+    final2 = pos({}, {3: 15}, check=False)
     final2.cells[0] = 15
     assert rules.result(final2, final2) == 2
 

@@ -10,10 +10,13 @@ from bgrules.match import Match, ROLL
 from companion import journal
 
 
-def pos(mover, opponent, mover_bar=0):
-    """A position from {point: checkers} for each side, each in its own numbering."""
-    return Position.from_points([mover.get(p, 0) for p in range(1, 25)],
-                                [opponent.get(p, 0) for p in range(1, 25)], mover_bar)
+def pos(mover, opponent, mover_bar=0, opponent_bar=0, wait=(0, 0), check=True):
+    """A position from {point: checkers} for each side, each in its own numbering, with ``wait``
+    checkers of each side waiting off the board. ``check=False``: a board mapping other than the
+    standard game's (the same-way tracks), which Position.from_points would refuse."""
+    p = Position.from_points([mover.get(q, 0) for q in range(1, 25)],
+                             [opponent.get(q, 0) for q in range(1, 25)], mover_bar, opponent_bar, check=check)
+    return p.set_waiting(*wait) if wait != (0, 0) else p
 
 
 def at(rules, position, on_roll=0):
