@@ -14,35 +14,8 @@ def plays(turn):
     seen = {}
     for dice in turn._orders:
         s.load(turn.start.cells)
-        if turn._back:
-            _collect_both_ways(turn, dice, 0, n, seen)
-        else:
-            _collect(turn, dice, 0, n, BAR, seen)
+        _collect(turn, dice, 0, n, BAR, seen)
     return list(seen.values())
-
-
-def _collect_both_ways(turn, dice, k, n, seen):
-    # Backwards (bgrules/variants/backwards.py): each die forward or back from every point, in
-    # every order (the standard ordering of a double's steps holds for forward steps only)
-    s = turn._s
-    c = s.c
-    if k == n:
-        if n == 1 and turn.forced_die and s.p_die[0] != turn.forced_die:
-            return
-        key = bytes(c)
-        if key not in seen:
-            seen[key] = Play(tuple((s.p_src[i], s.p_dst[i], s.p_hit[i]) for i in range(n)), Position(c))
-        return
-    d = dice[k]
-    src = BAR
-    while src > 0:
-        if c[src]:
-            for t in (s.dest(src, d), s.back(src, d)):
-                if t >= 0:
-                    s.push(src, t, d)
-                    _collect_both_ways(turn, dice, k + 1, n, seen)
-                    s.pop()
-        src -= 1
 
 
 def _collect(turn, dice, k, n, top, seen):
@@ -57,13 +30,18 @@ def _collect(turn, dice, k, n, top, seen):
             real = getattr(s, "real", None)  # a search that keeps waiting checkers on its bar
             seen[key] = Play(steps, Position(real() if real else c))
         return
+    # Backwards (bgrules/variants/backwards.py): each die forward or back from every point, in
+    # every order (the standard ordering of a double's steps, sources falling, holds for
+    # forward steps only)
+    back = turn._back
     d = dice[k]
     src = BAR if c[BAR] and s.bar_first else top
     while src > 0:
         if c[src]:
-            t = s.dest(src, d)
-            if t >= 0:
-                s.push(src, t, d)
-                _collect(turn, dice, k + 1, n, src if turn.double else BAR, seen)
-                s.pop()
+            for way in (0, 1) if back else (0,):
+                t = s.back(src, d) if way else s.dest(src, d)
+                if t >= 0:
+                    s.push(src, t, d)
+                    _collect(turn, dice, k + 1, n, src if turn.double and not back else BAR, seen)
+                    s.pop()
         src -= 1
