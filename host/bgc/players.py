@@ -274,13 +274,18 @@ def press_actions(button, rng, long=False, frames_before=(20, 60)):
 
 
 # ------------------------------------------------------------------ choosing
+def fewest_pips(plays):
+    """The plays that leave the mover the fewest pips: automated players of Backwards choose
+    among these, since plays with backward steps would wander for ever."""
+    least = min(play.position.pips()[0] for play in plays)
+    return [play for play in plays if play.position.pips()[0] == least]
+
+
 def choose_play(plays, rng, forward=False):
     """A sensible play: few blots, points made, checkers hit and borne off (random among
-    equals), so automated games stay short. ``forward`` (Backwards): among the plays that leave
-    the fewest pips, since plays with backward steps would wander for ever."""
+    equals), so automated games stay short. ``forward``: among fewest_pips(plays)."""
     if forward:
-        least = min(play.position.pips()[0] for play in plays)
-        plays = [play for play in plays if play.position.pips()[0] == least]
+        plays = fewest_pips(plays)
     best = None
     for play in plays:
         c = play.position.cells

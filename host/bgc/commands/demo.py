@@ -3,6 +3,7 @@
 import random
 
 from ..engine import add_variant_argument, board_lines, read_variant
+from ..players import fewest_pips
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
@@ -52,9 +53,7 @@ def play_game(rng, rules=None):
         pos = m.position
         plays = m.turn.plays()
         if plays and m.rules.backwards:
-            # Random plays with backward steps wander for ever: this player goes forward most.
-            least = min(pl.position.pips()[0] for pl in plays)
-            plays = [pl for pl in plays if pl.position.pips()[0] == least]
+            plays = fewest_pips(plays)
         play = rng.choice(plays) if plays else None
         after = play.position if play else pos
         yield number, names[mover], m.dice, play, after
