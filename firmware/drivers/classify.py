@@ -76,7 +76,7 @@ class CalibrationError(ValueError):
 
 
 class Classifier:
-    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=12,
+    def __init__(self, n=N, stable_frames=3, empty_pct=50, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=19,
                  under_frames=20):
         if stable_frames < 1 or stable_frames > 250:
             raise ValueError("stable_frames must be 1..250")
@@ -180,12 +180,18 @@ class Classifier:
             if st & 3 == 0 or st & STACK:
                 one[c] = 0
             elif s == st and st < STACK:
-                # settled on one checker: follow its level (slowly, as drift moves it)
+                # settled on one checker: follow its level as drift moves it, slowly (0.64 s at
+                # the 10 ms loop) and only from readings within an eighth of the drop threshold
+                # of it: a hand coming down over the cell, however slowly, or held above it
+                # moves the reading by more and is never learned as the checker's level
                 if one[c] != s:
                     one[c] = s
                     level[c] = d
                 else:
-                    level[c] += (d - level[c]) >> 3
+                    # only a reading within noise of the level is drift (drift_ok below)
+                    e = d - level[c]
+                    if -(tdrop[c] >> 3) < e < (tdrop[c] >> 3):
+                        level[c] += e >> 6
         self.faults = faults
         self.frames += 1
         return changed
