@@ -8,7 +8,8 @@ stable state changes only after the same instant state was seen ``stable_frames`
 
 Calibration file (little-endian, documented in hardware/calibration.md):
     0  4s  magic b"BGC1"
-    4  B   version (1)
+    4  B   version (2; a version 1 file is read for its baselines and units, its thresholds
+           being those of the firmware that wrote it, superseded: hardware/calibration.md)
     5  B   cell count n (128)
     6  B   empty_pct
     7  B   stack_pct
@@ -47,7 +48,7 @@ DEFAULT_UNIT = const(13600)
 FAULT_LO = const(1500)
 FAULT_HI = const(64000)
 CALIB_MAGIC = b"BGC1"
-CALIB_VERSION = const(1)
+CALIB_VERSION = const(2)
 CALIB_PATH = "calib.bin"
 
 try:
@@ -264,15 +265,18 @@ class Classifier:
         magic, ver, cells, e_pct, s_pct, unit, _ = struct.unpack_from("<4sBBBBHH", data, 0)
         if magic != CALIB_MAGIC:
             raise CalibrationError("not a calibration file (magic %r)" % (magic,))
-        if ver != CALIB_VERSION or cells != n:
+        if ver not in (1, CALIB_VERSION) or cells != n:
             raise CalibrationError("calibration version %d for %d cells" % (ver, cells))
         (check,) = struct.unpack_from("<H", data, 12 + 4 * n)
         if check != fletcher16(data, 12 + 4 * n):
             raise CalibrationError("calibration checksum mismatch (torn or corrupt file)")
         if not (5 <= e_pct < s_pct <= 250) or not (1000 <= unit <= 40000):
             raise CalibrationError("calibration thresholds out of range")
-        self.empty_pct = e_pct
-        self.stack_pct = s_pct
+        if ver == CALIB_VERSION:
+            # version 1 held the firmware's own 40 % and 110 %: a hand 5 mm over an empty cell
+            # reads 40 % of a unit, so the thresholds of this firmware stand instead
+            self.empty_pct = e_pct
+            self.stack_pct = s_pct
         self.default_unit = unit
         for c in range(n):
             (self.base16[c],) = struct.unpack_from("<H", data, 12 + 2 * c)
