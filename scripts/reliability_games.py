@@ -93,12 +93,18 @@ def main(argv=None):
     if args.variant in HANDS_CANNOT:
         ap.error("%s: %s" % (args.variant, HANDS_CANNOT[args.variant]))
     max_frames = int(args.max_minutes * 6000)
-    jobs = [(args.seed + i, args.hits, max_frames, v) for v in variants for i in range(args.games)]
+    # seed by seed across the rulesets: a run cut short has played every ruleset alike
+    jobs = [(args.seed + i, args.hits, max_frames, v) for i in range(args.games) for v in variants]
+    results = []
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.starmap(play_game, jobs, chunksize=1 if len(variants) > 1 else 4)
+            for r in pool.imap_unordered(_play_job, jobs, chunksize=1 if len(variants) > 1 else 4):
+                results.append(r)
+                _progress(r, len(results), len(jobs))
     else:
-        results = [play_game(*x) for x in jobs]
+        for x in jobs:
+            results.append(play_game(*x))
+            _progress(results[-1], len(results), len(jobs))
     summary = summarize(results)
     summary["seconds"] = round(time.time() - t0, 1)
     print(report(summary, args.hits))
@@ -108,6 +114,18 @@ def main(argv=None):
         for v in sorted(set(VARIANTS) - set(variants)):
             print("not played: %s: %s" % (v, HANDS_CANNOT[v]))
     return 0 if summary["false_flags"] == 0 and summary["unfinished"] == 0 else 1
+
+
+def _play_job(job):
+    return play_game(*job)
+
+
+def _progress(r, done, total):
+    """One line per game on stderr, so that a long run's figures so far are never lost."""
+    sys.stderr.write("%d/%d %s seed %d: %s, %d turns, %d false flags%s\n" % (
+        done, total, r["variant"], r["seed"], "finished" if r["finished"] else "NOT FINISHED", r["turns"],
+        len(r["flags"]), "".join("; %s at %s (%s)" % (f["reason"], f["pos"], f["dice"]) for f in r["flags"][:3])))
+    sys.stderr.flush()
 
 
 def variant_table(results):

@@ -16,6 +16,7 @@ it 30-45 mm up to a cell of a point, comes down at 50-200 mm/s and then:
   with ``illegal`` for that point within 1 s of the checker landing.
 
     .venv/bin/python scripts/reliability_hover.py --trials 1000 --jobs 2
+    .venv/bin/python scripts/reliability_hover.py --figures    # the table of hardware/sensing.md
 """
 
 import argparse
@@ -224,12 +225,83 @@ def report(s):
     return "\n".join(lines)
 
 
+def sensor_figures(boards=119):
+    """What a cell reads, in units of the nominal one-checker deviation, on ``boards`` boards
+    of the model with every point filled with five white checkers: rows of (case, values)."""
+    from bgc.virtual.board import BLACK, WHITE, Board
+    from drivers.classify import DEFAULT_UNIT
+
+    rows = {}
+
+    def add(name, v):
+        rows.setdefault(name, []).append(v / float(DEFAULT_UNIT))
+
+    def counts(b, c):
+        # Board.expected_counts for one cell without recomputing the other 127
+        from bgc.virtual.board import LSB_V
+
+        v = b.vq[c] + b.gain[c] * b.sens * b.field_mt(c) + b.drift[c] * LSB_V
+        return int(v / LSB_V + 0.5) << 4
+
+    for seed in range(1, boards + 1):
+        b = Board(seed=seed, tremor_mm=0, drift_lsb_per_s=0)
+        rest = [counts(b, c) for c in range(120)]
+        for c in range(0, 120, 7):  # the same cells, nothing else on the board
+            b.hover(c, 5.0, WHITE)
+            add("a checker held 5 mm over a cell of an empty board", counts(b, c) - rest[c])
+        b.hand = None
+        for c in range(120):
+            b.place(c, WHITE)
+        for c in range(0, 120, 7):  # 18 cells a board, spread over the points
+            one = counts(b, c)
+            add("one checker", one - rest[c])
+            b.place(c, WHITE)
+            add("the same colour on top", counts(b, c) - rest[c])
+            b.remove(c)
+            b.place(c, BLACK)
+            add("the other colour on top: change", counts(b, c) - one)
+            b.remove(c)
+            for h in (5.0, 10.0, 15.0):
+                b.hover(c, h, BLACK)
+                add("the other colour held %d mm over it: change" % h, counts(b, c) - one)
+                b.hand = None
+                b._stale = True
+            b.remove(c)
+            for h in (5.0, 10.0, 15.0):
+                b.hover(c, h, WHITE)
+                add("a checker held %d mm over the empty cell" % h, counts(b, c) - rest[c])
+                b.hand = None
+                b._stale = True
+            b.place(c, WHITE)
+            # what 0.3 mm of tremor changes: the hand 5 mm over, then 4.7 mm over
+            b.hover(c, 5.0, BLACK)
+            hi = counts(b, c)
+            b.hover(c, 4.7)
+            add("0.3 mm of tremor, the hand 5 mm over the checker", abs(counts(b, c) - hi))
+            b.hand = None
+            b._stale = True
+    return [(k, sorted(v)) for k, v in rows.items()]
+
+
+def figures_table(rows):
+    lines = ["| on the cell (units of 13,600 counts) | min | median | max |", "|---|---|---|---|"]
+    for name, v in rows:
+        vals = [abs(x) if "change" not in name else x for x in v]
+        vals.sort()
+        lines.append("| %s | %.3f | %.3f | %.3f |" % (name, vals[0], vals[len(vals) // 2], vals[-1]))
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=1000, help="trials of each kind (default 1000)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--figures", action="store_true", help="print the sensor figures of hardware/sensing.md")
     args = ap.parse_args(argv)
+    if args.figures:
+        print(figures_table(sensor_figures()))
+        return 0
     t0 = time.time()
     jobs = [(k, args.seed + i) for i in range(args.trials) for k in ("hold", "setdown")]
     if args.jobs > 1:

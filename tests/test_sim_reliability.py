@@ -72,3 +72,27 @@ def test_illegal_play_is_flagged_with_its_reason(rule):
         pytest.xfail(KNOWN_GAPS[rule] + ": " + verdict)
     assert reason is not None, verdict
     assert verdict.startswith("flagged"), "%s (%s): %s" % (rule, reason, verdict)
+
+
+def test_hands_held_over_the_board_are_not_flagged_and_checkers_set_on_a_five_point_are():
+    # issue 22: the short version of scripts/reliability_hover.py (docs/reliability.md)
+    rh = _script("reliability_hover")
+    results = [rh.run_trial(kind, seed) for seed in range(1, 7) for kind in ("hold", "setdown")]
+    s = rh.summarize(results)
+    assert s["holds"] == 6 and s["setdowns"] == 6
+    assert s["holds_flagged"] == 0, rh.report(s)
+    assert s["setdowns_in_time"] == 6 and s["setdowns_false_before"] == 0, rh.report(s)
+
+
+def test_every_ruleset_plays_its_first_turns_with_noise_and_hands_without_a_false_flag():
+    # issue 22: the short version of `reliability_games.py --variant all` (docs/reliability.md):
+    # every ruleset the hands can play, its first 15 s of play (about three turns)
+    from bgrules.rules import VARIANTS
+
+    rg = _script("reliability_games")
+    played = [v for v in VARIANTS if v not in rg.HANDS_CANNOT]
+    assert len(played) == len(VARIANTS) - 1 == 26
+    results = [rg.play_game(7, "both", 1500, v) for v in played]
+    s = rg.summarize(results)
+    assert s["moves"] > 26 * 3
+    assert s["false_flags"] == 0, rg.report(s)
