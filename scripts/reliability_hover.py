@@ -225,7 +225,7 @@ def report(s):
     return "\n".join(lines)
 
 
-def sensor_figures(boards=119):
+def sensor_figures(boards=119, cells=range(0, 120, 7)):
     """What a cell reads, in units of the nominal one-checker deviation, on ``boards`` boards
     of the model with every point filled with five white checkers: rows of (case, values)."""
     from bgc.virtual.board import BLACK, WHITE, Board
@@ -246,13 +246,13 @@ def sensor_figures(boards=119):
     for seed in range(1, boards + 1):
         b = Board(seed=seed, tremor_mm=0, drift_lsb_per_s=0)
         rest = [counts(b, c) for c in range(120)]
-        for c in range(0, 120, 7):  # the same cells, nothing else on the board
+        for c in cells:  # the same cells, nothing else on the board
             b.hover(c, 5.0, WHITE)
             add("a checker held 5 mm over a cell of an empty board", counts(b, c) - rest[c])
         b.hand = None
         for c in range(120):
             b.place(c, WHITE)
-        for c in range(0, 120, 7):  # 18 cells a board, spread over the points
+        for c in cells:  # 18 cells a board, spread over the points
             one = counts(b, c)
             add("one checker", one - rest[c])
             b.place(c, WHITE)
@@ -260,6 +260,7 @@ def sensor_figures(boards=119):
             b.remove(c)
             b.place(c, BLACK)
             add("the other colour on top: change", counts(b, c) - one)
+            add("the other colour on top", counts(b, c) - rest[c])
             b.remove(c)
             for h in (5.0, 10.0, 15.0):
                 b.hover(c, h, BLACK)

@@ -77,7 +77,7 @@ class CalibrationError(ValueError):
 
 
 class Classifier:
-    def __init__(self, n=N, stable_frames=3, empty_pct=50, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=19,
+    def __init__(self, n=N, stable_frames=3, empty_pct=47, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=19,
                  under_frames=20):
         if stable_frames < 1 or stable_frames > 250:
             raise ValueError("stable_frames must be 1..250")
