@@ -96,3 +96,16 @@ def test_every_ruleset_plays_its_first_turns_with_noise_and_hands_without_a_fals
     s = rg.summarize(results)
     assert s["moves"] > 26 * 3
     assert s["false_flags"] == 0, rg.report(s)
+
+
+def test_long_puff_entry_unseen_on_a_five_point_then_a_blot_hit_blot_first_is_not_flagged():
+    # found by `reliability_games.py --variant all` (issue 22): Long Puff, White 3-3 with one
+    # checker still waiting, 8, 5 and 1 on its 21, 22 and 23 points, a black blot on 20. The
+    # waiting checker enters on the 22 point, on top of the five there, where the sensors do not
+    # see it; then the blot is taken off first for 23/20*. The tracker thought the checker still
+    # waiting (all must enter before any moves), so nothing could hit on 20: "No play of 3-3
+    # gives this", three times, though the play bar/19 23/20* 22/19 is legal
+    rg = _script("reliability_games")
+    s = rg.summarize([rg.play_game(1, "both", 2200, "longpuff")])
+    assert s["moves"] >= 20
+    assert s["false_flags"] == 0, rg.report(s)
