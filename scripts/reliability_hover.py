@@ -270,7 +270,7 @@ def sensor_figures(boards=119, cells=range(0, 120, 7)):
             b.remove(c)
             for h in (5.0, 10.0, 15.0):
                 b.hover(c, h, WHITE)
-                add("a checker held %d mm over the empty cell" % h, counts(b, c) - rest[c])
+                add("a checker held %d mm over a cell emptied, the board full" % h, counts(b, c) - rest[c])
                 b.hand = None
                 b._stale = True
             b.place(c, WHITE)

@@ -240,10 +240,10 @@ def test_a_version_1_calibration_keeps_its_baselines_but_not_its_old_empty_thres
     raw = [base[c] for c in range(128)]
     # hardware/sensing.md, the model's extremes: a hand 5 mm over an empty cell (0.41, 0.43 at
     # the top of its tremor), the weakest checker (0.77), the weakest one with a checker of the
-    # other colour on top (0.53)
+    # other colour on top (0.526)
     raw[0] = base[0] + int(0.43 * 13600)
     raw[1] = base[1] + int(0.77 * 13600)
-    raw[2] = base[2] + int(0.53 * 13600)
+    raw[2] = base[2] + int(0.52 * 13600)
     for _ in range(10):
         cl.update(raw)
     assert (cl.state[0], cl.state[1], cl.state[2]) == (EMPTY, WHITE, WHITE)
