@@ -1,10 +1,11 @@
 """The local web server of the live view: the page, its event stream and the save links."""
 
-import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
+from .. import resource
+
+PAGE = resource("web", "page.html")
 KEEPALIVE_S = 10.0
 
 
