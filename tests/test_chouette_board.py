@@ -24,8 +24,8 @@ def records(h):
     return h.journal()[0]
 
 
-def to_box_double(h):
-    """Opening 3-1 for the box (White), the team's 6-4, then the box doubles (every member)."""
+def to_box_turn(h):
+    """Opening 3-1 for the box (White), the team's 6-4: the box is on roll."""
     h.show()
     h.press(ROLL_W)  # opening roll
     h.move("w", 8, 5, show=False)
@@ -36,6 +36,11 @@ def to_box_double(h):
     h.move("b", 12, 16)
     h.press(ROLL_B)
     assert h.c.phase == "roll" and h.c.match.on_roll == 0
+
+
+def to_box_double(h):
+    """to_box_turn, then the box doubles (every member)."""
+    to_box_turn(h)
     h.press(CUBE_W)
     if h.c.chouette.cubes == "several":
         assert h.c.box_pick is not None  # every member chosen to begin with: hold ROLL doubles them
@@ -309,15 +314,7 @@ def test_seed_a_member_who_dropped_leaves_mid_game_over_serial(tmp_path):
 def test_seed_several_cubes_the_box_doubles_the_members_it_chooses_with_the_buttons(tmp_path):
     # "Il box può offrire il raddoppio ai singoli componenti della squadra"
     h = seated(tmp_path, rolls=[(6, 4), (5, 2)], cubes="several")
-    h.show()
-    h.press(ROLL_W)
-    h.move("w", 8, 5, show=False)
-    h.move("w", 6, 5)
-    h.press(ROLL_W)
-    h.press(ROLL_B)
-    h.move("b", 1, 7, show=False)
-    h.move("b", 12, 16)
-    h.press(ROLL_B)
+    to_box_turn(h)
     h.press(CUBE_W)
     assert h.c.msg.startswith("x2 to Anna? yes") and h.c.phase == "roll"
     assert h.events("status")[-1]["chouette"]["box_chosen"] == ["Anna", "Bruno", "Dario"]
@@ -340,15 +337,7 @@ def test_seed_several_cubes_the_box_doubles_the_members_it_chooses_with_the_butt
 
 def test_several_cubes_the_box_gives_up_choosing_with_cube_held(tmp_path):
     h = seated(tmp_path, rolls=[(6, 4)], cubes="several")
-    h.show()
-    h.press(ROLL_W)
-    h.move("w", 8, 5, show=False)
-    h.move("w", 6, 5)
-    h.press(ROLL_W)
-    h.press(ROLL_B)
-    h.move("b", 1, 7, show=False)
-    h.move("b", 12, 16)
-    h.press(ROLL_B)
+    to_box_turn(h)
     h.press(CUBE_W)
     for _ in range(3):
         h.press(ROLL_W)
@@ -364,15 +353,7 @@ def test_several_cubes_the_box_doubles_chosen_members_over_serial(tmp_path):
     h = seated(tmp_path, rolls=[(6, 4)], cubes="several")
     h.line("boxdouble Anna")
     assert h.events("error")[-1]["error"] == "the box doubles before rolling, on its turn"
-    h.show()
-    h.press(ROLL_W)
-    h.move("w", 8, 5, show=False)
-    h.move("w", 6, 5)
-    h.press(ROLL_W)
-    h.press(ROLL_B)
-    h.move("b", 1, 7, show=False)
-    h.move("b", 12, 16)
-    h.press(ROLL_B)
+    to_box_turn(h)
     h.line("boxdouble Zed")
     assert h.events("error")[-1]["error"] == "No double to Zed"
     h.line("boxdouble names=Dario,Bruno")
@@ -382,15 +363,7 @@ def test_several_cubes_the_box_doubles_chosen_members_over_serial(tmp_path):
 
 def test_one_common_cube_the_box_doubles_the_whole_team_over_serial(tmp_path):
     h = seated(tmp_path, rolls=[(6, 4)])
-    h.show()
-    h.press(ROLL_W)
-    h.move("w", 8, 5, show=False)
-    h.move("w", 6, 5)
-    h.press(ROLL_W)
-    h.press(ROLL_B)
-    h.move("b", 1, 7, show=False)
-    h.move("b", 12, 16)
-    h.press(ROLL_B)
+    to_box_turn(h)
     h.line("boxdouble Anna")
     assert h.events("error")[-1]["error"] == "one common cube: the box doubles the whole team"
     h.line("boxdouble")

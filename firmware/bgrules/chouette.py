@@ -38,6 +38,12 @@ def signed(points):
     return ("%+d" % points) if points == int(points) else ("%+.1f" % points)
 
 
+def cube_words(cubes):
+    """The cube form in words: "one common cube" (the captain turns it for the team) or
+    "several cubes" (one per team member)."""
+    return "one common cube" if cubes == COMMON else "several cubes"
+
+
 LOT_OUTCOMES = 36  # the outcomes of one roll of two dice: (d1 - 1) * 6 + (d2 - 1)
 
 
@@ -316,14 +322,14 @@ class Chouette:
         captain) may not double now; None when it may."""
         if self.phase != GAME or self.result is not None:
             return "No game on"
+        if self.cubes == COMMON and side == 1 and name and name != self.captain:
+            # Seed: with one cube a member's only own decision is to take or pass
+            return "Only the captain doubles"
         m = self.match
         why = m.double_refusal(side)
         if why:
             return why
         if self.cubes == COMMON:
-            if side == 1 and name and name != self.captain:
-                # Seed: with one cube a member's only own decision is to take or pass
-                return "Only the captain doubles"
             return None
         if side == 0:
             if not self.box_targets():

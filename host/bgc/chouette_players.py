@@ -18,6 +18,8 @@ the member's double from the PC instead (``cdouble NAME``). Games without a plan
 pip-count policy of ``players.Players``.
 """
 
+from bgrules.chouette import cube_words
+
 from . import players as P
 
 EVENING_NAMES = ("Anna", "Bruno", "Carla", "Dario")
@@ -106,7 +108,7 @@ class ChouettePlayers(P.Players):
             nxt = _game_plan(self.plan, game + 1).get("cubes")
             if nxt and game + 1 not in self._cubes_sent:
                 self._cubes_sent.add(game + 1)
-                self.note("the club plays %s cubes from game %d" % (nxt, game + 1))
+                self.note("the club plays with %s from game %d" % (cube_words(nxt), game + 1))
                 sim.serial.send("cubes " + nxt)
                 return
             return P.Players.decide(self, sim)

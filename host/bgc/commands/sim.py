@@ -181,6 +181,8 @@ def run_script(args, simmod):
 
 # ------------------------------------------------------------------ --chouette
 def run_chouette(args, simmod):
+    from bgrules.chouette import cube_words, signed
+
     from .. import chouette_log, players as P
     from ..chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
 
@@ -201,10 +203,10 @@ def run_chouette(args, simmod):
             say("%s rolls %d for the seats" % (ev["name"], ev["die"]))
         elif kind == "chouette" and ev["line"] != seen.get("line"):
             seen["line"] = ev["line"]
-            say("the line: %s (box %s, captain %s; %s cube%s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
-                                                                  ev["cubes"], "" if ev["cubes"] == "common" else "s"))
+            say("the line: %s (box %s, captain %s; %s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
+                                                            cube_words(ev["cubes"])))
         elif kind == "ledger" and "points" in ev:
-            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %+g" % (n, p) for n, p in ev["points"])))
+            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %s" % (n, signed(p)) for n, p in ev["points"])))
 
     sim.serial.listeners.append(on_event)
     players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
@@ -303,6 +305,7 @@ class DemoView:
 
 def run_demo(args, simmod):
     from .. import players as P
+    from .watch import describe
 
     if args.variant == "doublets":
         # the simulated hands know checkers that move, not towers taken apart and stacked again
@@ -376,7 +379,7 @@ def run_demo(args, simmod):
                     sim.run_ms(30)
                     show("after %s's play" % names[ev["p"]])
                 elif kind == "cube":
-                    say("%s %ss (cube %d)" % (names[ev["p"]], ev["action"].rstrip("e") if ev["action"] == "take" else ev["action"], ev["cube"]))
+                    say(describe(ev, {"names": names}))  # the same words as bgc watch: "Black takes (cube 2)"
                 elif kind == "resign":
                     say("%s: resignation %s" % (names[ev["p"]], ev["action"]))
                 elif kind == "ask":

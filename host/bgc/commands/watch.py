@@ -12,6 +12,8 @@ import os
 import sys
 import time
 
+from bgrules.chouette import signed
+
 from ..cli import UserError, shown
 
 RETRY = 0.3
@@ -94,7 +96,7 @@ class Screen:
                 out.append("chouette game %s: box %s, captain %s, team %s%s" % (
                     s.get("game"), ch.get("box"), ch.get("captain"), ", ".join(team) or "-",
                     "; %s to answer" % ch["asking"] if ch.get("asking") else ""))
-                out.append("ledger: " + ", ".join("%s %+g" % (n, p) for n, p in ch.get("totals", [])))
+                out.append("ledger: " + ", ".join("%s %s" % (n, signed(p)) for n, p in ch.get("totals", [])))
         out.append("last: %s" % (self.last or "-"))
         return out
 
@@ -112,7 +114,7 @@ def describe(ev, status):
     if kind == "seat":
         return "%s rolls %s for the seats" % (ev.get("name"), ev.get("die"))
     if kind == "ledger" and "points" in ev:
-        return "game %s: %s" % (ev.get("game"), ", ".join("%s %+g" % (n, p) for n, p in ev["points"]))
+        return "game %s: %s" % (ev.get("game"), ", ".join("%s %s" % (n, signed(p)) for n, p in ev["points"]))
     if kind == "roll":
         d = ev.get("dice") or [0, 0]
         return "%s rolls %d-%d" % (who(), d[0], d[1])
@@ -128,7 +130,8 @@ def describe(ev, status):
     if kind == "resign":
         return "%s resigns (%s)" % (who(), ev.get("kind", ""))
     if kind == "game_end":
-        return "game over: %s wins %s point(s)" % (who("winner"), ev.get("points", "?"))
+        points = ev.get("points", "?")
+        return "game over: %s wins %s point%s" % (who("winner"), points, "" if points == 1 else "s")
     if kind == "match_end":
         return "match over: %s wins" % who("winner")
     if kind == "error":
