@@ -76,7 +76,8 @@ def start_web(args, hub, out=None):
         server = serve(hub, args.web_host, args.web_port)
     except OSError as exc:
         raise UserError("cannot serve the web view on %s:%d: %s" % (args.web_host, args.web_port, exc.strerror or exc))
-    (out or sys.stderr).write("live view: %s (Ctrl-C to stop)\n" % server.url)
+    shown = ", ".join("%s (%s)" % (url, who) if who else url for url, who in server.urls)
+    (out or sys.stderr).write("live view: %s; Ctrl-C to stop\n" % shown)
     (out or sys.stderr).flush()
     return server
 
