@@ -228,3 +228,17 @@ def test_the_demo_story_says_takes(capsys):
     assert watch.describe(ev, {"names": ["White", "Black"]}) == "Black takes (cube 2)"
     assert watch.describe({"ev": "game_end", "winner": 0, "points": 2}, None) == "game over: White wins 2 points"
     assert watch.describe({"ev": "game_end", "winner": 1, "points": 1}, None) == "game over: Black wins 1 point"
+
+
+def test_replay_tells_the_partner_chosen_at_the_first_game_and_one_drawn_by_lot(tmp_path, capsys):
+    seats = [(d, 1) for d in (6, 5, 4, 3, 2, 1, 1, 1, 3, 2, 1)]  # P1..P8 in order
+    h = Harness(tmp_path, rolls=seats + [(1, 3)], openings=[(3, 1)])
+    h.line("chouette names=" + ",".join("P%d" % i for i in range(1, 9)))
+    for _ in range(len(seats)):
+        h.press(ROLL_W)
+    h.line("partner accepts=1")  # the captain P2 partners the box: P3 is captain at the board
+    h.line("partner")  # asked again, nobody: 1-3 is outcome 2 of 36, the third of P3..P8
+    assert cli.main(["replay", os.path.join(h.dir, h.c.name)]) == 0
+    out = capsys.readouterr().out
+    assert "P2 partners the box; P3 is captain" in out
+    assert "P5 partners the box, drawn by lot; P2 is captain" in out

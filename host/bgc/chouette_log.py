@@ -113,7 +113,9 @@ def _describe(ch, rec, before):
     if a == "cubes":
         return "from now on: %s" % cube_words(rec["cubes"])
     if a == "partner":
-        return "%s partners the box" % ch.partner
+        how = "" if any(rec.get("accepts") or []) else ", drawn by lot"
+        start = "; %s is captain" % ch.captain if ch.phase == "game" and ch.captain != before["captain"] else ""
+        return "%s partners the box%s%s" % (ch.partner, how, start)
     if a == "close":
         return "the evening ends"
     if a == "note":

@@ -51,10 +51,11 @@ def register(subparsers):
     d.add_argument("names", nargs="*", metavar="NAME")
     c = sub.add_parser("cubes", help="the cube form from the next game")
     c.add_argument("cubes", choices=("common", "several"))
-    pa = sub.add_parser("partner", help="the box's partner (8 players or more): the answers in the order offered")
+    pa = sub.add_parser("partner", help="the box's partner (8 players or more; between games or before a game's "
+                        "opening roll, so from the first game): the answers in the order offered")
     pa.add_argument("accepts", nargs="*", choices=("yes", "no"), metavar="yes|no",
                     help="each team member's answer, the captain first then backwards along the line; "
-                    "nobody: the board draws one by lot")
+                    "nobody: the board draws one by lot with its dice, every member but the captain with the same chance")
     sub.add_parser("ledger", help="print the ledger the board keeps")
     p.set_defaults(func=run)
 
