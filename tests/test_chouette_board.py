@@ -159,6 +159,8 @@ def test_join_leave_and_cube_form_over_serial_between_games_only(tmp_path):
     assert "3 to 12 names" in h.events("error")[-1]["error"]
     h.line("ledger")
     assert h.events("ledger")[-1]["totals"] == [["Anna", 0], ["Bruno", 0], ["Carla", 0], ["Dario", 0], ["Elena", 0]]
+    h.show()
+    assert h.c.fx.screen[1].split() == ["Anna", "0"]  # an even balance reads 0, not +0
 
 
 def test_chouette_from_the_menu_with_the_buttons(tmp_path):
