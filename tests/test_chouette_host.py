@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from bgc import cli, chouette_log
+from bgc import cli
+from bgc.logs import chouette_log
 from companion_helpers import Harness, ROLL_W, CUBE_W, ROLL_B, CUBE_B, LONG
 from test_chouette_board import seated, to_box_double, to_box_turn
 
@@ -151,7 +152,7 @@ def test_bgc_sim_chouette_plays_an_evening_and_prints_the_ledger(capsys):
 
 
 def test_bgc_pull_verifies_a_chouette_journal_by_replaying_it(tmp_path, capsys):
-    from bgc.vpico import VirtualPico
+    from bgc.pico.vpico import VirtualPico
 
     path = one_game(tmp_path / "board")
     flash = tmp_path / "flash"
@@ -221,13 +222,13 @@ def test_the_words_of_a_chouette_one_common_cube_and_even_balances(tmp_path, cap
 
 
 def test_the_demo_story_says_takes(capsys):
-    # the demo (bgc sim --demo) tells a cube action in the words of bgc watch
-    from bgc.commands import watch
+    # the demo (bgc sim --demo) tells a cube action in the words of bgc watch and the web page
+    from bgc.pico.events import describe
 
     ev = {"ev": "cube", "p": 1, "action": "take", "cube": 2}
-    assert watch.describe(ev, {"names": ["White", "Black"]}) == "Black takes (cube 2)"
-    assert watch.describe({"ev": "game_end", "winner": 0, "points": 2}, None) == "game over: White wins 2 points"
-    assert watch.describe({"ev": "game_end", "winner": 1, "points": 1}, None) == "game over: Black wins 1 point"
+    assert describe(ev, {"names": ["White", "Black"]}) == "Black takes (cube 2)"
+    assert describe({"ev": "game_end", "winner": 0, "points": 2}, None) == "game over: White wins 2 points"
+    assert describe({"ev": "game_end", "winner": 1, "points": 1}, None) == "game over: Black wins 1 point"
 
 
 def test_replay_tells_the_partner_chosen_at_the_first_game_and_one_drawn_by_lot(tmp_path, capsys):

@@ -9,7 +9,7 @@ import time
 
 from bgrules.chouette import signed
 
-from ..cli import UserError
+from ..errors import UserError
 
 REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
          "partner": ("partner",), "cdouble": ("cube",), "boxdouble": ("cube",),
@@ -147,7 +147,7 @@ def describe(ev):
 def run(args):
     import serial
 
-    from .. import device
+    from ..pico import device
 
     command = command_of(args)
     port = args.port or device.choose_port(None)
