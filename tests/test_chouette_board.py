@@ -318,12 +318,14 @@ def test_seed_several_cubes_the_box_doubles_the_members_it_chooses_with_the_butt
     h = seated(tmp_path, rolls=[(6, 4), (5, 2)], cubes="several")
     to_box_turn(h)
     h.press(CUBE_W)
-    assert h.c.msg.startswith("x2 to Anna? yes") and h.c.phase == "roll"
+    assert h.c.msg == "Anna x2? yes\n3 of 3 ROLL:y/n" and h.c.phase == "roll"
     assert h.events("status")[-1]["chouette"]["box_chosen"] == ["Anna", "Bruno", "Dario"]
     h.press(CUBE_W)
-    assert h.c.msg.startswith("x2 to Bruno? yes")
+    assert h.c.msg.startswith("Bruno x2? yes")
     h.press(ROLL_W)  # not Bruno
-    assert h.c.msg == "x2 to Bruno? no\n2 of 3 chosen"
+    assert h.c.msg == "Bruno x2? no\n2 of 3 ROLL:y/n"
+    h.show()
+    assert h.c.fx.screen[4:] == ["Bruno x2? no", "2 of 3 ROLL:y/n", "CUBE:next member", "hold ROLL:double"]
     assert h.events("status")[-1]["chouette"]["box_chosen"] == ["Anna", "Dario"]
     h.press(ROLL_B)
     assert h.c.msg == "The box chooses"

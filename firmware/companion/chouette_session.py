@@ -11,7 +11,7 @@
 from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME, draw_lot, signed
 from bgrules.match import MatchError, GAME_OVER, DOUBLED
 from companion import journal as J
-from companion.display import fit, pair, split
+from companion.display import W, fit, pair, split
 
 VERSION = 1
 MENU_MAX = 8  # the menu offers 3 to 8 players; more over serial (up to 12)
@@ -297,12 +297,12 @@ def _member_pick(c, player, roll, kind, long_press):
 def _box_pick_say(c):
     targets, chosen, i = c.box_pick
     who = targets[i]
-    c.say("x%d to %s? %s\n%d of %d chosen" % (c.chouette.cube_of(who)[0] * 2, who[:6], "yes" if who in chosen else "no",
-                                          len(chosen), len(targets)))
+    ask = " x%d? %s" % (c.chouette.cube_of(who)[0] * 2, "yes" if who in chosen else "no")
+    c.say("%s%s\n%d of %d ROLL:y/n" % (who[:W - len(ask)], ask, len(chosen), len(targets)))
     c.hint = BOX_PICK_HINT
 
 
-BOX_PICK_HINT = "CUBE:next ROLL:y/n\nhold ROLL:double"
+BOX_PICK_HINT = "CUBE:next member\nhold ROLL:double"  # hold CUBE: no double (docs/player-guide.md)
 
 
 def _box_pick(c, player, roll, kind, long_press):
