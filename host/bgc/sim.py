@@ -350,8 +350,9 @@ class Sim:
         self._own_flash = flash_dir is None
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
+        # made by the firmware at boot (companion.store.Store.ensure), which also keeps a file
+        # found in its place: the flash is given to it as it is
         self.journal_dir = os.path.join(self.flash_dir, "journal")
-        os.makedirs(self.journal_dir, exist_ok=True)
         kw = dict(board_kwargs or {})
         kw.setdefault("seed", seed)
         self.board = virtual.install(**kw)
@@ -405,6 +406,7 @@ class Sim:
         match = jm.replay(records)  # refuses a position that cannot exist
         if match.phase != "roll":
             raise SimError("the game is over in that position")
+        os.makedirs(self.journal_dir, exist_ok=True)
         existing = [n for n in os.listdir(self.journal_dir) if n.endswith(".jnl")]
         number = 1 + max([int(n[1:5]) for n in existing if n[1:5].isdigit()] or [0])
         path = os.path.join(self.journal_dir, "m%04d.jnl" % number)
