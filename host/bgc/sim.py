@@ -350,9 +350,11 @@ class Sim:
         self._own_flash = flash_dir is None
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
-        # made by the firmware at boot (companion.store.Store.ensure), which also keeps a file
-        # found in its place: the flash is given to it as it is
         self.journal_dir = os.path.join(self.flash_dir, "journal")
+        if not os.path.lexists(self.journal_dir):
+            os.makedirs(self.journal_dir)
+        # else the flash is given to the firmware as it is: a file in the folder's place is the
+        # firmware's to keep aside (companion.store.Store.ensure)
         kw = dict(board_kwargs or {})
         kw.setdefault("seed", seed)
         self.board = virtual.install(**kw)
