@@ -292,3 +292,53 @@ def test_flash_low_is_shown_before_the_last_tenth_goes(full_flash):
     phase, msg, line = _line(full_flash, "ready")
     # once the board is set up, "Flash low" stays in place of "Board ready"
     assert phase == "opening" and "Flash low" in msg, full_flash
+
+
+CHOUETTE_FRAGMENTED = BOARD + r"""
+import os
+from companion import journal as J
+c.on_line("chouette names=Anna,Bruno,Carla", now[0])
+path = c.journal.path
+# a long evening's journal (about 36 KB: what hours of a chouette write)
+f = open(path, "a")
+for i in range(40):
+    f.write(J.encode({"a": "note", "text": "x" * 850}))
+f.close()
+print("journal", os.stat(path)[6])
+
+class Full(J.Journal):  # the flash refuses the next write
+    def append(self, record):
+        raise OSError(28)
+
+c.journal = Full(path)
+# a heap after hours of play: free memory in pieces of 3 KB at most
+gc.collect()
+blocks = []
+try:
+    while True:
+        blocks.append(bytearray(3000))
+except MemoryError:
+    pass
+for i in range(0, len(blocks), 2):
+    blocks[i] = None
+gc.collect()
+micropython.mem_info()
+press(ROLL_W)  # Anna rolls for her seat: the write fails, the evening is read back as it was
+print("after", c.phase, "|", c.msg, "|", c.chouette.to_roll(), "|", len(c.chouette.players))
+"""
+
+
+@pytest.mark.micropython
+def test_a_failed_write_in_a_long_chouette_reads_the_journal_back_line_by_line():
+    """The chouette undoes an action whose write failed by reading its journal back: a line at a
+    time, so a journal larger than any free block of a fragmented heap is no MemoryError."""
+    code = CHOUETTE_FRAGMENTED.replace("JDIR", repr("journal"))
+    try:
+        out = upy.run(code, sources=[FIRMWARE, VIRTUAL, GUEST], heap_kb=400)
+    except NoMicroPython as exc:
+        pytest.skip(str(exc))
+    size = int(out.split("journal ")[1].split()[0])
+    largest = int(out.split("max free sz: ")[1].split()[0]) * (16 if upy.heap_scale() == 1 else 32)
+    assert size > 2 * largest, out  # the journal does not fit in the largest free block
+    phase, msg, to_roll, members = out.split("after ")[1].strip().split(" | ")
+    assert phase == "seating" and msg == "Flash write failed" and to_roll == "Anna" and members == "3", out
