@@ -223,6 +223,18 @@ c.on_line("new length=1", now[0])
 print("low", c.name, "|", c.msg)
 frame()
 print("ready", c.phase, "|", c.msg, "|", c.fx.screen[1])
+# the flash full to the brim and nothing exported: offers to resign, refused, until one cannot
+# be written
+fill("photos4")
+records = len(open(c.journal.path).read().split(chr(10)))
+for i in range(200):
+    press(CUBE_W, LONG)
+    press(ROLL_W)
+    if c.msg == "Flash write failed":
+        break
+    press(CUBE_B)
+print("refused", c.phase, "|", c.msg, "|", c.match.dice[0], "|",
+      len(open(c.journal.path).read().split(chr(10))) - records - 2 * i)
 """
 
 SETUP_FLASH = r"""
@@ -259,6 +271,15 @@ def full_flash():
         return upy.run(code, sources=[FIRMWARE, VIRTUAL, GUEST], heap_kb=400)
     except NoMicroPython as exc:
         pytest.skip(str(exc))
+
+
+@pytest.mark.micropython
+def test_flash_write_failed_when_nothing_is_left_to_remove_leaves_the_match_as_it_was(full_flash):
+    """A full flash and no exported log: the offer to resign is refused with "Flash write
+    failed", the match stays where it was (the opening roll still to come), and the journal holds
+    every action done before it and nothing of the refused one."""
+    phase, msg, die, extra = _line(full_flash, "refused")
+    assert phase == "opening" and msg == "Flash write failed" and die == "0" and extra == "0", full_flash
 
 
 def _line(out, key):
