@@ -265,6 +265,16 @@ def harness(cmd):
             OUT("V ok\n")
         except OSError as exc:
             OUT("V failed %s\n" % exc)
+    elif w[0] == "fillup":  # fillup NAME: other files until the flash refuses one of 256 bytes
+        n = 0
+        for size in (65536, 4096, 256):
+            while True:
+                n += 1
+                try:
+                    write_file("/flash/%s.%d" % (w[1], n), size)
+                except OSError:
+                    break
+        OUT("V ok\n")
     elif w[0] == "log":  # log NAME BYTES: an old match log (a settings line and notes)
         try:
             f = open("/flash/journal/" + w[1], "wb")

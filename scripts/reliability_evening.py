@@ -15,8 +15,8 @@ come back. The dice are the simulator's seeded ones, asked for by the guest.
 
 The flash fills on the way: old logs of earlier evenings (some exported by ``bgc pull``, some not)
 at the start; another file copied onto the flash a quarter of the way through (15 % left free); in
-the middle of the match halfway through, the flash filled to its last blocks (the journal's next
-writes fail unless the firmware removes exported logs); three quarters through, 3 % left. When
+the middle of the match halfway through, the flash filled to the brim (the journal's next write
+that needs a new block fails unless the firmware removes an exported log); three quarters through, 3 % left. When
 a write is refused with nothing deletable left, the players pull the logs (every log but the
 current one marked exported, as ``bgc pull`` does) and play on.
 
@@ -302,6 +302,7 @@ class Evening:
         self.old_logs = old_logs
         self.log_kb = log_kb
         self.pulls = 0
+        self.removed = []  # (match, note) for each exported log the firmware removed
         self.wall = 0.0
 
     def say(self, text):
@@ -394,6 +395,8 @@ class Evening:
                 news.append(ev)
             elif k == "error" and "journal write failed" in ev.get("error", ""):
                 errors.append(ev)
+            elif k == "note" and "removed exported log" in ev.get("text", ""):
+                self.removed.append((i, ev["text"]))
 
         sim.serial.listeners.append(on_event)
         if kind == "chouette":
@@ -422,7 +425,7 @@ class Evening:
                 self.low_checks.append((i, free, total, shown))
             if fill_mid and not filled_mid and low_checked and (sim.status() or {}).get("phase") in ("roll", "moving"):
                 filled_mid = True
-                self.fill_to("photos2.bin", 2 * BLOCK)
+                self.guest.harness("fillup photos2")  # to the brim: littlefs refuses 256 bytes more
             if errors:
                 current = (sim.status() or {}).get("journal") or ""
                 current = current.rsplit("/", 1)[-1]
@@ -478,6 +481,8 @@ class Evening:
             "heap_free_min_after_collection": min(c[1] for c in g.collections) if g.collections else None,
             "refusals": len(self.refusals), "refusals_with_deletable": len(bad_refusals),
             "pulls": self.pulls,
+            "exported_removed_at_new_match": sum(1 for r in self.removed if r[1].startswith("flash low")),
+            "exported_removed_when_full": sum(1 for r in self.removed if r[1].startswith("flash full")),
             "low_checks": len(self.low_checks),
             "matches_started_low": sum(1 for c in self.low_checks if c[1] < c[2] // LOW_PART),
             "flash_low_missed": len(low_missed),

@@ -363,3 +363,34 @@ def test_a_failed_write_in_a_long_chouette_reads_the_journal_back_line_by_line()
     assert size > 2 * largest, out  # the journal does not fit in the largest free block
     phase, msg, to_roll, members = out.split("after ")[1].strip().split(" | ")
     assert phase == "seating" and msg == "Flash write failed" and to_roll == "Anna" and members == "3", out
+
+
+@pytest.mark.micropython
+def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets():
+    """scripts/reliability_evening.py in short: two variant matches in one power-on, the
+    firmware's own loop from .mpy on the 32-bit MicroPython with a 240 KB heap and a Pico-sized
+    littlefs volume full of old logs; the flash is filled to its last blocks in the middle of the
+    second match. The heap after the second match is within 2 KB of the first's (interned names
+    apart), the largest free block stays over 10 KB, no write is refused while an exported log is
+    on the flash (one is removed instead), and Flash low is never missed."""
+    sys.path.insert(0, SCRIPTS)
+    try:
+        import reliability_evening as R
+    finally:
+        sys.path.remove(SCRIPTS)
+    try:
+        from bgc.mpunix import find_micropython
+
+        if not find_micropython(True)[1]:
+            pytest.skip("needs the 32-bit MicroPython of ../shared/tools (Pico-sized objects)")
+    except NoMicroPython as exc:
+        pytest.skip(str(exc))
+    ev = R.Evening(2, 240, 7, plan=["hypergammon", "eureka"], quiet=True)
+    try:
+        rep = ev.run()
+    finally:
+        ev.close()
+    assert rep["finished"] == 2, rep
+    assert R.targets(rep) == [], rep
+    assert rep["exported_removed_when_full"] >= 1 and rep["refusals"] == 0, rep
+    assert rep["largest_free_block_min"] >= 10 * 1024 and rep["collections"] > 10, rep
