@@ -452,9 +452,9 @@ class Evening:
                "heap_free": m["free"], "largest": m["largest"], "qstr": m["qstr"], "flash_free": free,
                "phase": st.get("phase"), "games": pl.stats["games"], "false_flags": pl.stats["false_illegal"]}
         self.results.append(row)
-        self.say("%2d %-16s %s %5.1f min  heap free %6d  largest %6d  qstr %5d  flash free %7d" % (
+        self.say("%2d %-16s %s %5.1f min  heap free %6d  largest %6d  qstr %5d  flash free %7d%s" % (
             i + 1, kind, "done " if finished else "STUCK", row["minutes"], row["heap_free"], row["largest"],
-            row["qstr"], free))
+            row["qstr"], free, "  false flags %d" % row["false_flags"] if row["false_flags"] else ""))
 
     def report(self):
         g = self.guest

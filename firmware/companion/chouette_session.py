@@ -216,6 +216,7 @@ def button(c, player, roll, kind, long_press):
         elif act(c, {"a": "close"}):
             c.emit("chouette_end", {"totals": totals(c.chouette), "games": c.chouette.game})
             c.chouette = None
+            c.let_go()  # the evening's last game
             c._setup()
         return True
     if ph == "doubled" and ch.asking:

@@ -240,15 +240,19 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
 
     def _setup(self):
         if self.match is not None and self.match.phase == MATCH_OVER:
-            # A finished match is let go at the menu, and with it its variant's code (main.py
-            # drops the modules; the tracker's turn is the last reference to them)
-            self.match = None
-            self.tracker.turn = None
-            self.tracker.memo = []
+            self.let_go()
         self.phase = "setup"
         self.cursor = 0
         self.pick = None
         self.hint = ""
+
+    def let_go(self):
+        """A finished match (or a closed chouette's last game) is let go at the menu, and with it
+        its variant's code: main.py drops the modules, and the tracker's turn is the last
+        reference to them."""
+        self.match = None
+        self.tracker.turn = None
+        self.tracker.memo = []
 
     def _menu_items(self):
         from companion import phase_setup
