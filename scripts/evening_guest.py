@@ -197,7 +197,7 @@ class Serial:
 
 class SeededDice:
     """The board's dice, seeded (an LCG): the same evening every run. The opening roll is
-    never a tie (as bgc.sim.SimDice)."""
+    never a tie (as bgc.board.sim.SimDice)."""
 
     def __init__(self, seed):
         self.s = seed & 0x7FFFFFFF

@@ -8,7 +8,7 @@ can play, chouettes) while the flash fills up.
 The firmware runs in a MicroPython process (scripts/evening_guest.py): main.App.step and
 collect_if_due exactly as main.run calls them, the real Classifier, Buttons and Leds drivers, the
 journal on littlefs (the UNIX port's VfsLfs2 over a 352-block image file, rp2's progsize). The
-virtual board, its hands and the automated players (bgc.players, bgc.chouette_players) run here on
+virtual board, its hands and the automated players (bgc.board.players, bgc.board.chouette_players) run here on
 CPython: each 10 ms frame the board's raw hall readings (the real HallScanner read on the virtual
 board) and button levels go down to the guest, and the LED chain, the screen and the serial events
 come back. The dice are the simulator's seeded ones, asked for by the guest.
@@ -43,15 +43,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from bgc import players as P  # noqa: E402
-from bgc import sim as simmod  # noqa: E402
-from bgc.chouette_players import ChouettePlayers  # noqa: E402
-from bgc.mpunix import SHARED_TOOLS, find_micropython  # noqa: E402
+from bgc.board import players as P  # noqa: E402
+from bgc.board import sim as simmod  # noqa: E402
+from bgc.board.chouette_players import ChouettePlayers  # noqa: E402
+from bgc.pico.mpunix import SHARED_TOOLS, find_micropython  # noqa: E402
 from bgrules.rules import VARIANTS, ruleset  # noqa: E402
 
 GUEST = os.path.join(ROOT, "scripts", "evening_guest.py")
 BLOCK = 4096
-BLOCKS = 352  # the littlefs partition of a 2 MB Pico (bgc.vpico.FLASH_BYTES)
+BLOCKS = 352  # the littlefs partition of a 2 MB Pico (bgc.pico.vpico.FLASH_BYTES)
 GC_BLOCK = 16  # bytes in a MicroPython heap block (4 words on a 32-bit port): mem_info counts these
 # The demo's hands know checkers that move, not Doublets' towers taken apart (bgc sim --demo says so)
 NOT_PLAYED = ("doublets",)
@@ -211,7 +211,7 @@ class RemoteApp:
     HallScanner on the virtual board) and sent down with the button levels."""
 
     def __init__(self, sim, guest):
-        from machine import Pin  # the virtual board's (bgc.virtual installed by Sim)
+        from machine import Pin  # the virtual board's (bgc.board.virtual installed by Sim)
 
         from drivers import pinmap
         from drivers.hall import HallScanner

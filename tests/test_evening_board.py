@@ -1,4 +1,4 @@
-"""Issue 22 on the virtual board (the real firmware, bgc.sim): a button held through a power cut
+"""Issue 22 on the virtual board (the real firmware, bgc.board.sim): a button held through a power cut
 does not fire again at boot, and a file where the journal folder goes is kept aside while the
 board journals as usual (also through ``bgc sim --flash DIR``)."""
 import json
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from bgc import cli, virtual
-from bgc import sim as simmod
+from bgc import cli
+from bgc.board import sim as simmod, virtual
 from bgrules import Position
 
 

@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
-from bgc import upy
-from bgc.mpunix import NoMicroPython
+from bgc.pico import upy
+from bgc.pico.mpunix import NoMicroPython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(ROOT, "scripts")
 GUEST = os.path.join(SCRIPTS, "evening_guest.py")
-VIRTUAL = os.path.join(ROOT, "host", "bgc", "virtual")
+VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 FIRMWARE = os.path.join(ROOT, "firmware")
 
 # The companion with main.App's collection, driven with ideal frames and button presses (no
@@ -379,7 +379,7 @@ def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets(
     finally:
         sys.path.remove(SCRIPTS)
     try:
-        from bgc.mpunix import find_micropython
+        from bgc.pico.mpunix import find_micropython
 
         if not find_micropython(True)[1]:
             pytest.skip("needs the 32-bit MicroPython of ../shared/tools (Pico-sized objects)")
