@@ -450,7 +450,8 @@ class Evening:
         free, total = self.statvfs()
         row = {"i": i, "kind": kind, "finished": finished, "minutes": (sim.board.clock.ms - start_ms) / 60000.0,
                "heap_free": m["free"], "largest": m["largest"], "qstr": m["qstr"], "flash_free": free,
-               "phase": st.get("phase"), "games": pl.stats["games"], "false_flags": pl.stats["false_illegal"]}
+               "phase": st.get("phase"), "games": pl.stats["games"], "false_flags": pl.stats["false_illegal"],
+               "flags": pl.false_flags}
         self.results.append(row)
         self.say("%2d %-16s %s %5.1f min  heap free %6d  largest %6d  qstr %5d  flash free %7d%s" % (
             i + 1, kind, "done " if finished else "STUCK", row["minutes"], row["heap_free"], row["largest"],

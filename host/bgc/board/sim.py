@@ -428,6 +428,10 @@ class Sim:
         meanwhile; ``hold_ms`` >= 800 is a long press."""
         if button not in BUTTONS:
             raise SimError("no button %r (buttons: %s)" % (button, ", ".join(BUTTON_NAMES)))
+        if self.app is None:
+            # switched on first: a button already held as the board powers up is not a press
+            # (drivers.buttons counts it once it has been seen released)
+            self.step()
         self.board.button(button, True, bounce_ms=bounce_ms)
         self.run_ms(hold_ms)
         self.board.button(button, False, bounce_ms=bounce_ms)
