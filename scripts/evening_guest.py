@@ -350,8 +350,7 @@ def main():
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     companion = Companion(Store("/flash/journal"), SeededDice(seed), buzzer=False)
     app = firmware.App(companion, scanner, Classifier(), Buttons(), Leds(), Screen(), serial, None)
-    raw = memoryview(scanner.raw)  # noqa: F841 (readinto fills the array's bytes)
-    raw_bytes = memoryview(bytearray(256))
+    raw_bytes = bytearray(256)
     collections = 0
     gc.collect()
     measure("M loaded")

@@ -1,7 +1,6 @@
 """Issue 22 on the virtual board (the real firmware, bgc.board.sim): a button held through a power cut
 does not fire again at boot, and a file where the journal folder goes is kept aside while the
 board journals as usual (also through ``bgc sim --flash DIR``)."""
-import json
 import os
 
 import pytest

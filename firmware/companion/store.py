@@ -118,14 +118,17 @@ class Store:
         """Free bytes on the journal's file system, -1 when the port cannot tell."""
         return self.space()[0]
 
-    def low_mark(self):
+    def low_mark(self, size=None):
         """Free bytes under which the flash is low: a tenth of the volume (LOW_FREE at least)."""
-        return max(LOW_FREE, self.space()[1] // LOW_PART)
+        if size is None:
+            size = self.space()[1]
+        return max(LOW_FREE, size // LOW_PART)
 
     def low(self):
-        """True when the flash is low ("Flash low: pull logs"); False when the port cannot tell."""
-        free = self.free()
-        return 0 <= free < self.low_mark()
+        """True when the flash is low ("Flash low: pull logs"); False when the port cannot tell.
+        (statvfs walks littlefs's blocks: asked once here)"""
+        free, size = self.space()
+        return 0 <= free < self.low_mark(size)
 
     def kept(self):
         """Copies of damaged logs, oldest first (never removed but by ``delete``)."""
