@@ -228,7 +228,10 @@ class Sim:
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
         self.journal_dir = os.path.join(self.flash_dir, "journal")
-        os.makedirs(self.journal_dir, exist_ok=True)
+        if not os.path.lexists(self.journal_dir):
+            os.makedirs(self.journal_dir)
+        # else the flash is given to the firmware as it is: a file in the folder's place is the
+        # firmware's to keep aside (companion.store.Store.ensure)
         kw = dict(board_kwargs or {})
         kw.setdefault("seed", seed)
         self.board = virtual.install(**kw)
@@ -282,6 +285,7 @@ class Sim:
         match = jm.replay(records)  # refuses a position that cannot exist
         if match.phase != "roll":
             raise SimError("the game is over in that position")
+        os.makedirs(self.journal_dir, exist_ok=True)
         existing = [n for n in os.listdir(self.journal_dir) if n.endswith(".jnl")]
         number = 1 + max([int(n[1:5]) for n in existing if n[1:5].isdigit()] or [0])
         path = os.path.join(self.journal_dir, "m%04d.jnl" % number)
@@ -424,6 +428,10 @@ class Sim:
         meanwhile; ``hold_ms`` >= 800 is a long press."""
         if button not in BUTTONS:
             raise SimError("no button %r (buttons: %s)" % (button, ", ".join(BUTTON_NAMES)))
+        if self.app is None:
+            # switched on first: a button already held as the board powers up is not a press
+            # (drivers.buttons counts it once it has been seen released)
+            self.step()
         self.board.button(button, True, bounce_ms=bounce_ms)
         self.run_ms(hold_ms)
         self.board.button(button, False, bounce_ms=bounce_ms)
