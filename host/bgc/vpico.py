@@ -132,6 +132,9 @@ class VirtualPico:
     kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
         prints, polls or reads the clock) before the interpreter is stopped the hard way and
         restarted at the REPL, losing its globals.
+    on_output: a callable given every piece of the program's own output (bytes, as the program
+        printed it; not the REPL's prompts and echo), from the board thread: how a host-side
+        model of the board (bgc.vboard) hears the firmware's serial lines.
     """
 
     def __init__(
@@ -146,7 +149,9 @@ class VirtualPico:
         heap_kb=None,
         micropython=None,
         kill_grace=1.0,
+        on_output=None,
     ):
+        self.on_output = on_output
         self._own_flash = flash_dir is None
         self.flash_dir = os.path.abspath(flash_dir) if flash_dir else tempfile.mkdtemp(prefix="vpico-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -280,6 +285,20 @@ class VirtualPico:
         """Block until stop() is called from another thread or the board thread ends."""
         while not self._stopping and any(t.is_alive() for t in self._threads):
             time.sleep(0.2)
+
+    def send_input(self, data):
+        """Bytes arriving on the serial port as if a host had written them (0x03 interrupts)."""
+        self._receive(bytes(data))
+
+    def power_cycle(self):
+        """Cut the power and power up again: the interpreter ends wherever it is, the Pico boots
+        (boot.py, main.py, friendly REPL); the flash and the pty stay."""
+        with self._rx_cond:
+            if self._proc is None:
+                return
+            self._exit_expected = True
+            self._next_action = "hard"
+        self._kill()
 
     def _kill(self):
         proc = self._proc
@@ -554,6 +573,8 @@ class VirtualPico:
     def _guest_output(self, data):
         data = bytes(data)
         self._recent = (self._recent + data)[-2000:]
+        if self.on_output is not None:
+            self.on_output(data)
         self._tx(data, cook=True)
 
     # --- host functions the guest half (vpico_guest.py) calls ----------------------------------
