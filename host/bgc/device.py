@@ -168,6 +168,18 @@ def connect(port=None, soft_reset=False, timeout=None):
             pass
 
 
+def restart_firmware(transport):
+    """Soft-reset from the friendly REPL so that main.py runs again: taking the raw REPL stopped
+    the program the Pico was running (the companion), and a board left at its REPL plays no more.
+    False when that could not be done (the port went away)."""
+    try:
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")
+    except Exception:  # mpremote's TransportError, a closed port (OSError, SerialException)
+        return False
+    return True
+
+
 def device_info(transport):
     """What the Pico says about itself: implementation, version, mpy ABI, board, serial number."""
     from mpremote.transport import TransportError
