@@ -95,7 +95,9 @@ class Board:
 
 def run_web_watch(argv, cwd, expected):
     """`bgc watch --web` until Ctrl-C: its page and /state are read first."""
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # (Ctrl-C as a terminal sends it, even where this test runs with SIGINT ignored)
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = []
     try:
         url = None

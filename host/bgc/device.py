@@ -26,7 +26,7 @@ NO_BOARD_HINT = (
     "hint: plug the Pico in with a USB data cable (some cables only charge). If it shows up as a "
     "USB drive named RPI-RP2 instead, it has no MicroPython yet: copy the RPI_PICO .uf2 from "
     "https://micropython.org/download/RPI_PICO/ onto that drive. Without hardware, run "
-    "`bgc vpico` and pass the port it prints with --port."
+    "`bgc vpico --board` and pass the port it prints with --port."
 )
 
 

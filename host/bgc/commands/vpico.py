@@ -228,10 +228,16 @@ def _play(sim, args, out, stop, chouette):
         out.write("   %s\n" % text)
         out.flush()
 
+    rolled = {}
+
     def on_event(ev):
         kind = ev.get("ev")
-        if kind == "game_end":
-            names = (sim.status() or {}).get("names") or ["White", "Black"]
+        names = (sim.status() or {}).get("names") or ["White", "Black"]
+        if kind == "roll" and not ev.get("tie"):
+            rolled[ev["p"]] = "%d-%d" % (max(ev["dice"]), min(ev["dice"]))
+        elif kind == "play":
+            out.write("%s %s: %s\n" % (names[ev["p"]], rolled.pop(ev["p"], ""), ev["move"] or "no move"))
+        elif kind == "game_end":
             out.write("game over: %s wins %d point%s (%s)\n" % (
                 names[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["kind"]))
         elif kind == "ledger" and "points" in ev:
