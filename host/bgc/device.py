@@ -77,6 +77,10 @@ def explain_open_error(port, exc):
     """A UserError for a port that would not open, from the OSError pyserial raised."""
     code = getattr(exc, "errno", None)
     text = str(exc)
+    if os.path.islink(port) and not os.path.exists(port):
+        return UserError("port %s is a link to %s, which is gone: the virtual Pico behind it has stopped\n"
+                         "hint: start it again (`bgc vpico --board --link %s`), or give the port of a Pico"
+                         % (port, os.readlink(port), port))
     if code == errno.ENOENT or (code is None and "No such file" in text) or not os.path.exists(port):
         return UserError("port %s does not exist (is the Pico plugged in?)\n"
                          "hint: `bgc devices` lists the Picos that are plugged in" % port)

@@ -148,6 +148,10 @@ def run(args):
         raise device.explain_open_error(port, exc)
     try:
         ev = talk(ser, command)
+    except (OSError, serial.SerialException):
+        raise UserError("the board on %s went away before it answered %s\nhint: check the cable (a virtual "
+                        "Pico: is `bgc vpico --board` still running?), then run the command again"
+                        % (port, command["cmd"])) from None
     finally:
         ser.close()
     if ev is None:
