@@ -249,6 +249,14 @@ class BoardSim(simmod.Sim):
             self.pico.power_cycle()
         time.sleep(off_ms / 1000.0)
 
+    def resume_at(self, pos, on_roll, length=1, names=("White", "Black")):
+        """Sim's: the match goes onto the flash, then the Pico is power-cycled to read it."""
+        os.makedirs(self.journal_dir, exist_ok=True)
+        with self.lock:
+            path = simmod.Sim.resume_at(self, pos, on_roll, length, names)
+        self.powercut(100)
+        return path
+
     def arm_powercut(self, after_bytes=0):
         raise simmod.SimError("a power cut in the middle of a flash write needs bgc sim (the flash "
                               "is written by the virtual Pico here)")
