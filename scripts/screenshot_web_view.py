@@ -18,8 +18,8 @@ from web_helpers import Browser, wait_for  # noqa: E402
 
 
 def main(out):
-    from bgc import players as P
-    from bgc import sim as simmod
+    from bgc.board import players as P
+    from bgc.board import sim as simmod
     from bgc.web import Hub, serve
     from bgc.web.virtual import Follower
 

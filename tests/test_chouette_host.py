@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from bgc import cli, chouette_log
+from bgc import cli
+from bgc.logs import chouette_log
 from companion_helpers import Harness, ROLL_W, CUBE_W, ROLL_B, CUBE_B, LONG
 from test_chouette_board import seated, to_box_double
 
@@ -151,7 +152,7 @@ def test_bgc_sim_chouette_plays_an_evening_and_prints_the_ledger(capsys):
 
 
 def test_bgc_pull_verifies_a_chouette_journal_by_replaying_it(tmp_path, capsys):
-    from bgc.vpico import VirtualPico
+    from bgc.pico.vpico import VirtualPico
 
     path = one_game(tmp_path / "board")
     flash = tmp_path / "flash"

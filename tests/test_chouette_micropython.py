@@ -84,7 +84,7 @@ def test_scripted_evening_on_cpython_sums_to_zero_every_game():
 
 @pytest.mark.micropython
 def test_scripted_evening_is_the_same_under_micropython_and_cpython():
-    from bgc.upy import run
+    from bgc.pico.upy import run
 
     expected = run_cpython()
     assert run(SCRIPT) == expected

@@ -9,7 +9,7 @@ import pytest
 from bgc import FIRMWARE_DIR
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VIRTUAL = os.path.join(ROOT, "host", "bgc", "virtual")
+VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 
 SCRIPT = r"""
 import json
@@ -139,7 +139,7 @@ def run_cpython(tmp_path):
     tree = tmp_path / "input"
     tree.mkdir()
     buf = io.StringIO()
-    code = SCRIPT.replace('JDIR = "."', "JDIR = %r" % str(tree)).replace("from virtual.frames", "from bgc.virtual.frames")
+    code = SCRIPT.replace('JDIR = "."', "JDIR = %r" % str(tree)).replace("from virtual.frames", "from bgc.board.virtual.frames")
     with contextlib.redirect_stdout(buf):
         exec(code, {"__name__": "script"})
     return buf.getvalue()
@@ -151,7 +151,7 @@ def test_chouette_session_on_cpython_gives_the_hand_computed_ledger_and_resumes(
 
 @pytest.mark.micropython
 def test_chouette_session_under_micropython_is_the_same():
-    from bgc.upy import run
+    from bgc.pico.upy import run
 
     # The guest compiles every module from source, which needs far more heap than the .mpy files
     # a Pico runs; docs/chouette.md has the figure from .mpy at a Pico's heap (66 KB left free).

@@ -17,9 +17,9 @@ import urllib.request
 
 import pytest
 
-from bgc import export, journals
-from bgc import players as P
-from bgc import sim as simmod
+from bgc.logs import export, journals
+from bgc.board import players as P
+from bgc.board import sim as simmod
 from bgc.web import Hub, serve
 from bgc.web.virtual import Follower
 from web_helpers import CHROMIUM, Browser, SerialBoard, wait_for

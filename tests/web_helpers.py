@@ -100,7 +100,7 @@ class Browser:
 
 
 class SerialBoard:
-    """The firmware on the virtual board (a bgc.sim.Sim) behind a pseudo-terminal at ``link``, as a
+    """The firmware on the virtual board (a bgc.board.sim.Sim) behind a pseudo-terminal at ``link``, as a
     Pico on USB is: its serial events come out of the port, commands written to it go in.
     ``unplug()`` closes the port and removes ``link``; ``plug()`` brings a new one."""
 

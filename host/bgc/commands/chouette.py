@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from ..cli import UserError
+from ..errors import UserError
 
 REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
          "partner": ("partner",), "cdouble": ("cube",), "ledger": ("ledger",)}
@@ -136,7 +136,7 @@ def describe(ev):
 def run(args):
     import serial
 
-    from .. import device
+    from ..pico import device
 
     command = command_of(args)
     port = args.port or device.choose_port(None)

@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from ..cli import UserError, shown
-from ..engine import add_variant_argument, read_variant
+from ..errors import UserError, shown
+from ..rules.engine import add_variant_argument, read_variant
 
 PROMPT_HELP = """\
 commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
@@ -113,7 +113,7 @@ def serve_until_interrupted(server, sleep):
 
 
 def run(args):
-    from .. import sim as simmod
+    from ..board import sim as simmod
 
     if args.length < 1 or args.length > 64:
         raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
@@ -121,7 +121,7 @@ def run(args):
         raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
                         % shown(args.delay, 10))
     if args.flash:
-        from .. import files
+        from ..logs import files
 
         files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
                           "for a temporary one")
@@ -150,7 +150,8 @@ def view_text(sim, pixels=False):
 
 # ------------------------------------------------------------------ --script
 def run_script(args, simmod):
-    from .. import files, scenario
+    from ..logs import files
+    from ..board import scenario
 
     files.check_input(args.script, "the script", "give a scenario file (docs/sim.md)")
     try:
@@ -181,8 +182,9 @@ def run_script(args, simmod):
 
 # ------------------------------------------------------------------ --chouette
 def run_chouette(args, simmod):
-    from .. import chouette_log, players as P
-    from ..chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
+    from ..logs import chouette_log
+    from ..board import players as P
+    from ..board.chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
 
     if not 1 <= args.games <= 50:
         raise UserError("--games must be 1..50")
@@ -259,7 +261,7 @@ class DemoView:
         from rich.console import Group
         from rich.text import Text
 
-        from ..virtual.render import rich_text
+        from ..board.virtual.render import rich_text
 
         head = Text("%s  (t=%.1f s)" % (self.title, self.sim.board.clock.ms / 1000.0), style="bold")
         story = Text("\n".join(self.story[-self.STORY_LINES:]))
@@ -302,7 +304,7 @@ class DemoView:
 
 
 def run_demo(args, simmod):
-    from .. import players as P
+    from ..board import players as P
 
     if args.variant == "doublets":
         # the simulated hands know checkers that move, not towers taken apart and stacked again
@@ -415,7 +417,7 @@ def run_demo(args, simmod):
 
 
 def _where_led(point):
-    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.sim.lit_points)."""
+    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.board.sim.lit_points)."""
     if point == 25:
         return "White's bar"
     if point == 0:
@@ -424,7 +426,7 @@ def _where_led(point):
 
 
 def _lit(sim):
-    from .. import sim as simmod
+    from ..board import sim as simmod
 
     return bool(simmod.lit_points(sim.board, "LEGAL"))
 
@@ -453,7 +455,7 @@ def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
     """The prompt of PROMPT_HELP on ``sim`` (a bgc.sim.Sim, or bgc.vboard's BoardSim): one command
     per line from ``readline()`` ("" at the end of the input), answers on ``out``. Returns True
     when the user typed quit, False at the end of the input."""
-    from .. import scenario, sim as simmod
+    from ..board import scenario, sim as simmod
 
     runner = scenario.Runner(sim, out, "stdin")
     seen = [len(sim.serial.events)]

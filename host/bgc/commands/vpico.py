@@ -6,7 +6,7 @@ import signal
 import sys
 import threading
 
-from ..cli import UserError, shown
+from ..errors import UserError, shown
 
 
 def register(subparsers):
@@ -38,7 +38,7 @@ def register(subparsers):
     p.add_argument("--firmware", metavar="DIR", default=None,
                    help="board: the firmware tree to deploy onto a flash that has none (default: the one "
                    "bgc deploy ships)")
-    from ..engine import add_variant_argument
+    from ..rules.engine import add_variant_argument
     from .sim import add_web_arguments
 
     add_variant_argument(p)
@@ -73,7 +73,7 @@ def _serve(stop):
 
 
 def run(args):
-    from ..vpico import VirtualPico, VirtualPicoError
+    from ..pico.vpico import VirtualPico, VirtualPicoError
 
     _check_paths(args)
     if args.board:
@@ -106,9 +106,9 @@ BOOT_TIMEOUT_MS = 30000  # main.py's first status after the Pico boots (imports 
 
 
 def run_board(args):
-    from ..engine import read_variant
-    from ..vboard import BoardSim
-    from ..vpico import VirtualPicoError
+    from ..rules.engine import read_variant
+    from ..board.vboard import BoardSim
+    from ..pico.vpico import VirtualPicoError
 
     if not 1 <= args.length <= 64:
         raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
@@ -118,7 +118,7 @@ def run_board(args):
         raise UserError("the demo's players cannot handle Doublets' towers (bgc demo --variant doublets)")
     rules = read_variant(args.variant)
     if args.flash:
-        from .. import files
+        from ..logs import files
 
         files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
                           "for a temporary one")
@@ -183,9 +183,15 @@ def _deploy(sim, firmware, out):
 
     out.write("the flash holds no firmware: deploying it (as bgc deploy --offline does)\n")
     out.flush()
+    import argparse
+
+    from .. import FIRMWARE_DIR
+    from . import deploy
+
     said = io.StringIO()
     with contextlib.redirect_stdout(said), contextlib.redirect_stderr(io.StringIO()):
-        sim.deploy(firmware)
+        deploy.run(argparse.Namespace(port=sim.pico.port, firmware=firmware or FIRMWARE_DIR, source=False,
+                                      offline=True, hard_reset=False, no_reset=False))
     for line in said.getvalue().splitlines():
         out.write("  %s\n" % line)
     out.flush()
@@ -222,7 +228,7 @@ def _stepping_reader(sim, stream, stop):
 def _play(sim, args, out, stop, chouette):
     """The automated players play a match (--demo) or a chouette evening (--chouette), in real
     time, while the other terminal watches; then the board stays up."""
-    from .. import players as P
+    from ..board import players as P
 
     def say(text):
         out.write("   %s\n" % text)
@@ -248,7 +254,7 @@ def _play(sim, args, out, stop, chouette):
 
     sim.serial.listeners.append(on_event)
     if chouette:
-        from ..chouette_players import EVENING, EVENING_NAMES, ChouettePlayers
+        from ..board.chouette_players import EVENING, EVENING_NAMES, ChouettePlayers
 
         players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
         sim.serial.send("chouette names=" + ",".join(EVENING_NAMES))

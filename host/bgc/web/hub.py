@@ -4,6 +4,8 @@ checkers, LEDs and OLED), and the match journal rebuilt from the same events for
 import json
 import threading
 
+from ..pico.events import describe
+
 LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 
 
@@ -79,15 +81,9 @@ class Recorder:
             self.ended = True
 
     def journal_text(self):
-        from ..journals import encode_records
+        from ..logs.journals import encode_records
 
         return encode_records(self.records) if self.records else None
-
-
-def describe(ev, status):
-    from ..commands.watch import describe as text
-
-    return text(ev, status)
 
 
 class Hub:
@@ -177,8 +173,8 @@ class Hub:
 
     def export(self, fmt):
         """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
-        from ..export import EXTENSIONS, export_text
-        from ..journals import replay_text
+        from ..logs.export import EXTENSIONS, export_text
+        from ..logs.journals import replay_text
 
         text = self._journal_text() if self._journal_text else None
         if not text:

@@ -6,19 +6,20 @@ from main.py on the PC's clock, and every board verb (devices, deploy, watch, pu
 talks to it over the pty exactly as to a Pico on /dev/ttyACM0.
 
     sim = BoardSim(flash_dir="pico-flash", link="/tmp/bgc-pico")
-    sim.start()                     # the virtual Pico boots; main.py runs on the board
+    sim.start()                     # the virtual Pico boots; main.py runs on the board (bgc deploy
+                                    # --port sim.pico.port puts the firmware on an empty flash)
     sim.press("ROLL_W")             # a hand on the board, in real time
     sim.run_ms(500)                 # players and views run every ``frame_ms`` of real time
     sim.close()
 
 Who does what:
 
-* the physical model (``bgc.virtual.board.Board``: checkers, magnets, sensors, LEDs, OLED,
+* the physical model (``bgc.board.virtual.board.Board``: checkers, magnets, sensors, LEDs, OLED,
   buttons) lives here, on the host, on a clock that follows the PC's; the automated players
   (``bgc.players``), the prompt (``bgc sim``'s commands) and the web view act on it as they do
   on ``bgc sim``'s board, through the same ``Sim`` methods (``BoardSim`` is a ``Sim`` whose
   ``step`` waits for real time instead of running the firmware);
-* the firmware runs in the virtual Pico's interpreter, where ``bgc/vboard_guest.py`` puts a link
+* the firmware runs in the virtual Pico's interpreter, where ``bgc/board/virtual/vboard_guest.py`` puts a link
   to that model behind ``machine.Pin/ADC/I2C/PWM/mem32``, ``neopixel`` and ``os.urandom``: one
   host call per frame of 128 sensor reads, one per LED write or OLED transfer;
 * the serial line is the pty: what the firmware prints goes to the port (for ``bgc watch``) and
@@ -30,7 +31,6 @@ the firmware, from the flash; the board keeps its checkers and LEDs, as a Pico's
 ``powercut`` cuts the power as ``bgc sim``'s does. See docs/virtual-pico.md.
 """
 
-import argparse
 import collections
 import os
 import shutil
@@ -45,7 +45,7 @@ from .virtual.board import ADC_COMMON_GPIO, MUX_SHIFT, Board
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The guest package /.vboard/vb: the link, with the virtual rp2 port's own modules beside it.
 GUEST_FILES = {
-    "__init__.py": os.path.join(HERE, "vboard_guest.py"),
+    "__init__.py": os.path.join(HERE, "virtual", "vboard_guest.py"),
     "machine.py": os.path.join(HERE, "virtual", "machine.py"),
     "neopixel.py": os.path.join(HERE, "virtual", "neopixel.py"),
     "sio.py": os.path.join(HERE, "virtual", "sio.py"),
@@ -161,7 +161,7 @@ class Entropy:
 class BoardSim(simmod.Sim):
     """The virtual board with the firmware on a virtual Pico (see the module docstring).
 
-    ``flash_dir``/``link``/``heap_kb``/``micropython``: the virtual Pico's (bgc.vpico). ``setup``:
+    ``flash_dir``/``link``/``heap_kb``/``micropython``: the virtual Pico's (bgc.pico.vpico). ``setup``:
     'start' sets the checkers out for the standard game (or ``rules``' start), 'empty' leaves the
     board bare. Call ``start()`` to boot it, ``close()`` to stop it."""
 
@@ -171,7 +171,7 @@ class BoardSim(simmod.Sim):
         # the guest) and the board's clock is the PC's.
         from bgrules import STANDARD
 
-        from .vpico import VirtualPico
+        from ..pico.vpico import VirtualPico
 
         self.rules = rules or STANDARD
         self.seed = seed
@@ -220,16 +220,6 @@ class BoardSim(simmod.Sim):
 
     def has_firmware(self):
         return os.path.isfile(os.path.join(self.flash_dir, "main.py"))
-
-    def deploy(self, firmware_dir=None):
-        """Put the firmware on the flash with ``bgc deploy --offline`` (its messages go to
-        stdout/stderr), which soft-resets the Pico so that main.py starts."""
-        from . import FIRMWARE_DIR
-        from .commands import deploy
-
-        args = argparse.Namespace(port=self.pico.port, firmware=firmware_dir or FIRMWARE_DIR, source=False,
-                                  offline=True, hard_reset=False, no_reset=False)
-        return deploy.run(args)
 
     def close(self):
         if self.closed:

@@ -15,7 +15,7 @@ from bgrules.chouette import CLOSED
 from companion import chouette_session as CS
 from companion import journal as J
 
-from . import __version__
+from .. import __version__
 
 
 class ChouetteLog:

@@ -1,7 +1,8 @@
 # The guest half of the virtual board behind a virtual Pico (`bgc vpico --board`): this file runs
-# INSIDE MicroPython, in the virtual Pico's interpreter, never under CPython. bgc.vboard copies it
-# as vb/__init__.py beside the virtual rp2 port's machine.py, neopixel.py and sio.py, mounts that
-# folder at /.vboard and imports it in the virtual Pico's setup hook, before boot.py and main.py.
+# INSIDE MicroPython, in the virtual Pico's interpreter, never under CPython. bgc.board.vboard
+# copies it as vb/__init__.py beside the virtual rp2 port's machine.py, neopixel.py and sio.py
+# (this folder's), mounts that folder at /.vboard and imports it in the virtual Pico's setup hook,
+# before boot.py and main.py.
 #
 # The physical model (checkers, magnets, sensors, LEDs, OLED, buttons) lives on the host, where the
 # automated players and the prompt move the checkers and press the buttons. Here a BoardLink takes
