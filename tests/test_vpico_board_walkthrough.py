@@ -169,7 +169,7 @@ def test_every_verb_of_the_walkthrough_works_against_the_virtual_board(tmp_path)
             if "--web" in argv:
                 run_web_watch(cmd, str(tmp_path), expected)
                 continue
-            r = subprocess.run(cmd, cwd=str(tmp_path), capture_output=True, text=True, timeout=120)
+            r = subprocess.run(cmd, cwd=str(tmp_path), capture_output=True, text=True, timeout=60)
             printed = (r.stdout + r.stderr).splitlines()
             assert r.returncode == 0, "%s -> %d:\n%s" % (text, r.returncode, "\n".join(printed))
             assert not missing(expected, printed), "%s printed:\n%s\nnot %r" % (text, "\n".join(printed),
