@@ -1,14 +1,17 @@
-"""`bgc vpico --board` and the verbs against it when something is wrong: garbage on the serial line
-or at the prompt, a port another program holds, a second board on the same link, the board's
-process gone. Each is one `bgc:` line with a hint (or, for the firmware, an error event), and the
-board plays on where it can."""
+"""`bgc vpico --board --demo --web`: the automated players play on the board behind the port and the
+page shows it; and the verbs against it when something is wrong: garbage on the serial line, a
+port another program holds, a second board on the same link, the board's process gone. Each is one
+`bgc:` line with a hint (or, for the firmware, an error event), and the board plays on where it
+can. (Garbage at the board's prompt: tests/test_vpico_board_walkthrough.py.)"""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 import pytest
 import serial
@@ -33,15 +36,34 @@ def one_error_line(err):
 def board(tmp_path_factory):
     d = tmp_path_factory.mktemp("vboard")
     link = str(d / "pico")
-    b = Board([sys.executable, "-m", "bgc", "vpico", "--board", "--flash", str(d / "flash"), "--link", link], str(d))
+    b = Board([sys.executable, "-m", "bgc", "vpico", "--board", "--demo", "--web", "--web-port", "0",
+               "--flash", str(d / "flash"), "--link", link], str(d))
     b.link = link
     try:
-        b.wait_for(["The firmware runs on the virtual board behind ..."])
+        b.wait_for(["soft reset: main.py is running ...", "live view: http://..."])
         yield b
     finally:
         if b.proc.poll() is None:
             b.proc.kill()
             b.proc.wait()
+
+
+def test_the_demo_players_play_and_the_page_and_bgc_watch_follow(board):
+    deadline = time.monotonic() + 60
+    while not [x for x in board.lines if re.match(r"(White|Black) \d-\d: \S", x)]:  # "White 4-3: 13/6"
+        assert time.monotonic() < deadline and board.proc.poll() is None, "\n".join(board.lines)
+        time.sleep(0.1)
+    url = [x.split("live view: ", 1)[1].split()[0] for x in board.lines if "live view: " in x][0]
+    while True:
+        state = json.loads(urllib.request.urlopen(url.rstrip("/") + "/state", timeout=10).read())
+        if state.get("status") and state.get("moves"):
+            break  # the page has the board's status and the plays, from the serial events
+        assert time.monotonic() < deadline, state
+        time.sleep(0.2)
+    status, out, err = bgc("watch", "--port", board.link, "--raw", "--count", "3")
+    assert status == 0, err
+    events = [json.loads(x) for x in out.splitlines()]
+    assert len(events) == 3 and all("ev" in e for e in events), out
 
 
 def test_garbage_on_the_serial_line_is_refused_and_the_board_plays_on(board):
@@ -62,18 +84,7 @@ def test_garbage_on_the_serial_line_is_refused_and_the_board_plays_on(board):
     assert errors, buf  # the firmware answers the line with an error event (docs/protocol.md)
     status, out, err = bgc("watch", "--port", board.link, "--once")
     assert status == 0, err
-    assert "White 0 - 0 Black" in out
-
-
-def test_garbage_at_the_prompt_is_one_line(board):
-    start = len(board.lines)
-    board.proc.stdin.write("frobnicate 12\n")
-    board.proc.stdin.write("press white roll\n")  # and the prompt still takes commands
-    board.proc.stdin.flush()
-    board.wait_for(["OLED: ..."], since=start, timeout=30)
-    said = board.lines[start:]
-    assert said[0].startswith("? ") and "frobnicate" in said[0], said
-    assert not [x for x in said if "Traceback" in x], said
+    assert "White" in out and "Black" in out
 
 
 def test_a_port_in_use_is_one_line(board, tmp_path):
@@ -98,7 +109,8 @@ def test_the_board_gone_is_one_line(board):
     # that is surely gone, which is what the user has in hand.
     os.unlink(board.link)
     os.symlink("/dev/pts/999999", board.link)
-    for verb in (["watch", "--once"], ["chouette", "ledger"], ["pull", "--out", "j"], ["deploy", "--offline"]):
+    # (deploy opens the port as pull does, through bgc.pico.device.connect)
+    for verb in (["watch", "--once"], ["chouette", "ledger"], ["pull", "--out", "j"]):
         status, out, err = bgc(verb[0], "--port", board.link, *verb[1:])
         assert status == 2, (verb, err)
         assert "which is gone: the virtual Pico behind it has stopped" in one_error_line(err), (verb, err)

@@ -178,6 +178,14 @@ def test_every_verb_of_the_walkthrough_works_against_the_virtual_board(tmp_path)
         assert {"devices", "deploy", "watch", "watch --web", "pull", "chouette start", "chouette join",
                 "chouette leave", "chouette cubes", "chouette partner", "chouette double",
                 "chouette ledger"} <= verbs, verbs
+        # not in the page: a line the prompt does not know is one line, and the prompt carries on
+        start = len(board.lines)
+        board.proc.stdin.write("frobnicate 12\ndice 1 2\n")
+        board.proc.stdin.flush()
+        board.wait_for(["  OLED: ..."], since=start, timeout=30)  # the next command's answer
+        said = board.lines[start:]
+        assert said[0].startswith("? ") and "frobnicate" in said[0], said
+        assert not [x for x in said if "Traceback" in x], said
         board.proc.stdin.write("quit\n")
         board.proc.stdin.flush()
         assert board.proc.wait(timeout=30) == 0, "\n".join(board.lines)
