@@ -32,6 +32,7 @@ the firmware, from the flash; the board keeps its checkers and LEDs, as a Pico's
 """
 
 import collections
+import json
 import os
 import shutil
 import tempfile
@@ -129,8 +130,6 @@ class PortSerial(simmod.MemorySerial):
 
     def send(self, text):
         if not isinstance(text, str):
-            import json
-
             text = json.dumps(text)
         self.pico.send_input(text.encode("utf-8") + b"\n")
 

@@ -21,7 +21,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
   move FROM TO                      lift, slide and place in one go
   press white|black roll|done|cube [long]
   dice D1 D2                        force the next roll
-  wait MS                           let the firmware run (virtual time)
+  wait MS                           let the firmware run (virtual time; real time on bgc vpico --board)
   send LINE                         a command on the serial line (e.g. send new length=3)
   powercut                          cut the power and power up again
   expect ...                        any expectation of the script format (docs/sim.md)
