@@ -95,7 +95,7 @@ def test_a_port_in_use_is_one_line(board, tmp_path):
     # a second board on the same link would take the name from under the first one
     status, out, err = bgc("vpico", "--board", "--flash", str(tmp_path / "f2"), "--link", board.link)
     assert status == 2
-    assert "is the port of a virtual Pico that is running" in one_error_line(err)
+    assert "is in use: it points at /dev/pts/" in one_error_line(err)
     assert os.path.realpath(board.link).startswith("/dev/pts/")  # still the first board's
 
 

@@ -54,9 +54,11 @@ def _check_paths(args):
             raise UserError("--link %s exists and is not a symlink; choose another path" % args.link)
         if os.path.exists(args.link):
             # A live pty behind it: another virtual Pico is running there (a stopped one removes its
-            # link; one that was killed leaves a link to a pty that is gone, which is replaced).
-            raise UserError("--link %s is the port of a virtual Pico that is running (%s)\nhint: stop that "
-                            "one (Ctrl-C in its terminal) or choose another --link" % (args.link, os.path.realpath(args.link)))
+            # link; one that was killed leaves a link to a pty that is gone, which is replaced, unless
+            # the pty's number went to a new terminal since).
+            raise UserError("--link %s is in use: it points at %s, which is open (another virtual Pico?)\nhint: "
+                            "stop that virtual Pico (Ctrl-C in its terminal), or remove the link if none runs, or "
+                            "choose another --link" % (args.link, os.path.realpath(args.link)))
 
 
 def _serve(stop):
