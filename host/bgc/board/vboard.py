@@ -181,6 +181,7 @@ class BoardSim(simmod.Sim):
         self.serial = PortSerial()
         self.on_frame = []
         self.frames = 0
+        self.scans = 0  # frames of sensor reads the firmware made (one vb_scan each)
         self.boots = 0
         self.powercuts = 0
         self.app = None
@@ -299,6 +300,7 @@ class BoardSim(simmod.Sim):
     def _vb_scan(self, out, oe, pull_up, pull_down):
         """Every sensor as the ADC reads it at each multiplexer address, and the input pads."""
         with self.lock:
+            self.scans += 1
             b = self.board
             self._pins(out, oe, pull_up, pull_down)
             base = out & ~MUX_FIELD
