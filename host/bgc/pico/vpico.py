@@ -380,8 +380,9 @@ class VirtualPico:
         self._kill()
 
     def _tx(self, data, cook=False):
-        """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and a
-        host that does not read gets its output dropped after TX_TIMEOUT instead of blocking."""
+        """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and
+        output that does not fit is dropped instead of blocking: at once when no other process has
+        the port open, after TX_TIMEOUT when one has but does not read."""
         if cook:
             data = data.replace(b"\n", b"\r\n")
         with self._tx_lock:
@@ -398,7 +399,9 @@ class VirtualPico:
                     return
                 now = time.monotonic()
                 if deadline is None:
-                    deadline = now + TX_TIMEOUT
+                    # rp2 waits for a host that has the port open (DTR set) and drops the output
+                    # at once when none has: a program that never opens the port never stalls it.
+                    deadline = now + TX_TIMEOUT if self._port_open_elsewhere() else now
                 if now >= deadline:
                     # Nobody is reading: drop what the port holds, like an unplugged USB host.
                     try:
@@ -408,6 +411,28 @@ class VirtualPico:
                     deadline = None
                     continue
                 select.select([], [self._master], [], 0.02)
+
+    def _port_open_elsewhere(self):
+        """Whether another process holds the pty open (what a USB host's DTR tells rp2), from
+        /proc; True when that cannot be told."""
+        me = str(os.getpid())
+        try:
+            pids = [p for p in os.listdir("/proc") if p.isdigit() and p != me]
+        except OSError:
+            return True
+        for pid in pids:
+            fd_dir = "/proc/%s/fd" % pid
+            try:
+                fds = os.listdir(fd_dir)
+            except OSError:
+                continue  # gone, or another user's
+            for fd in fds:
+                try:
+                    if os.readlink(fd_dir + "/" + fd) == self.port:
+                        return True
+                except OSError:
+                    pass
+        return False
 
     def _rx_chr(self):
         with self._rx_cond:
