@@ -5,7 +5,6 @@ shows under a command must be in what that command printed."""
 
 import json
 import os
-import queue
 import re
 import shlex
 import signal
@@ -62,13 +61,11 @@ class Board:
         self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.lines = []
-        self.fresh = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
-            self.fresh.put(line)
 
     def wait_for(self, expected, since=0, timeout=60):
         deadline = time.monotonic() + timeout

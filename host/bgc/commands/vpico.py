@@ -180,20 +180,23 @@ def run_board(args):
 def _deploy(sim, firmware, out):
     """A flash without firmware gets it, as `bgc deploy --offline` puts it there (its progress bars
     are left out; what it concluded is shown)."""
+    import argparse
     import contextlib
     import io
 
-    out.write("the flash holds no firmware: deploying it (as bgc deploy --offline does)\n")
-    out.flush()
-    import argparse
-
-    from .. import FIRMWARE_DIR
     from . import deploy
 
+    out.write("the flash holds no firmware: deploying it (as bgc deploy --offline does)\n")
+    out.flush()
+
+    # bgc deploy's own command line, so its defaults (which firmware it ships) hold here too
+    parser = argparse.ArgumentParser(prog="bgc")
+    deploy.register(parser.add_subparsers())
+    args = parser.parse_args(["deploy", "--port", sim.pico.port, "--offline"] +
+                             (["--firmware", firmware] if firmware else []))
     said = io.StringIO()
     with contextlib.redirect_stdout(said), contextlib.redirect_stderr(io.StringIO()):
-        deploy.run(argparse.Namespace(port=sim.pico.port, firmware=firmware or FIRMWARE_DIR, source=False,
-                                      offline=True, hard_reset=False, no_reset=False))
+        args.func(args)
     for line in said.getvalue().splitlines():
         out.write("  %s\n" % line)
     out.flush()
