@@ -76,7 +76,8 @@ def start_web(args, hub, out=None):
         server = serve(hub, args.web_host, args.web_port)
     except OSError as exc:
         raise UserError("cannot serve the web view on %s:%d: %s" % (args.web_host, args.web_port, exc.strerror or exc))
-    (out or sys.stderr).write("live view: %s (Ctrl-C to stop)\n" % server.url)
+    shown = ", ".join("%s (%s)" % (url, who) if who else url for url, who in server.urls)
+    (out or sys.stderr).write("live view: %s; Ctrl-C to stop\n" % shown)
     (out or sys.stderr).flush()
     return server
 
@@ -182,6 +183,8 @@ def run_script(args, simmod):
 
 # ------------------------------------------------------------------ --chouette
 def run_chouette(args, simmod):
+    from bgrules.chouette import cube_words, signed
+
     from ..logs import chouette_log
     from ..board import players as P
     from ..board.chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
@@ -203,10 +206,10 @@ def run_chouette(args, simmod):
             say("%s rolls %d for the seats" % (ev["name"], ev["die"]))
         elif kind == "chouette" and ev["line"] != seen.get("line"):
             seen["line"] = ev["line"]
-            say("the line: %s (box %s, captain %s; %s cube%s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
-                                                                  ev["cubes"], "" if ev["cubes"] == "common" else "s"))
+            say("the line: %s (box %s, captain %s; %s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
+                                                            cube_words(ev["cubes"])))
         elif kind == "ledger" and "points" in ev:
-            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %+g" % (n, p) for n, p in ev["points"])))
+            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %s" % (n, signed(p)) for n, p in ev["points"])))
 
     sim.serial.listeners.append(on_event)
     players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
@@ -305,6 +308,7 @@ class DemoView:
 
 def run_demo(args, simmod):
     from ..board import players as P
+    from ..pico.events import describe
 
     if args.variant == "doublets":
         # the simulated hands know checkers that move, not towers taken apart and stacked again
@@ -378,7 +382,7 @@ def run_demo(args, simmod):
                     sim.run_ms(30)
                     show("after %s's play" % names[ev["p"]])
                 elif kind == "cube":
-                    say("%s %ss (cube %d)" % (names[ev["p"]], ev["action"].rstrip("e") if ev["action"] == "take" else ev["action"], ev["cube"]))
+                    say(describe(ev, {"names": names}))  # the same words as bgc watch: "Black takes (cube 2)"
                 elif kind == "resign":
                     say("%s: resignation %s" % (names[ev["p"]], ev["action"]))
                 elif kind == "ask":

@@ -12,6 +12,8 @@ import os
 import sys
 import time
 
+from bgrules.chouette import signed
+
 from ..errors import UserError, shown
 from ..pico.events import describe
 
@@ -95,7 +97,7 @@ class Screen:
                 out.append("chouette game %s: box %s, captain %s, team %s%s" % (
                     s.get("game"), ch.get("box"), ch.get("captain"), ", ".join(team) or "-",
                     "; %s to answer" % ch["asking"] if ch.get("asking") else ""))
-                out.append("ledger: " + ", ".join("%s %+g" % (n, p) for n, p in ch.get("totals", [])))
+                out.append("ledger: " + ", ".join("%s %s" % (n, signed(p)) for n, p in ch.get("totals", [])))
         out.append("last: %s" % (self.last or "-"))
         return out
 

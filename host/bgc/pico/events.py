@@ -3,6 +3,8 @@
 
 import json
 
+from bgrules.chouette import signed
+
 
 def describe(ev, status):
     names = (status or {}).get("names") or ["White", "Black"]
@@ -17,7 +19,7 @@ def describe(ev, status):
     if kind == "seat":
         return "%s rolls %s for the seats" % (ev.get("name"), ev.get("die"))
     if kind == "ledger" and "points" in ev:
-        return "game %s: %s" % (ev.get("game"), ", ".join("%s %+g" % (n, p) for n, p in ev["points"]))
+        return "game %s: %s" % (ev.get("game"), ", ".join("%s %s" % (n, signed(p)) for n, p in ev["points"]))
     if kind == "roll":
         d = ev.get("dice") or [0, 0]
         return "%s rolls %d-%d" % (who(), d[0], d[1])
@@ -33,7 +35,8 @@ def describe(ev, status):
     if kind == "resign":
         return "%s resigns (%s)" % (who(), ev.get("kind", ""))
     if kind == "game_end":
-        return "game over: %s wins %s point(s)" % (who("winner"), ev.get("points", "?"))
+        points = ev.get("points", "?")
+        return "game over: %s wins %s point%s" % (who("winner"), points, "" if points == 1 else "s")
     if kind == "match_end":
         return "match over: %s wins" % who("winner")
     if kind == "error":

@@ -38,6 +38,28 @@ def counts_from_status(status, variant=None):
     return w, b
 
 
+def off_from_status(status, variant=None):
+    """[white, black]: the checkers borne off as the firmware counts them, from a status event
+    (its Position ID, which counts waiting checkers as off too, less ``wait``); None when there
+    is no position. A checker in a player's hand is still on the board for the firmware."""
+    from bgrules.rules import ruleset
+
+    counts = counts_from_status(status, variant)
+    if counts is None:
+        return None
+    try:
+        total = ruleset(variant).checkers if variant else 15
+    except (KeyError, ValueError):
+        total = 15
+    wait = status.get("wait") or [0, 0]
+    on_roll = 0 if status.get("on_roll", 0) == 0 else 1
+    off = []
+    for colour in (0, 1):
+        waiting = wait[0] if colour == on_roll else wait[1]
+        off.append(max(0, total - sum(counts[colour][1:26]) - waiting))
+    return off
+
+
 class Recorder:
     """The match journal's records (docs/formats.md) rebuilt from the events, so that a match seen
     from its ``new`` event on can be saved as .mat/.sgf by the exporters of ``bgc export``."""
@@ -95,7 +117,7 @@ class Hub:
         self.recorder = Recorder()
         self._journal_text = journal_text  # callable: the match journal where the host has it
         self.state = {"source": source, "connected": True, "status": None, "moves": [], "last": "",
-                      "checkers": None, "leds": None, "oled": None, "events": 0}
+                      "checkers": None, "off": None, "leds": None, "oled": None, "events": 0}
         self._dice = {}
 
     def _changed(self):
@@ -118,6 +140,8 @@ class Hub:
                     counts = counts_from_status(ev, settings.get("rules"))
                     if counts is not None:
                         s["checkers"] = {"white": counts[0], "black": counts[1]}
+                settings = self.recorder.records[0] if self.recorder.records else {}
+                s["off"] = off_from_status(ev, settings.get("rules"))
             elif kind == "view":
                 s["oled"] = {"rows": list(ev.get("screen") or [])}
                 codes = ev.get("leds") or ""
