@@ -139,7 +139,7 @@ def verb_of(argv):
             words.append(argv[i])
         i += 1
     verb = " ".join(words[:2]) if words[0] == "chouette" else words[0]
-    return verb + (" --web" if "--web" in argv else "")
+    return verb + "".join(" " + flag for flag in ("--web", "--box") if flag in argv)
 
 
 def test_every_verb_of_the_walkthrough_works_against_the_virtual_board(tmp_path):
@@ -173,7 +173,7 @@ def test_every_verb_of_the_walkthrough_works_against_the_virtual_board(tmp_path)
                                                                                 missing(expected, printed))
         # The walkthrough covers every board verb, every chouette subcommand among them.
         assert {"devices", "deploy", "watch", "watch --web", "pull", "chouette start", "chouette join",
-                "chouette leave", "chouette cubes", "chouette partner", "chouette double",
+                "chouette leave", "chouette cubes", "chouette partner", "chouette double", "chouette double --box",
                 "chouette ledger"} <= verbs, verbs
         # not in the page: a line the prompt does not know is one line, and the prompt carries on
         start = len(board.lines)
