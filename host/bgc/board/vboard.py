@@ -39,17 +39,18 @@ import tempfile
 import threading
 import time
 
+from .. import resource
 from . import sim as simmod
 from .virtual import clock as vclock
 from .virtual.board import ADC_COMMON_GPIO, MUX_SHIFT, Board
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-# The guest package /.vboard/vb: the link, with the virtual rp2 port's own modules beside it.
+# The guest package /.vboard/vb: the link, with the virtual rp2 port's own modules beside it (run by
+# the guest MicroPython, never imported here).
 GUEST_FILES = {
-    "__init__.py": os.path.join(HERE, "virtual", "vboard_guest.py"),
-    "machine.py": os.path.join(HERE, "virtual", "machine.py"),
-    "neopixel.py": os.path.join(HERE, "virtual", "neopixel.py"),
-    "sio.py": os.path.join(HERE, "virtual", "sio.py"),
+    "__init__.py": resource("board", "virtual", "vboard_guest.py"),
+    "machine.py": resource("board", "virtual", "machine.py"),
+    "neopixel.py": resource("board", "virtual", "neopixel.py"),
+    "sio.py": resource("board", "virtual", "sio.py"),
 }
 GUEST_MOUNT = "/.vboard"
 SETUP = (
