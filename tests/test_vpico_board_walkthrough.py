@@ -14,8 +14,7 @@ import threading
 import time
 import urllib.request
 
-from bgc import ROOT
-
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "virtual-pico.md")
 SECTION = "## Every verb without hardware"
 DOC_LINK = "/tmp/bgc-pico"
