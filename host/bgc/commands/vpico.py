@@ -146,9 +146,13 @@ def run_board(args):
         if not sim.has_firmware():
             _deploy(sim, args.firmware, out)
         if not sim.run_until(lambda s: s.status() is not None, BOOT_TIMEOUT_MS):
-            raise UserError("the firmware on %s did not report its status within %d s\nhint: `mpremote connect "
-                            "%s repl` shows what main.py says; `bgc deploy --port %s` puts the firmware back"
-                            % (sim.flash_dir, BOOT_TIMEOUT_MS // 1000, sim.pico.port, sim.pico.port))
+            why = ("the firmware on %s did not report its status within %d s" % (sim.flash_dir, BOOT_TIMEOUT_MS // 1000))
+            hint = ("`mpremote connect %s repl` shows what main.py says; `bgc deploy --port %s` puts the firmware "
+                    "back" % (args.link or sim.pico.port, args.link or sim.pico.port))
+            if args.demo or args.chouette:
+                raise UserError("%s\nhint: %s" % (why, hint))
+            # The board stays up: the firmware can be put back onto it from another terminal.
+            print("bgc: warning: %s; the board stays up\nhint: %s" % (why, hint), file=sys.stderr, flush=True)
         if args.web:
             from .sim import web_for_sim
 
