@@ -415,11 +415,12 @@ class VirtualPico:
                 select.select([], [self._master], [], 0.02)
 
     def _port_open_elsewhere(self):
-        """Whether another process holds the pty open (what a USB host's DTR tells rp2), from
-        /proc; True when that cannot be told."""
+        """Whether a program holds the pty open (what a USB host's DTR tells rp2): any file
+        descriptor on it in /proc but the virtual Pico's own; True when that cannot be told."""
         me = str(os.getpid())
+        own = str(self._slave)  # the virtual Pico's own hold on the pty (a reader in this process counts)
         try:
-            pids = [p for p in os.listdir("/proc") if p.isdigit() and p != me]
+            pids = [p for p in os.listdir("/proc") if p.isdigit()]
         except OSError:
             return True
         for pid in pids:
@@ -429,6 +430,8 @@ class VirtualPico:
             except OSError:
                 continue  # gone, or another user's
             for fd in fds:
+                if pid == me and fd == own:
+                    continue
                 try:
                     if os.readlink(fd_dir + "/" + fd) == self.port:
                         return True
