@@ -409,17 +409,8 @@ class Sim:
         self.main = None
         self.powercuts += 1
         self._purge_firmware()
-        b = self.board
-        # The Pico resets: every pad back to input without pulls; the LED chain and the OLED
-        # lose power (the chain goes dark, the panel comes back off with its RAM undefined).
-        b.out = 0
-        b.oe = 0
-        b.pull_up = 0
-        b.pull_down = 0
-        b.leds = [(0, 0, 0)] * len(b.leds)
-        b.oled = Ssd1306()
-        b.i2c0_devices[OLED_ADDR] = b.oled
-        b.clock.advance_ms(off_ms)
+        power_lost(self.board)
+        self.board.clock.advance_ms(off_ms)
         self.boot()
 
     # --- hands on the board
@@ -576,6 +567,19 @@ class Sim:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def power_lost(board):
+    """What a power cut does to the board's electronics: the Pico resets (every pad back to input
+    without pulls); the LED chain and the OLED lose power (the chain goes dark, the panel comes
+    back off with its RAM undefined). The checkers and the hand stay where they are."""
+    board.out = 0
+    board.oe = 0
+    board.pull_up = 0
+    board.pull_down = 0
+    board.leds = [(0, 0, 0)] * len(board.leds)
+    board.oled = Ssd1306()
+    board.i2c0_devices[OLED_ADDR] = board.oled
 
 
 def _journal_module():
