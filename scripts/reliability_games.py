@@ -37,8 +37,8 @@ HANDS_CANNOT = {"doublets": "the hands know checkers that move, not towers taken
 
 
 def play_game(seed, hits="both", max_frames=300000, variant="standard"):
-    from bgc import players as P
-    from bgc import sim as S
+    from bgc.board import players as P
+    from bgc.board import sim as S
     from bgrules.rules import ruleset
 
     t0 = time.perf_counter()

@@ -65,7 +65,7 @@ def _rolled_sim(seed, rng, want_five):
     """A Sim with the firmware resumed in a random position, the mover's dice rolled; with
     ``want_five`` only positions where the opponent has a point of exactly five. Returns
     (sim, position, player, plays, events)."""
-    from bgc import sim as S
+    from bgc.board import sim as S
     from bgrules import STANDARD, Turn
 
     while True:
@@ -107,7 +107,7 @@ def _rolled_sim(seed, rng, want_five):
 def _lift_and_approach(sim, rng, plays, colour, cell, clearance):
     """Lift the first checker of a random legal play, carry it over ``cell`` and come down to
     ``clearance`` mm above what stands there (a few mm off the cell's centre)."""
-    from bgc.players import board_point
+    from bgc.board.players import board_point
 
     src = rng.choice(plays).steps[0][0]
     sim.lift(board_point(src, colour), colour, height_mm=rng.uniform(30.0, 45.0))
@@ -124,7 +124,7 @@ def _lift_and_approach(sim, rng, plays, colour, cell, clearance):
 
 def hold_trial(seed):
     """A hand held over a random cell of a random point for 2 s: the ``illegal`` events it drew."""
-    from bgc import sim as S
+    from bgc.board import sim as S
 
     rng = random.Random(seed)
     sim, pos, p, plays, events = _rolled_sim(seed, rng, want_five=rng.random() < 0.5)
@@ -154,7 +154,7 @@ def hold_trial(seed):
 
 def setdown_trial(seed):
     """A checker set on top of one cell of an opponent's five-point: how long until it is flagged."""
-    from bgc import sim as S
+    from bgc.board import sim as S
 
     rng = random.Random(seed)
     sim, pos, p, plays, events = _rolled_sim(seed, rng, want_five=True)
@@ -228,7 +228,7 @@ def report(s):
 def sensor_figures(boards=119, cells=range(0, 120, 7)):
     """What a cell reads, in units of the nominal one-checker deviation, on ``boards`` boards
     of the model with every point filled with five white checkers: rows of (case, values)."""
-    from bgc.virtual.board import BLACK, WHITE, Board
+    from bgc.board.virtual.board import BLACK, WHITE, Board
     from drivers.classify import DEFAULT_UNIT
 
     rows = {}
@@ -238,7 +238,7 @@ def sensor_figures(boards=119, cells=range(0, 120, 7)):
 
     def counts(b, c):
         # Board.expected_counts for one cell without recomputing the other 127
-        from bgc.virtual.board import LSB_V
+        from bgc.board.virtual.board import LSB_V
 
         v = b.vq[c] + b.gain[c] * b.sens * b.field_mt(c) + b.drift[c] * LSB_V
         return int(v / LSB_V + 0.5) << 4

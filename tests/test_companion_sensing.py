@@ -7,7 +7,7 @@ import pytest
 
 from bgrules.position import Position
 from bgrules.turn import Turn
-from bgc.virtual.frames import ideal_frame
+from bgc.board.virtual.frames import ideal_frame
 from companion_helpers import Harness, ROLL_B, ROLL_W
 from test_companion_game import opened, at
 
@@ -371,7 +371,7 @@ def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_h
     # the cell by about a quarter of a unit; a hand holding one 5 mm over the white one (the
     # lowest a player holds a checker still, issue 22) by about a seventh; the classifier's
     # drop threshold lies between the two, at least four times the reading noise from each
-    from bgc.virtual.board import Board, BLACK, WHITE
+    from bgc.board.virtual.board import Board, BLACK, WHITE
     from drivers.classify import DEFAULT_UNIT, Classifier
 
     drop_pct = Classifier().drop_pct

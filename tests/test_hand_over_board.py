@@ -8,7 +8,7 @@ The long run is scripts/reliability_hover.py (docs/reliability.md)."""
 
 import pytest
 
-from bgc import sim as S
+from bgc.board import sim as S
 
 WHITE_13 = [60, 61, 62, 63, 64]  # board point 13: White's five at the start (Black's 12)
 WHITE_6 = [25, 26, 27, 28, 29]  # board point 6: White's five at the start (Black's 19)

@@ -4,10 +4,11 @@ import os
 
 import pytest
 
-from bgc import upy, virtual
+from bgc.pico import upy
+from bgc.board import virtual
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-UPY_SOURCES = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
+UPY_SOURCES = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "board", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json")]
 # The guest's heap holds the virtual board's physical model (fields of 128 sensors) as well as the
 # firmware: more than a Pico's.
@@ -195,7 +196,7 @@ def test_debounce_needs_n_stable_frames(board):
 
 
 def test_classifier_error_rate_short_run():
-    from bgc.virtual import soak
+    from bgc.board.virtual import soak
 
     r = soak.run(frames=5000, seed=11)
     assert r["cells_checked"] > 500000
@@ -240,7 +241,7 @@ def test_same_seed_same_readings_on_both_interpreters():
 # --- the hand (issue 22): heights over the stack, tremor, coming down ------------------------
 
 def test_a_hand_held_over_a_cell_is_as_high_as_its_clearance_over_the_stack_there():
-    from bgc.virtual.board import Board
+    from bgc.board.virtual.board import Board
 
     b = Board(seed=4, tremor_mm=0)
     b.place(60, virtual.WHITE, 2)
@@ -272,7 +273,7 @@ def _dominant_hz(samples, dt):
 def test_a_held_checker_trembles_at_8_to_12_hz_by_tenths_of_a_mm_and_a_resting_one_is_still(seed):
     # physiological tremor of a healthy hand (docs/hardware-virtual-board.md gives the sources):
     # 8-12 Hz, a few tenths of a millimetre at most; a checker at rest does not move at all
-    from bgc.virtual.board import Board
+    from bgc.board.virtual.board import Board
 
     b = Board(seed=seed, drift_lsb_per_s=0)
     b.place(30, virtual.WHITE)
@@ -295,7 +296,7 @@ def test_a_held_checker_trembles_at_8_to_12_hz_by_tenths_of_a_mm_and_a_resting_o
 
 
 def test_a_hand_comes_down_at_its_speed_and_lets_the_checker_go_on_the_stack():
-    from bgc.virtual.board import Board
+    from bgc.board.virtual.board import Board
 
     b = Board(seed=5, tremor_mm=0)
     b.place(70, virtual.WHITE, 1)
