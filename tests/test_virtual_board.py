@@ -311,3 +311,31 @@ def test_a_hand_comes_down_at_its_speed_and_lets_the_checker_go_on_the_stack():
     assert b.hand is not None and b.count(70) == 1
     b.clock.advance_ms(60)
     assert b.hand is None and b.count(70) == 2 and b.colour(70) == virtual.BLACK
+
+
+@pytest.mark.micropython
+def test_classifier_machine_code_and_bytecode_agree_on_levels_followed_and_drops_under_micropython():
+    # drivers.fastloops.classify_frame (the viper loop, x86 emitter here) against the bytecode
+    # reference: cells settling, drifting a little (followed), dropping by a quarter (UNDER)
+    code = r"""
+from array import array
+from drivers.classify import Classifier, classify_frame
+import random
+random.seed(7)
+a = Classifier()
+b = Classifier()
+same = True
+lv = [random.choice((0, 0, 14000, -14000, 12000, -12500, 28000, 600)) for _ in range(128)]
+for i in range(300):
+    for c in range(128):
+        if random.random() < 0.02:
+            lv[c] = random.choice((0, 14000, -14000, 12000, -12000, 28000))
+        elif random.random() < 0.05 and lv[c]:
+            lv[c] += random.choice((-300, -100, 100, 300, -3000, -4000))
+    raw = array("H", [max(0, min(65535, 32768 + lv[c] + random.randrange(-150, 150))) for c in range(128)])
+    if a.update(raw) != b.update_bytecode(raw) or a.state != b.state or a._level != b._level:
+        same = False
+print("RESULT", classify_frame is not None, same, sum(1 for s in a.state if s & 16) > 0)
+"""
+    out = upy.run(code, sources=[os.path.join(ROOT, "firmware")], heap_kb=512)
+    assert "RESULT True True True" in out, out
