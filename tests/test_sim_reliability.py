@@ -79,22 +79,22 @@ def test_hands_held_over_the_board_are_not_flagged_and_checkers_set_on_a_five_po
     rh = _script("reliability_hover")
     results = [rh.run_trial(kind, seed) for seed in range(1, 7) for kind in ("hold", "setdown")]
     s = rh.summarize(results)
-    assert s["holds"] == 6 and s["setdowns"] == 6
+    assert s["holds"] == 6 and s["setdowns"] + s["from_tall"] == 6 and s["setdowns"] >= 4
     assert s["holds_flagged"] == 0, rh.report(s)
-    assert s["setdowns_in_time"] == 6 and s["setdowns_false_before"] == 0, rh.report(s)
+    assert s["setdowns_in_time"] == s["setdowns"] and s["setdowns_false_before"] == 0, rh.report(s)
 
 
 def test_every_ruleset_plays_its_first_turns_with_noise_and_hands_without_a_false_flag():
     # issue 22: the short version of `reliability_games.py --variant all` (docs/reliability.md):
-    # every ruleset the hands can play, its first 15 s of play (about three turns)
+    # every ruleset the hands can play, its first 10 s of play (two or three turns)
     from bgrules.rules import VARIANTS
 
     rg = _script("reliability_games")
     played = [v for v in VARIANTS if v not in rg.HANDS_CANNOT]
     assert len(played) == len(VARIANTS) - 1 == 26
-    results = [rg.play_game(7, "both", 1500, v) for v in played]
+    results = [rg.play_game(7, "both", 1000, v) for v in played]
     s = rg.summarize(results)
-    assert s["moves"] > 26 * 3
+    assert s["moves"] > 26 * 2
     assert s["false_flags"] == 0, rg.report(s)
 
 
@@ -108,4 +108,15 @@ def test_long_puff_entry_unseen_on_a_five_point_then_a_blot_hit_blot_first_is_no
     rg = _script("reliability_games")
     s = rg.summarize([rg.play_game(1, "both", 2200, "longpuff")])
     assert s["moves"] >= 20
+    assert s["false_flags"] == 0, rg.report(s)
+
+
+def test_long_russian_puff_a_checker_put_unseen_on_a_five_point_then_a_blot_hit_blot_first_is_not_flagged():
+    # found by the same run: Long Russian Puff seed 2, White 6-3 (the smaller die first) with
+    # five on its 3 point: 6/3 puts the checker on top of the five there, unseen, then the black
+    # blot on 16 is taken off first for 22/16*. The tracker took the checker for one still in
+    # the hand, and with it back on 6 the 6 cannot be played first: "No play of 6-3 gives this"
+    rg = _script("reliability_games")
+    s = rg.summarize([rg.play_game(2, "both", 14600, "longrussianpuff")])
+    assert s["turns"] >= 60
     assert s["false_flags"] == 0, rg.report(s)
