@@ -107,6 +107,7 @@ class Guest:
         self.screen = []
         self.screens_seen = []  # screens since the last clear (for "Flash low")
         self.leds_pin = 15
+        self.oled = None  # the virtual board's OLED (RemoteApp): the players read it
         self.errors = []
         self.answer()  # M start
         self.answer()  # M loaded
@@ -145,6 +146,10 @@ class Guest:
             elif k == "S":
                 self.screen = line[1:].split("\x1f")[:-1]
                 self.screens_seen.append(self.screen)
+                if self.oled is not None:
+                    # drawn on the virtual board's panel as main.App draws it: the players read
+                    # the screen there ("Which play?" among others)
+                    self.oled.lines(self.screen)
             elif k == "C":
                 measure = {"n": int(line.split()[1]), "kind": "C"}
             elif k == "M":
@@ -215,6 +220,7 @@ class RemoteApp:
 
         from drivers import pinmap
         from drivers.hall import HallScanner
+        from drivers.oled import Oled
 
         self.sim = sim
         self.guest = guest
@@ -224,6 +230,7 @@ class RemoteApp:
         self.raw = None
         self.players = None  # the players of the match on the board (can_defer)
         guest.leds_pin = pinmap.LED_DATA
+        guest.oled = Oled()
         guest.sim = sim
 
     def step(self, now):
