@@ -59,7 +59,10 @@ def run(args):
     results, status = [], 0
     for path, log, result in _analyse_all(logs, args.ply):
         if isinstance(result, Exception):
-            print("bgc: %s: %s" % (path, result), file=sys.stderr)
+            what, _, hint = str(result).partition("\nhint: ")
+            print("bgc: %s: %s" % (path, what), file=sys.stderr)
+            if hint:
+                print("hint: " + hint, file=sys.stderr)
             status = 2
             continue
         results.append(result)
@@ -93,7 +96,8 @@ def _analyse_all(logs, ply):
     def one(path, log):
         if log.settings is None:
             why = log.problem[1] if log.problem else "the file is empty"
-            return analysis.NoAnalysis("nothing to analyse: %s" % why)
+            return analysis.NoAnalysis("nothing to analyse: %s\nhint: is it a match journal from the board "
+                                       "(/journal/mNNNN.jnl)?" % why)
         try:
             return analysis.analyse(log, ply)
         except (analysis.NoAnalysis, analysis.AnalysisError) as exc:

@@ -141,8 +141,10 @@ def run_engine(mat_text, commands, timeout=1800):
             raise AnalysisError("GNU Backgammon's analysis did not finish within %d s" % timeout) from None
         out = proc.stdout.decode("utf-8", "replace")
         if not os.path.exists(cube):
-            tail = (proc.stderr.decode("utf-8", "replace") or out)[-1500:]
-            raise AnalysisError("GNU Backgammon's engine failed (status %d): %s" % (proc.returncode, tail.strip()))
+            lines = [x.strip() for x in (proc.stderr.decode("utf-8", "replace") or out).splitlines() if x.strip()]
+            raise AnalysisError("GNU Backgammon's engine failed (status %d): %s\nhint: check that `python -c "
+                                "'import gnubg'` works; GNUBG_DATA_DIR, if set, must hold its data files"
+                                % (proc.returncode, lines[-1][:300] if lines else "no output"))
         with open(sgf, encoding="utf-8", errors="replace") as f:
             text = f.read()
         with open(cube) as f:
@@ -358,7 +360,10 @@ def analyse_sgf(text, cube_eqs):
                     rec["candidates"] = len(cands)
                     rec["best"] = move_text(cands[0][0])
                     rec["best_steps"] = cands[0][0]
-                    if cands[0][1] is not None and cands[idx][1] is not None:
+                    if idx >= len(cands):
+                        # not one of the legal plays: an illegal play the opponent condoned
+                        rec["illegal"] = True
+                    elif cands[0][1] is not None and cands[idx][1] is not None:
                         rec["equity"] = cands[idx][1]
                         rec["best_equity"] = cands[0][1]
                         rec["loss"] = max(0.0, cands[0][1] - cands[idx][1])
@@ -441,11 +446,12 @@ def analyse(log, ply=0, mat=None):
     s = log.settings or {}
     variant = s.get("rules", "standard")
     if variant not in ANALYSABLE:
-        raise NoAnalysis("no analysis for this game: %s has no GNU Backgammon net (only %s can be analysed)"
+        raise NoAnalysis("no analysis for this game: %s has no GNU Backgammon net\nhint: GNU Backgammon analyses "
+                         "%s only (docs/user-guide.md says why); `bgc export -f text` shows the game"
                          % (variant, " and ".join(ANALYSABLE)))
     if not any(g.moves for g in log.games):
-        raise NoAnalysis("no analysis: no play was made before %s" % (
-            "the damage" if log.problem else "the journal ends"))
+        raise NoAnalysis("nothing to analyse: no play was made before %s\nhint: a journal holds plays once a game "
+                         "has started on the board" % ("the damage" if log.problem else "the journal ends"))
     text = mat if mat is not None else mat_text(log)[0]
     commands = settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
                                  beavers=log.money and bool(s.get("beavers")))
@@ -590,6 +596,20 @@ json.dump({"match": m, "cube": eqs}, open(spec["out"], "w"), default=repr)
 '''
 
 
+def find_program_version():
+    """The gnubg program's version line, or None."""
+    from .export import find_gnubg
+
+    exe = find_gnubg()
+    if not exe:
+        return None
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (out.strip().splitlines() or [exe])[0]
+
+
 def reference_analysis(mat_text, commands, timeout=1800):
     """The gnubg program's (Debian's /usr/games/gnubg) analysis of the same .mat with the same
     commands: {"match": gnubg.match(analysis=1, statistics=1), "cube": {key: [nd, dt]}}, for
@@ -623,12 +643,14 @@ def compare(ours, ref, tolerance=0.005):
     """(counts, differences) between our analysis and the gnubg program's (reference_analysis()):
     the best play (a tie of equal equity counts as agreeing), the equity lost and the mark of every
     play, and of every cube decision the right action, the error and the mark."""
-    counts = {"plays": 0, "best_agrees": 0, "loss_within": 0, "cube": 0, "cube_agrees": 0, "max_loss_diff": 0.0}
+    counts = {"plays": 0, "best_agrees": 0, "loss_within": 0, "cube": 0, "cube_agrees": 0,
+              "cube_right_agrees": 0, "max_loss_diff": 0.0, "crawford_differences": 0}
     diffs = []
     rgames = ref["match"]["games"]
     if len(rgames) != len(ours["games"]):
         diffs.append("games: ours %d, gnubg %d" % (len(ours["games"]), len(rgames)))
     for g, rg in zip(ours["games"], rgames):
+        before = len(diffs)
         rrecs = [r for r in rg["game"] if r["action"] in ("move", "double", "take", "drop")]
         if len(rrecs) != len(g["records"]):
             diffs.append("game %d: ours %d records, gnubg %d" % (g["number"], len(g["records"]), len(rrecs)))
@@ -636,7 +658,7 @@ def compare(ours, ref, tolerance=0.005):
         for i, (r, rr) in enumerate(zip(g["records"], rrecs), 1):
             where = "game %d record %d" % (g["number"], i)
             a = rr.get("analysis") or {}
-            if r["kind"] == "move" and "best_steps" in r and a.get("moves"):
+            if r["kind"] == "move" and "loss" in r and a.get("moves"):
                 counts["plays"] += 1
                 cands = [(sorted(tuple(x) for x in m["move"]), m["score"]) for m in a["moves"]]
                 best = sorted(tuple(x) for x in r["best_steps"])
@@ -664,6 +686,8 @@ def compare(ours, ref, tolerance=0.005):
                 right, best = cube_action(*rc)
                 rerr = _cube_record(rc, c["action"], None)["error"]
                 rmark = a.get("cube-skill") if r["kind"] == "move" else a.get("skill")
+                if right == c["right"]:
+                    counts["cube_right_agrees"] += 1
                 same = right == c["right"] and abs(rerr - c["error"]) <= tolerance and (rmark or None) == c.get("mark")
                 if same:
                     counts["cube_agrees"] += 1
@@ -672,4 +696,31 @@ def compare(ours, ref, tolerance=0.005):
                         where, c["action"], c["right"], c["error"], c.get("mark"), right, rerr, rmark))
             elif rc is not None:
                 diffs.append("%s: only gnubg analysed a cube decision here" % where)
+        if g["crawford"]:
+            counts["crawford_differences"] += len(diffs) - before
     return counts, diffs
+
+
+def data_dir_with_program_nets(dest, program_wd="/usr/share/gnubg/gnubg.wd"):
+    """Make ``dest`` a data directory for our engine (GNUBG_DATA_DIR) holding the gnubg program's
+    own nets (its gnubg.wd, weights 1.00) and our engine's other files, for the comparison: the
+    engine refuses weights whose header is not 1.01, so the copy's header says 1.01 (the nets'
+    layout, 250/214 inputs and 128 hidden units, is the same). Returns ``dest``, or None when
+    either is missing."""
+    if engine_version() is None or not os.path.exists(program_wd):
+        return None
+    import importlib.util
+
+    ours = os.path.join(os.path.dirname(importlib.util.find_spec("gnubg").origin), "data")
+    os.makedirs(dest, exist_ok=True)
+    for name in os.listdir(ours):
+        if name not in ("gnubg.wd", "gnubg.weights") and not os.path.exists(os.path.join(dest, name)):
+            os.symlink(os.path.join(ours, name), os.path.join(dest, name))
+    with open(program_wd, "rb") as f:
+        data = bytearray(f.read())
+    if data[4:8] != bytes.fromhex("0000803f"):  # float 1.00 after the magic number
+        return None
+    data[4:8] = bytes.fromhex("ae47813f")  # 1.01
+    with open(os.path.join(dest, "gnubg.wd"), "wb") as f:
+        f.write(bytes(data))
+    return dest
