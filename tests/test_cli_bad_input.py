@@ -143,6 +143,16 @@ TABLE = [
     ("draw-board --geometry lacking board", ["draw-board", "--geometry", "{no_board.json}"], "'board'"),
     ("draw-board --geometry a list", ["draw-board", "--geometry", "{list.json}"], "not a geometry"),
     ("draw-board --geometry cell without x", ["draw-board", "--geometry", "{bad_cell.json}"], "no number"),
+    # analyze
+    ("analyze missing journal", ["analyze", "{missing}"], "no such journal"),
+    ("analyze folder without journals", ["analyze", "{folder}"], "no journal files"),
+    ("analyze a device that never ends", ["analyze", "/dev/zero"], "not a regular file"),
+    ("analyze an empty file", ["analyze", "{empty}"], "nothing to analyse"),
+    ("analyze --ply 5", ["analyze", "{m0001.jnl}", "--ply", "5"], "invalid choice"),
+    ("analyze --sgf of two journals", ["analyze", "{m0001.jnl}", "{m0001.jnl}", "--sgf", "{missing}"],
+     "--sgf writes one match"),
+    ("analyze --sgf into a missing folder", ["analyze", "{m0001.jnl}", "--sgf", "{missing_folder_file}"],
+     "does not exist"),
     # export
     ("export missing journal", ["export", "{missing}"], "no such journal"),
     ("export folder without journals", ["export", "{folder}"], "no journal files"),
