@@ -162,6 +162,10 @@ def test_analyze_json_holds_every_play_and_cube_decision(capsys):
     marked = [r for r in plays if "loss" in r and min(abs(r["loss"] - t) for t in (0.03, 0.06, 0.12)) > 1e-5]
     assert len(marked) > 100 and sum(1 for r in marked if r["mark"]) > 20
     assert all(analysis.mark_of(r["loss"], data["thresholds"]) == r["mark"] for r in marked)
+    # our per-player sums give the overall error rate GNU Backgammon prints for the match
+    printed = data["gnubg_statistics"]["overall"]["error_rate"]
+    for p in range(2):
+        assert data["players"][p]["error_rate"] == pytest.approx(-float(printed[p].split()[0]), abs=0.1)
     crawford = [g for g in data["games"] if g["crawford"]]
     assert crawford and not any("cube" in r for g in crawford for r in g["records"])  # no cube in the Crawford game
     answered = [r["cube"] for g in data["games"] for r in g["records"] if r["kind"] in ("double", "take")]

@@ -179,7 +179,8 @@ def show(r, every=False, console=None):
         ("luck (EMG)", [_eq(t["luck"]) for t in tot]),
     ]
     overall = stats.get("overall", {})
-    for key, label in (("error_rate", "overall error rate, mEMG (MWC)"), ("snowie_error_rate", "Snowie error rate"),
+    unit = overall.get("unit", "MWC").lower().replace("mwc", "MWC")
+    for key, label in (("error_rate", "overall error rate, mEMG (%s)" % unit), ("snowie_error_rate", "Snowie error rate"),
                        ("rating", "GNU Backgammon's rating")):
         if key in overall:
             rows.append((label, overall[key]))

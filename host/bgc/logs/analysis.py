@@ -405,14 +405,14 @@ def thresholds(show_analysis):
     return out
 
 
-_STAT_ROWS = {
-    "Error rate mEMG (MWC)": "error_rate",
-    "Error total EMG (MWC)": "error_total",
+_STAT_ROWS = {  # (MWC) in match play, (Points) in money play
+    "Error rate mEMG (": "error_rate",
+    "Error total EMG (": "error_total",
     "Snowie error rate": "snowie_error_rate",
     "Overall rating": "rating",
     "Chequerplay rating": "chequer_rating",
     "Cube decision rating": "cube_rating",
-    "Luck total EMG (MWC)": "luck_total",
+    "Luck total EMG (": "luck_total",
     "Luck rating": "luck_rating",
     "Luck adjusted result": "luck_adjusted_result",
 }
@@ -434,6 +434,8 @@ def statistics(text):
             if line.startswith(label):
                 a, b = line[41:65].strip(), line[65:].strip()
                 out[section][key] = [a, b]
+                if label.endswith("("):
+                    out[section]["unit"] = line[len(label):].split(")")[0]
     return out
 
 
