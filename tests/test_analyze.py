@@ -252,3 +252,43 @@ def test_sgf_moves_read_as_gnu_backgammon_writes_them():
     assert analysis.move_text(analysis._sgf_move("lqqs", 1)) == "13/8 8/6"
     assert analysis.move_text(analysis._sgf_move("mhhf", 0)) == "13/8 8/6"
     assert analysis.move_text(analysis._sgf_move("yscz", 0)) == "bar/19 3/off"
+
+
+# The board's main loop for the virtual Pico: counts its starts, so that the test sees the
+# firmware started again after the copy (mpremote's Ctrl-C interrupts it).
+BOARD_MAIN = """\
+import time
+try:
+    n = int(open('/starts').read())
+except OSError:
+    n = 0
+f = open('/starts', 'w'); f.write(str(n + 1)); f.close()
+while True:
+    time.sleep_ms(50)
+"""
+
+
+@needs_engine
+def test_port_analyses_the_match_in_progress_on_the_board_and_the_game_goes_on(tmp_path, capsys):
+    from bgc.pico.vpico import VirtualPico
+
+    flash = tmp_path / "flash"
+    (flash / "journal").mkdir(parents=True)
+    (flash / "main.py").write_text(BOARD_MAIN)
+    lines = open(os.path.join(FIXTURES, "journal_3point.jnl")).read().splitlines(True)
+    (flash / "journal" / "m0001.jnl").write_text(open(os.path.join(FIXTURES, "journal_1point.jnl")).read())
+    (flash / "journal" / "m0002.jnl").write_text("".join(lines[:120]))  # the match being played
+    with VirtualPico(str(flash)) as pico:
+        status, out, err = bgc(capsys, "analyze", "--json", "--port", pico.port)
+        assert status == 0, err
+        assert "analysing m0002.jnl from the board" in err and "the match is in progress" in err
+        data = json.loads(out)
+        assert data["length"] == 3 and sum(len(g["records"]) for g in data["games"]) > 40
+        import time
+
+        deadline = time.time() + 10
+        while time.time() < deadline and (flash / "starts").read_text() != "2":
+            time.sleep(0.1)
+        assert (flash / "starts").read_text() == "2"
+    status, out, err = bgc(capsys, "analyze", "--port", "/dev/null")
+    assert status == 2 and "is not a serial port" in err

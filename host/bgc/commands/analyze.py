@@ -20,8 +20,11 @@ def register(subparsers):
         "sessions as money. Standard backgammon and Nackgammon only. A damaged journal is analysed up "
         "to the damage; a match in progress up to its last play.",
     )
-    p.add_argument("journals", nargs="+", metavar="JOURNAL",
+    p.add_argument("journals", nargs="*", metavar="JOURNAL",
                    help="journal files (m0001.jnl ...) or directories holding them")
+    p.add_argument("--port", nargs="?", const="", metavar="PORT",
+                   help="analyse the newest journal on a connected board (the match in progress, or the last one); "
+                   "PORT: its serial port (default: the only Pico plugged in). The game goes on afterwards")
     p.add_argument("--ply", type=int, default=0, choices=(0, 1, 2, 3),
                    help="GNU Backgammon's look-ahead for plays and cube decisions (default 0; 2 is careful and slower)")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON instead of tables")
@@ -33,6 +36,46 @@ def register(subparsers):
 
 
 def run(args):
+    from ..logs import analysis, files, journals
+
+    if args.port is not None:
+        if args.journals:
+            raise UserError("give journals or --port, not both\nhint: `bgc analyze --port` analyses the board's "
+                            "newest journal; `bgc pull` copies them all")
+        if analysis.engine_version() is None:
+            raise UserError(analysis.ENGINE_MISSING)
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="bgc-analyze-board-") as tmp:
+            args.journals = [_from_board(args.port, tmp)]
+            return _run(args)
+    if not args.journals:
+        raise UserError("no journal given\nhint: bgc analyze JOURNAL... (the files `bgc pull` copied), or "
+                        "--port for the match on a connected board")
+    return _run(args)
+
+
+def _from_board(port, folder):
+    """A copy of the newest journal on the board, in ``folder``; the firmware restarts and resumes."""
+    from ..logs.files import write_file
+    from ..pico import device
+    from .pull import JOURNAL_DIR, list_journals, read_file, restart_firmware
+
+    with device.connect(port or None) as transport:
+        files, _ = list_journals(transport)
+        names = [f[0] for f in files or [] if f[0].endswith(".jnl")]
+        if not names:
+            restart_firmware(transport)
+            raise UserError("the board holds no match journal yet\nhint: play a match on it first")
+        data = read_file(transport, JOURNAL_DIR + "/" + names[-1], lambda done, total: None)
+        restart_firmware(transport)
+    path = os.path.join(folder, names[-1])
+    write_file(path, data, hint="check the space in the temporary folder")
+    print("analysing %s from the board" % names[-1], file=sys.stderr)
+    return path
+
+
+def _run(args):
     from ..logs import analysis, files, journals
 
     for j in args.journals:
