@@ -44,7 +44,8 @@ def register(subparsers):
     )
     p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
     p.add_argument("--firmware", metavar="DIR", default=FIRMWARE_DIR,
-                   help="firmware tree to deploy (default: the firmware/ directory of this checkout)")
+                   help="firmware tree to deploy, e.g. the firmware/ folder of a checkout (default: the "
+                   "firmware this bgc carries: %(default)s)")
     p.add_argument("--source", action="store_true", help="copy .py sources instead of compiled .mpy")
     p.add_argument("--offline", action="store_true",
                    help="do not try `mip install` over the internet; use the cached ssd1306 driver")

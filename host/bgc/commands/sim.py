@@ -32,7 +32,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
 
 def register(sub):
     p = sub.add_parser("sim", help="run the real firmware on the virtual board (demo, interactive, scripted)",
-                       description="Run the firmware in firmware/ on the virtual board. --demo: two automated "
+                       description="Run the firmware (what bgc deploy ships) on the virtual board. --demo: two automated "
                                    "players play a short match; --script FILE: play a scenario and check its "
                                    "expectations; neither: play yourself from a prompt (docs/sim.md).")
     mode = p.add_mutually_exclusive_group()

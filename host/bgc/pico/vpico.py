@@ -35,6 +35,8 @@ import threading
 import time
 import tty
 
+from .. import resource
+
 BOARD = "Raspberry Pi Pico with RP2040"
 VERSION = (1, 27, 0)
 # sys.implementation._mpy on rp2: bytecode 6, sub-version 3, native arch armv6m (4) in bits 10+.
@@ -51,7 +53,7 @@ HEAP_KB_64BIT = 512
 
 _OK, _EXC, _FORCED_EXIT = 1, 0, 0x100
 _FRIENDLY, _RAW = "friendly", "raw"
-_GUEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vpico_guest.py")
+_GUEST_FILE = resource("pico", "vpico_guest.py")  # run by the guest MicroPython, never imported here
 _BOOT = (
     "import sys, vfs\nvfs.mount(vfs.VfsPosix(%r), '/.vpico', readonly=True)\n"
     "sys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main(%d, %d, %d)\n"

@@ -14,6 +14,7 @@ Runs under CPython and MicroPython: no random/os imports, its own PRNG, integer 
 """
 import json
 import math
+import sys
 from array import array
 
 from .clock import Clock
@@ -37,22 +38,18 @@ NOISE_N = 4093  # prime: a cell's noise does not repeat in step with the 128-rea
 PHYSICS_PERIOD_MS = 50
 
 
-def _here():
-    f = globals().get("__file__", "")
-    i = f.rfind("/")
-    return f[:i] if i >= 0 else "."
-
-
 def load_geometry(path=None):
-    """hardware/geometry.json, from ``path`` or the usual places (repo checkout, MicroPython
-    test tree at /input)."""
-    here = _here()
-    candidates = [path] if path else [
-        here + "/../../../../hardware/geometry.json",
-        "/input/geometry.json",
-        "hardware/geometry.json",
-        "geometry.json",
-    ]
+    """hardware/geometry.json, from ``path`` or where it is: under CPython the one bgc ships
+    (bgc.resource: installed or in the checkout), under MicroPython the copy staged in the test
+    tree (/input, or the working folder)."""
+    if path:
+        candidates = [path]
+    elif sys.implementation.name == "micropython":
+        candidates = ["/input/geometry.json", "hardware/geometry.json", "geometry.json"]
+    else:
+        from ... import resource
+
+        candidates = [resource("hardware", "geometry.json")]
     for p in candidates:
         try:
             with open(p) as f:
