@@ -454,7 +454,10 @@ def analyse(log, ply=0, mat=None):
     if not any(g.moves for g in log.games):
         raise NoAnalysis("nothing to analyse: no play was made before %s\nhint: a journal holds plays once a game "
                          "has started on the board" % ("the damage" if log.problem else "the journal ends"))
-    text = mat if mat is not None else mat_text(log)[0]
+    warnings = []
+    if mat is None:
+        mat, warnings = mat_text(log)
+    text = mat
     commands = settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
                                  beavers=log.money and bool(s.get("beavers")))
     sgf, cube_eqs, out = run_engine(text, commands)
@@ -467,7 +470,7 @@ def analyse(log, ply=0, mat=None):
         "games": games,
         "players": player_totals(games),
         "gnubg_statistics": statistics(out.get("statistics", "")),
-        "notes": notes(log),
+        "notes": notes(log) + [w for w in warnings if not w.startswith("the journal stops") and "beaver" not in w],
     }
     result["sgf"] = sgf
     return result
@@ -480,6 +483,11 @@ def notes(log):
             log.damage_text(), log.records, "" if log.records == 1 else "s"))
     if not log.complete and not log.money:
         out.append("the match is in progress: analysed the plays made so far")
+    beavered = [g.number for g in log.games if any(a["a"] == "beaver" for a in g.actions)]
+    if beavered:
+        out.append("game%s %s: a beaver, which GNU Backgammon does not read back correctly from the .mat the "
+                   "analysis imports (docs/formats-export.md): the cube after it in that game may be wrong"
+                   % ("s" if len(beavered) > 1 else "", ", ".join(map(str, beavered))))
     return out
 
 
