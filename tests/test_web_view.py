@@ -417,3 +417,42 @@ def test_web_host_0000_prints_the_addresses_other_devices_can_open(capsys):
             server.server_address[1])
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
+    """issue 24, item 2 (part): the finished match's plays that lost equity, with the best play and
+    the mark, the cube errors and the players' totals, on the page when the review is asked for."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with urllib.request.urlopen(server.url + "review", timeout=120) as r:
+            data = json.loads(r.read().decode())
+        lost = [(g["number"], rec) for g in data["games"] for rec in g["records"]
+                if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+        assert len(lost) > 50
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            assert 'id="review"' in browser.dom() and "analyse the match" in browser.dom()
+            assert "13/7 13/7 8/2 8/2" not in browser.dom()  # nothing shown unasked
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            dom = browser.dom()
+        rows = re.findall(r'<tr class="([\w-]+)">', dom)
+        assert rows.count("very-bad") == sum(1 for _, rec in lost if rec["mark"] == "very bad") + \
+            sum(1 for g in data["games"] for rec in g["records"]
+                if (rec.get("cube") or {}).get("mark") == "very bad" and rec["cube"].get("error", 0) > 0.0005)
+        assert "double, pass" in dom and "error rate" in dom
+    finally:
+        server.stop()
+    hub = Hub("the virtual board")
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + "review")
+        assert err.value.code == 409 and "no match to review yet" in err.value.read().decode()
+    finally:
+        server.stop()

@@ -11,7 +11,8 @@ child process: it prints boards on the C-level stdout, keeps global state and mu
 What is taken from GNU Backgammon as it is: the candidate plays and their equities (the best
 is the first), the played one's index, the marks (BM/DO on a play, BC/DC on a cube decision
 made by not doubling, BM/DO on a double, take or pass), the luck of each roll (LU), the cube
-evaluations (DA: no double and double/take equities; double/pass is +1), the thresholds
+evaluations (DA: no double and double/take; in match play match winning chances, which the
+engine's own mwc2eq turns into equities at that score and cube; double/pass is +1), the thresholds
 ("show analysis") and the match totals and rating ("show statistics match"). What is computed
 here: the equity lost (best minus played, as GNU Backgammon does), the right cube action and its
 error from the DA equities (GNU Backgammon's rule: the doubler's best of no double and the
