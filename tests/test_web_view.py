@@ -456,3 +456,41 @@ def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
         assert err.value.code == 409 and "no match to review yet" in err.value.read().decode()
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_live_review_tells_each_plays_error_only_when_switched_on():
+    """issue 24, item 2 (part): after each play, its equity lost and the best play; off by default."""
+    from bgc.logs import analysis
+
+    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    journal = ["".join(lines[:30])]
+    hub = Hub("the virtual board", journal_text=lambda: journal[0])
+    server = serve(hub, "127.0.0.1", 0)
+
+    def last_play():
+        r = analysis.analyse(journals.replay_text(journal[0], "live"), 0)
+        rec = [x for g in r["games"] for x in g["records"] if x["kind"] == "move" and "best" in x][-1]
+        return "%s played %s: " % (r["names"][rec["player"]], rec["played"])
+
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            browser.js('localStorage.removeItem("bgc-live-review")')
+            opened(hub, position_status(START, START, dice=[5, 3], phase="moving"),
+                   {"ev": "play", "p": 0, "move": "13/8 6/3", "pos": "x"})
+            assert wait_for(lambda: "13/8 6/3" in browser.dom(), 20)
+            time.sleep(1)
+            assert browser.js('document.getElementById("live-review").textContent') == ""  # not told unasked
+            browser.js('document.getElementById("live-on").click()')
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            journal[0] = "".join(lines[:60])
+            hub.feed({"ev": "play", "p": 1, "move": "24/18 13/10", "pos": "x"})
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            browser.js('document.getElementById("live-on").click()')
+            assert wait_for(lambda: browser.js('document.getElementById("live-review").textContent') == "", 10)
+    finally:
+        server.stop()
