@@ -144,6 +144,9 @@ TABLE = [
     ("draw-board --geometry a list", ["draw-board", "--geometry", "{list.json}"], "not a geometry"),
     ("draw-board --geometry cell without x", ["draw-board", "--geometry", "{bad_cell.json}"], "no number"),
     # analyze
+    ("analyze nothing", ["analyze"], "no journal given"),
+    ("analyze journals and --port", ["analyze", "{m0001.jnl}", "--port", "{missing}"], "not both"),
+    ("analyze --port absent", ["analyze", "--port", "{missing}"], "does not exist"),
     ("analyze missing journal", ["analyze", "{missing}"], "no such journal"),
     ("analyze folder without journals", ["analyze", "{folder}"], "no journal files"),
     ("analyze a device that never ends", ["analyze", "/dev/zero"], "not a regular file"),
