@@ -320,8 +320,8 @@ def confirm_running(port, device_name, timeout=None):
     deadline = time.monotonic() + timeout
     data = b""
     hint = ("hint: `mpremote connect %s repl` shows the whole traceback (Ctrl-D there restarts main.py); "
-            "a virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the virtual "
-            "board with `bgc sim` instead" % device_name)
+            "a bare virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the "
+            "virtual board with `bgc vpico --board` (the verbs talk to it over its port) or `bgc sim`" % device_name)
     while time.monotonic() < deadline:
         data += port.read(4096)
         # What main.py printed: after the soft reboot message (the REPL's banner before it is
