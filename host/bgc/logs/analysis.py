@@ -463,6 +463,7 @@ def analyse(log, ply=0, mat=None):
                                  beavers=log.money and bool(s.get("beavers")))
     sgf, cube_eqs, out = run_engine(text, commands)
     games = analyse_sgf(sgf, cube_eqs)
+    attach_positions(log, games)
     result = {
         "journal": log.source, "names": list(log.names), "length": log.length,
         "money": log.money, "variant": variant, "ply": ply,
@@ -475,6 +476,21 @@ def analyse(log, ply=0, mat=None):
     }
     result["sgf"] = sgf
     return result
+
+
+def attach_positions(log, games):
+    """Give each play of ``games`` the journal's Position ID before it ("position", the mover's
+    view), where the journal's plays and GNU Backgammon's match one for one with the same
+    checker steps (a game where they do not gets none)."""
+    for g, ga in zip(log.games, games):
+        ours = [a for a in g.actions if a["a"] == "move"]
+        theirs = [r for r in ga["records"] if r["kind"] == "move"]
+        if len(ours) != len(theirs) or any(
+                sorted((f, t) for f, t, _ in a["steps"]) != sorted(tuple(s) for s in r["played_steps"])
+                for a, r in zip(ours, theirs)):
+            continue
+        for a, r in zip(ours, theirs):
+            r["position"] = a["start"].id()
 
 
 def notes(log):
