@@ -531,5 +531,15 @@ def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_p
             live = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
                                          'g => +g.dataset.white + +g.dataset.black))'))
             assert sum(live) == 30 and live != [white[p] + black[p] for p in range(1, 25)]
+            # every play: the best plays are listed too, and a click shows one
+            browser.js('document.getElementById("review-all").click()')
+            plays = [r for g in data["games"] for r in g["records"] if r["kind"] == "move" and r.get("position")]
+            assert browser.js('document.querySelectorAll("#review tr.play").length') == len(plays) > len(shown)
+            first = plays[0]
+            browser.js('document.querySelectorAll("#review tr.play")[0].click()')
+            white, black = counts_from_status({"pos": first["position"], "on_roll": first["player"]})
+            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
     finally:
         server.stop()
