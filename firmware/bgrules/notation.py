@@ -41,7 +41,9 @@ def format_steps(steps):
             w += "/%s*" % _place(m)
         w += "/" + _place(dst) + ("*" if hit else "")
         words.append((src, dst, w))
-    words.sort(key=lambda x: (-x[0], -x[1]))
+    # one order on every Python: MicroPython's sort is not stable, so equal keys would keep no
+    # order of their own (24/20 24/20* and 24/20* 24/20): the words themselves break the tie
+    words.sort(key=lambda x: (-x[0], -x[1], x[2]))
     out = []
     i = 0
     while i < len(words):

@@ -21,7 +21,7 @@ _R_BAR = const(1)
 _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
-_R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+_R_CAP = const(16)  # a variant's limit of checkers on a point (Ludus relaxes it with _R_BLOCK)
 _R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
@@ -68,6 +68,10 @@ class _Search:
     # and bears off only with every checker in the home board: Turn._may_reach relies on it. A
     # subclass whose steps break this sets it False.
     plain_steps = True
+    # A double's steps are searched from non-increasing source points: every result is reached
+    # once. A rule under which the order of the steps matters (a limit of checkers on a point:
+    # one leaves a full point before another arrives) sets it False to search every order.
+    ordered_doubles = True
 
     def __init__(self, rules):
         self.opp = rules.across or rules.opposite
@@ -207,7 +211,7 @@ class _Search:
                 t = self.dest(src, d)
                 if t >= 0:
                     self.push(src, t, d)
-                    r = self.deepest(dice, k + 1, n, src if double else BAR, double)
+                    r = self.deepest(dice, k + 1, n, src if double and self.ordered_doubles else BAR, double)
                     self.pop()
                     if r > best:
                         if r == n:
@@ -330,7 +334,7 @@ class Turn:
         cum = s.cum
         tcum = s.tcum
         target = s.target
-        double = self.double
+        double = self.double and s.ordered_doubles
         src = BAR if c[BAR] and s.bar_first and not s.relax & _R_BAR else top
         any_found = False
         while src > 0:

@@ -46,7 +46,9 @@ def why(self, cells):
 
         if larger_first(self, cells):
             return "Play the %d first" % self.d2
-    for rule in (R_BAR, R_BLOCK, R_BEAROFF, R_BAR | R_BLOCK | R_BEAROFF):
+    # a variant's limit of checkers on a point last: a play that breaks another rule on its way
+    # is told that rule, not a limit another order of its steps keeps (Old Britain, Mexican)
+    for rule in (R_BAR, R_BLOCK, R_BEAROFF, R_CAP, R_BAR | R_BLOCK | R_BEAROFF | R_CAP):
         why = _first_violation(self, cells, rule | R_DICE)
         if why:
             return why
