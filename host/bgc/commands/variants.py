@@ -8,12 +8,14 @@ listed so that nobody mistakes a missing game for a forgotten one.
 
 import json
 
-from bgrules.rules import VARIANTS
+from bgrules.rules import VARIANTS, ruleset
+
+from ..engine import start_of
 
 # key, name, summary, assumed (what the seed does not fix; empty when nothing is)
 CATALOGUE = (
     ("standard", "Backgammon", "the modern rules (seeds 000, 002)", ""),
-    ("nackgammon", "Nackgammon", "standard rules, 4 back checkers (2 on 24, 2 on 23), 4 mid, 4 on 6", ""),
+    ("nackgammon", "Nackgammon", "standard rules, 4 back checkers (2 on 24, 2 on 23), 4 mid, 3 on 8, 4 on 6", ""),
     ("hypergammon", "Hypergammon", "standard rules with 3 checkers a side on the opponent's 1, 2, 3 points", ""),
     ("eureka", "Eureka", "a bear-off race from the home board, no hitting, cube optional",
      "start 3-3-3-2-2-2 on points 1-6 (picture lost)"),
@@ -90,11 +92,36 @@ def rows(include_missing=False):
     for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
-            out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+            row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable}
+            if playable:
+                rules = ruleset(key)
+                row["start"], row["waiting"] = start_of(rules)
+                row["waiting"] = list(row["waiting"])
+                row["start_words"] = start_words(rules)
+            out.append(row)
     # playable games in the order of VARIANTS (as the board's menu offers them), then the others
     order = {k: i for i, k in enumerate(VARIANTS)}
     out.sort(key=lambda r: order.get(r["key"], len(order)))
     return out
+
+
+def start_words(rules):
+    """The ruleset's start in words, each side in its own numbering: 'White 2 on 24, 5 on 13,
+    3 on 8, 5 on 6; Black the same'."""
+    from bgrules.position import OPP, BAR, waiting
+
+    c = rules.start_position().cells
+    sides = []
+    for side in (0, OPP):
+        parts = ["%d on %d" % (c[side + p], p) for p in range(24, 0, -1) if c[side + p]]
+        if c[side + BAR]:
+            parts.append("%d on the bar" % c[side + BAR])
+        if waiting(c, side):
+            parts.append("%d waiting to enter" % waiting(c, side))
+        sides.append(", ".join(parts))
+    if sides[0] == sides[1]:
+        return "White and Black each %s (own numbering)" % sides[0]
+    return "White %s; Black %s (own numbering)" % tuple(sides)
 
 
 def run(args):
@@ -107,6 +134,10 @@ def run(args):
     for r in table:
         flags = ("assumed" if r["assumed"] else "       ") + ("" if r["playable"] else "  not playable yet")
         print("%-*s  %s  %s: %s" % (width, r["key"], flags, r["name"], r["summary"]))
+        if r.get("start"):
+            waiting = r["waiting"]
+            print("%-*s  start: %s%s: %s" % (width, "", r["start"], " with --waiting %d,%d" % tuple(waiting)
+                                             if any(waiting) else "", r["start_words"]))
         if r["assumed"]:
             print("%-*s  assumed: %s" % (width, "", r["assumed"]))
     print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "
