@@ -203,3 +203,17 @@ def test_mexicans_1_2_is_not_played_in_moves_nor_in_check(capsys):
     assert status == 1 and out.startswith("illegal: 1-2 is not played in Mexican")
     status, out, err = bgc(capsys, "moves", "--variant", "mexican", "7wUDgEwz2ykIAQ", "2", "2")
     assert "legal play" in out  # a chosen double is played as usual
+
+
+def test_variants_shows_what_the_three_texts_say_and_marks_the_choices_left(capsys):
+    # Ludus: FR "on n'utilise la valeur qu'une seule fois", IT "nella pariglia va giocato un solo
+    # numero": one die's value, once; French 2: all three say a double's value is moved once;
+    # Straight: no text says where a hit checker enters
+    status, out, err = bgc(capsys, "variants", "--all", "--json")
+    rows = {r["key"]: r for r in map(json.loads, out.splitlines())}
+    assert "la valeur qu'une seule fois" in rows["ludus"]["texts"] and "one die" in rows["ludus"]["texts"]
+    assert "one die" in rows["ludus"]["summary"]
+    assert "una sola volta" in rows["french2"]["texts"] and "one die" in rows["french2"]["summary"]
+    assert "enters" in rows["straight"]["assumed"]
+    status, out, err = bgc(capsys, "variants", "--all")
+    assert "texts: DE 'nur der Pasch wird nur einmal gezogen'" in out

@@ -256,8 +256,11 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
-        self.double = d1 == d2 and rules.doubles != "once"
+        # doubles "once" (French 2, Ludus): a double's value is played once, as one die ("Bei
+        # einem Pasch wird der Wert nur einmal (1x) gezogen"; "nella pariglia va giocato un solo
+        # numero")
+        once = d1 == d2 and rules.doubles == "once"
+        self.double = d1 == d2 and not once
         self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
         # Backwards: the search's own find/chain/collect try both ways (variants/backwards.py)
         self._back = rules.backwards
@@ -265,7 +268,11 @@ class Turn:
         if rules.pinning:
             s.pinned = start.pinned
         s.load(start.cells)
-        if rules.smaller_first and not self.double:
+        if once:
+            self._orders = (bytes((d1,)),)
+            self.dice_to_play = s.deepest(self._orders[0], 0, 1, BAR, False)
+            self.forced_die = 0
+        elif rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
             # played, the larger is lost too, so the only single die ever played is the smaller.
             self._orders = (bytes((self.d2, self.d1)),)

@@ -40,7 +40,8 @@ CATALOGUE = (
      "doubles that pass to the opponent; no cube; 2 points if the loser bore off none",
      "all 15 on one point (picture lost); a part not played whole passes back and forth; the roller's "
      "opponent rolls next; rising doubles from the first roll"),
-    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting opposite",
+    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting "
+     "opposite; a double's value moved once (one die)",
      "start (picture lost): Tourne-case, all three waiting to enter; an enterable checker enters first; no cube"),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube; "
      "a point for each checker left",
@@ -59,14 +60,16 @@ CATALOGUE = (
      "then bears it off; a die with nothing to do is lost; doubles once, roll again; no cube",
      "towers of two on points 1-6 (picture lost); a tower is borne off whole; the stage is that at the roll; "
      "a marker checker on the bar once all are apart (the board's need); a single game"),
-    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
+    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); a double's value "
+     "played once (one die); "
      "no point on the opponent's 3-5; the own start entered only when empty",
      "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards",
      "back from point to point only (not from the bar, not past the 24), landing and hitting as forward; "
      "bearing off forward with all home"),
     ("straight", "Straight", "both players move the same way from the standard start",
-     "backgammon: a loser's checker still in its first quarter; cube and gammons as standard"),
+     "backgammon: a loser's checker still in its first quarter; cube and gammons as standard; a hit checker "
+     "of either colour enters on its own 25 - d, the first quarter of the common track (no text says where)"),
     ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
@@ -76,6 +79,29 @@ CATALOGUE = (
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
 )
+
+
+# What the German, French and Italian texts of the seed say where they differ or where one is
+# unclear, and which reading the board follows (docs/variants.md, "The three texts").
+TEXTS = {
+    "gioul": "DE 'auf den ersten Spitzen' (one for each player), FR 'la première case', IT 'la prima punta': "
+             "all on the opponent's 1 point",
+    "french2": "DE 'der Wert nur einmal (1x)', FR 'la valeur qu'une seule fois', IT 'il numero ... una sola "
+               "volta': all three: a double's value moved once, one die",
+    "mexican": "all three: 1-2 is never played ('Die Kombination 1-2 wird nicht gezogen!')",
+    "oldbritain": "all three: 'auch den niedrigeren' / 'aussi ... la valeur plus petite' / 'anche ... il numero "
+                  "inferiore': either die when only one can be played",
+    "pin": "its rule list stands under Old Britain (DE), Pin (FR), Mexican (IT): Pin's",
+    "catchme": "DE 'immer gezogen', FR 'pour des déplacements normaux', IT 'in modo semplice': a double once by "
+               "its sum; Doublets' paragraphs stand under Catch me in FR and IT",
+    "doublets": "all three: twelve checkers, a double's value once and a new roll",
+    "ludus": "DE 'nur der Pasch wird nur einmal gezogen' (unclear), FR 'on n'utilise la valeur qu'une seule "
+             "fois', IT 'va giocato un solo numero': one die's value, once",
+    "straight": "all three: both the same way, black too bears off past 24; none says where a hit checker enters",
+    "fixedroll": "DE 'Eröffnungswurf', FR 'le premier lancer', IT 'uno dei due tira i dadi una sola volta': the "
+                 "game's first roll; none says how a game nobody can finish ends",
+    "snake": "DE breaks off mid-sentence; FR and IT whole; the start picture is lost in all",
+}
 
 
 def register(sub):
@@ -92,7 +118,8 @@ def rows(include_missing=False):
     for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
-            row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable}
+            row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable,
+                   "texts": TEXTS.get(key, "")}
             if playable:
                 rules = ruleset(key)
                 row["start"], row["waiting"] = start_of(rules)
@@ -138,6 +165,8 @@ def run(args):
             waiting = r["waiting"]
             print("%-*s  start: %s%s: %s" % (width, "", r["start"], " with --waiting %d,%d" % tuple(waiting)
                                              if any(waiting) else "", r["start_words"]))
+        if r["texts"]:
+            print("%-*s  texts: %s" % (width, "", r["texts"]))
         if r["assumed"]:
             print("%-*s  assumed: %s" % (width, "", r["assumed"]))
     print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "
