@@ -25,7 +25,7 @@ def test_variants_lists_every_playable_ruleset_and_flags_assumptions(capsys):
     rows = [json.loads(line) for line in out.splitlines()]
     assert sorted(r["key"] for r in rows) == sorted(VARIANTS)
     assumed = {r["key"] for r in rows if r["assumed"]}
-    assert assumed == {"eureka", "reverse", "nohitting", "openroll", "gioul", "mexican", "freechoice"} | {
+    assert assumed == {"eureka", "reverse", "nohitting", "openroll", "fixedroll", "gioul", "mexican", "freechoice"} | {
         "catchme", "ludus", "doublets"} | {"puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian",
                                            "aceydeucey", "straight", "backwards"} | {"snake", "pin", "french2"}
     status, out, err = bgc(capsys, "variants", "--all", "--json")

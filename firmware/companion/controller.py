@@ -94,7 +94,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.refused = None  # (reason, cells) after DONE was refused, while the board stays
         self.illegal_out = False  # an "illegal" event awaits its "ok"
         self.pick = None  # [player, kind] while a player chooses a resignation
-        self.locked = False  # Pin: the last turn found neither player able to move again
+        self.locked = False  # Pin: neither player can move again; Fixed roll: a position came back 3x
         self.note_line = ""  # shown on the set-up screen after a torn journal line was dropped
         self._chosen_place = 0
         self.ask = None  # candidate positions (bytes) while asking which play was made
@@ -162,7 +162,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
         if self.locked:
-            f["locked"] = True  # Pin: neither player can ever move again
+            f["locked"] = True  # Pin: neither can ever move again; Fixed roll: a loop (resign)
         return f
 
     def status(self):
@@ -262,6 +262,11 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
             self._hold_frame(False)
+        if phase == "roll" and m.repeated:
+            # Fixed roll: the same position a third time, a loop the one roll lets go on for
+            # ever (bgrules/variants/fixedroll.py): say how the game ends, as Pin's locked one
+            self.locked = True
+            self.say("Same position 3x\nhold CUBE:resign")
         self.hint = self._hint()
 
     def _hint(self):

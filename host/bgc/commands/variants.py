@@ -70,7 +70,8 @@ CATALOGUE = (
     ("straight", "Straight", "both players move the same way from the standard start",
      "backgammon: a loser's checker still in its first quarter; cube and gammons as standard; a hit checker "
      "of either colour enters on its own 25 - d, the first quarter of the common track (no text says where)"),
-    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
+    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players",
+     "a position on roll coming back a third time ends the game by a resignation ('Same position 3x')"),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
