@@ -3,8 +3,8 @@ CPython and on the Pico's MicroPython (whose sort is not stable): the journal of
 the board and its replay on the PC name every play alike.
 
 The order is the players' and GNU Backgammon's: moves from the highest point first, then the
-highest destination first (6/3 before 6/off); two moves between the same points (one of them hitting) in the order
-of their words, '24/20 24/20*'."""
+highest destination first (6/3 before 6/off); of two moves between the same points the longer
+word first, so a hit before the plain move: '24/20* 24/20'."""
 
 import itertools
 
@@ -24,11 +24,11 @@ PLAYS = [
 ]
 
 WANT = [
-    "24/20 24/20*",
-    "24/20 24/20* 13/9(2)",
-    "24/20 24/22*/20",
-    "8/5 8/5* 6/3 6/3*",
-    "bar/22 bar/22* 13/10",
+    "24/20* 24/20",
+    "24/20* 24/20 13/9(2)",
+    "24/22*/20 24/20",
+    "8/5* 8/5 6/3* 6/3",
+    "bar/22* bar/22 13/10",
     "6/3* 6/off(2) 5/off",
 ]
 

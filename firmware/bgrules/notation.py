@@ -42,8 +42,9 @@ def format_steps(steps):
         w += "/" + _place(dst) + ("*" if hit else "")
         words.append((src, dst, w))
     # one order on every Python: MicroPython's sort is not stable, so equal keys would keep no
-    # order of their own (24/20 24/20* and 24/20* 24/20): the words themselves break the tie
-    words.sort(key=lambda x: (-x[0], -x[1], x[2]))
+    # order of their own (24/20 24/20* and 24/20* 24/20): the words themselves break the tie,
+    # the longer first (a hit written before the plain move: 6/4* 6/4)
+    words.sort(key=lambda x: (-x[0], -x[1], -len(x[2]), x[2]))
     out = []
     i = 0
     while i < len(words):
