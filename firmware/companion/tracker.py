@@ -286,6 +286,29 @@ class Tracker:
                 on += seen[side + i]
             seen[side] = CHECKERS - on if on <= CHECKERS else 0
 
+    def _extra(self, cells):
+        """A checker more on the board than the player has (one from the tray, a borne-off one
+        put back): say so and where (two lines of the screen), rather than the count ("White has
+        16 checkers")."""
+        start = self.start.cells
+        for side in (0, OPP):
+            # the checkers a side may show: all it has, but those borne off and those waiting
+            more = start[side] + waiting(start, side) - CHECKERS
+            for i in range(1, 26):
+                more += cells[side + i]
+            if more <= 0:
+                continue
+            mw = self.mover_white if not side else not self.mover_white
+            for i in range(25, 0, -1):
+                if cells[side + i] > (self.known[side + i] if not side else start[side + i]):
+                    led = led_of(mw, i, self.opp)
+                    at = "on %d" % own_point(self.mover_white, led, self.opp) if 0 < led < 25 else "on the bar"
+                    if side:
+                        return "Extra %s\nchecker %s" % (self.turn.names[1][:10], at)
+                    return "Extra checker\n%s: lift it" % at
+            return "A checker too\nmany on the board"
+        return None
+
     def _on_top(self, wb, bb):
         """Weak cells (UNDER): a checker of the other colour on top, counted there while that
         colour has a checker unaccounted for (see the opening comment)."""
@@ -483,7 +506,7 @@ class Tracker:
                         red.append(led_of(not mw, i, self.opp))
             # (with checkers waiting, one gone from a point may have moved: judge as seen)
             h = self._returned(cand, deficit) if deficit and not self.wait0 else cand
-            self.reason = turn.check(Position(h)) or "Illegal position"
+            self.reason = self._extra(h) or turn.check(Position(h)) or "Illegal position"
         self.red = red
         return ILLEGAL
 
@@ -762,7 +785,7 @@ class Tracker:
         # where they were lifted from is the start of a legal play are they taken for checkers
         # still in a hand. A checker lifted from outside the home board is not read as borne off
         # (the engine would name a rule about a route to the tray no player had in mind).
-        reason = turn.check(Position(cand))
+        reason = self._extra(cand) or turn.check(Position(cand))
         short = self._gone(cand) if self.wait0 else CHECKERS - start[0] - on
         if short > 0 and (self.wait0 or not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
                           or self._lifted_outside(cand)):
