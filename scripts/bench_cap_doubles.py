@@ -4,7 +4,7 @@ order (non-increasing sources) that missed plays (docs/performance.md).
     .venv/bin/python scripts/bench_cap_doubles.py [cases]
 
 Stacked positions from tests/test_variant_cap.py's generator, each with a double and a legal
-final position; under the UNIX-port MicroPython (bgc.upy) each case is timed: Turn(start, d, d),
+final position; under the UNIX-port MicroPython (bgc.pico.upy) each case is timed: Turn(start, d, d),
 turn.check(final) and turn.locate(start), the board's roll, DONE and first lift. Prints the mean
 and worst microseconds with ``ordered_doubles`` True (the old search) and False (the new one).
 """
@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for sub in ("tests", "host", "firmware"):
     sys.path.insert(0, os.path.join(ROOT, sub))
 
-from bgc import upy  # noqa: E402
+from bgc.pico import upy  # noqa: E402
 from bgrules import Turn  # noqa: E402
 from bgrules.rules import ruleset  # noqa: E402
 from test_variant_cap import random_capped_position  # noqa: E402

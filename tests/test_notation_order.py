@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from bgc import upy
+from bgc.pico import upy
 from bgrules.notation import format_steps
 
 # plays whose moves share their (from, to): the hit and the plain move, a hit on the way, doubles

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position
 from bgrules.rules import VARIANTS
 from companion import journal
@@ -181,7 +182,7 @@ def test_the_hint_after_a_refused_id_suggests_one_the_variant_takes(capsys):
 def test_check_says_that_a_hit_in_no_hitting_loses_the_game(capsys):
     # "Wer seinen Gegner schlägt, verliert." A black blot on white's 20 point: 24/20* is legal
     # and loses the game at once
-    from bgrules import apply_moves
+    from bgc.rules.notation_read import apply_moves
     from variant_parts_helpers import pos
 
     start = pos({24: 2, 13: 5, 8: 3, 6: 5}, {5: 1, 13: 5, 8: 3, 6: 5, 24: 1})

@@ -3,8 +3,8 @@
 from bgrules import Position, PositionError, Turn
 from bgrules.position import BAR, OPP
 
-from ..cli import UserError, shown
-from ..engine import add_variant_argument, position_hint, read_die, read_position, read_variant, unplayed_roll
+from ..errors import UserError, shown
+from ..rules.engine import add_variant_argument, position_hint, read_die, read_position, read_variant, unplayed_roll
 
 
 def register(sub):

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from ..cli import UserError
+from ..errors import UserError
 
 JOURNAL_DIR = "/journal"
 EXPORTED = JOURNAL_DIR + "/exported"
@@ -129,8 +129,9 @@ def _read_local(path):
 
 
 def run(args):
-    from .. import chouette_log, device, journals
-    from ..files import make_folder, write_file
+    from ..logs import chouette_log, journals
+    from ..pico import device
+    from ..logs.files import make_folder, write_file
 
     out_dir = args.out
     make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
@@ -212,12 +213,10 @@ def run(args):
 def _restart(transport, args):
     if args.no_restart:
         return
-    try:
-        # Ctrl-D from the friendly REPL soft-resets and runs main.py, which resumes the match
-        # from its journal.
-        transport.exit_raw_repl()
-        transport.serial.write(b"\x04")
-    except Exception:
+    from ..pico import device
+
+    # main.py resumes the match from its journal.
+    if not device.restart_firmware(transport):
         print("bgc: warning: could not restart the firmware; press the Pico's reset or replug it",
               file=sys.stderr)
 

@@ -10,7 +10,7 @@ import json
 
 from bgrules.rules import VARIANTS, ruleset
 
-from ..engine import start_of
+from ..rules.engine import start_of
 
 # key, name, summary, assumed (what the seed does not fix; empty when nothing is)
 CATALOGUE = (
