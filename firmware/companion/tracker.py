@@ -292,8 +292,13 @@ class Tracker:
         16 checkers")."""
         start = self.start.cells
         for side in (0, OPP):
-            # the checkers a side may show: all it has, but those borne off and those waiting
-            more = start[side] + waiting(start, side) - CHECKERS
+            # the checkers a side may show: all it has but those borne off; the opponent's
+            # waiting ones stay beside the board, the mover's may come in (Puff), and a Doublets
+            # turn may show more (``grows``: a tower taken apart, the marker)
+            if side:
+                more = start[side] + waiting(start, side) - CHECKERS
+            else:
+                more = start[side] - CHECKERS - getattr(self.turn, "grows", 0)
             for i in range(1, 26):
                 more += cells[side + i]
             if more <= 0:
