@@ -395,12 +395,13 @@ def test_a_checker_too_many_is_told_where_not_counted(tmp_path):
     h = opened(tmp_path)  # white 3-1
     h.put("w", 20)
     ev = h.events("illegal")[-1]
-    assert ev["reason"] == "Extra checker\non 20: lift it" and ev["board_point"] == 20
+    assert ev["reason"] == "Extra checker on\nboard: lift it" and ev["board_point"] == 20  # the red LED
     assert "16 checkers" not in h.screen()
     h.lift("w", 20)
     assert h.events("ok")
     h.clear()
     h.put("b", 20)  # one of Black's, on Black's own 5 point (White's 20)
-    assert h.events("illegal")[-1]["reason"] == "Extra Black\nchecker on 20"
+    ev = h.events("illegal")[-1]
+    assert ev["reason"] == "Extra Black\nchecker: lift it" and ev["board_point"] == 20
     h.press(ROLL_W)  # DONE with the checker still there: the same words
     assert h.c.refused and "16 checkers" not in h.c.refused[0] and h.c.refused[0].startswith("Extra Black")

@@ -136,7 +136,7 @@ def test_fixed_roll_the_board_says_the_loop_and_how_the_game_ends(tmp_path):
     _play_the_loop(m, 2 * len(LOOP) + 1)
     assert m.repeated
     c._enter("roll")
-    assert c.msg == "Same position 3x\nhold CUBE:resign"  # the two lines the screen shows
+    assert c.hint == "Same position 3x\nhold CUBE:resign"  # what the buttons do now
     assert c.status_fields().get("locked") is True
 
 

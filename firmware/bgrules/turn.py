@@ -268,15 +268,13 @@ class Turn:
         if rules.pinning:
             s.pinned = start.pinned
         s.load(start.cells)
-        if once:
-            self._orders = (bytes((d1,)),)
-            self.dice_to_play = s.deepest(self._orders[0], 0, 1, BAR, False)
-            self.forced_die = 0
-        elif rules.smaller_first and not self.double:
+        if once or rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
             # played, the larger is lost too, so the only single die ever played is the smaller.
-            self._orders = (bytes((self.d2, self.d1)),)
-            self.dice_to_play = n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            # A double "once": its one die.
+            k = 2 - once
+            self._orders = (bytes((self.d2, self.d1)[:k]),)
+            self.dice_to_play = n = s.deepest(self._orders[0], 0, k, BAR, False)
             self.forced_die = self.d2 if n == 1 else 0
         elif self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
@@ -588,7 +586,9 @@ class Turn:
         rules = self.rules
         problem = final.problem(names, rules.opposite, rules.checkers, rules.pinning, rules.waiting)
         if problem:
-            return problem
+            from bgrules.turn_why import too_many  # loaded only when a play is refused
+
+            return too_many(self, cells) or problem
         if self.is_legal(cells):
             return None
         from bgrules.turn_why import why  # loaded only when a play is refused

@@ -184,7 +184,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "journal": self.store.path(self.name) if self.name else None}
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
-        if self.locked:
+        if self.locked or m.repeated:
             f["locked"] = True  # Pin: neither can ever move again; Fixed roll: a loop (resign)
         return f
 
@@ -295,11 +295,6 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             # Nothing may move now: hold the position and show any checker out of place.
             self.tracker.begin(m.position, m.on_roll == 0, None, m.rules)
             self._hold_frame(False)
-        if phase == "roll" and m.repeated:
-            # Fixed roll: the same position a third time, a loop the one roll lets go on for
-            # ever (bgrules/variants/fixedroll.py): say how the game ends, as Pin's locked one
-            self.locked = True
-            self.say("Same position 3x\nhold CUBE:resign")
         self.hint = self._hint()
 
     def _hint(self):
@@ -313,6 +308,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if ph == "choose":
             return _pb().HINT
         if ph == "roll":
+            if m.repeated:
+                # Fixed roll: the same position a third time, a loop the one roll lets go on
+                # for ever (bgrules/variants/fixedroll.py): how the game ends, as Pin's lock
+                return "Same position 3x\nhold CUBE:resign"
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
             if m.part:

@@ -286,34 +286,6 @@ class Tracker:
                 on += seen[side + i]
             seen[side] = CHECKERS - on if on <= CHECKERS else 0
 
-    def _extra(self, cells):
-        """A checker more on the board than the player has (one from the tray, a borne-off one
-        put back): say so and where (two lines of the screen), rather than the count ("White has
-        16 checkers")."""
-        start = self.start.cells
-        for side in (0, OPP):
-            # the checkers a side may show: all it has but those borne off; the opponent's
-            # waiting ones stay beside the board, the mover's may come in (Puff), and a Doublets
-            # turn may show more (``grows``: a tower taken apart, the marker)
-            if side:
-                more = start[side] + waiting(start, side) - CHECKERS
-            else:
-                more = start[side] - CHECKERS - getattr(self.turn, "grows", 0)
-            for i in range(1, 26):
-                more += cells[side + i]
-            if more <= 0:
-                continue
-            mw = self.mover_white if not side else not self.mover_white
-            for i in range(25, 0, -1):
-                if cells[side + i] > (self.known[side + i] if not side else start[side + i]):
-                    led = led_of(mw, i, self.opp)
-                    at = "on %d" % own_point(self.mover_white, led, self.opp) if 0 < led < 25 else "on the bar"
-                    if side:
-                        return "Extra %s\nchecker %s" % (self.turn.names[1][:10], at)
-                    return "Extra checker\n%s: lift it" % at
-            return "A checker too\nmany on the board"
-        return None
-
     def _on_top(self, wb, bb):
         """Weak cells (UNDER): a checker of the other colour on top, counted there while that
         colour has a checker unaccounted for (see the opening comment)."""
@@ -511,7 +483,7 @@ class Tracker:
                         red.append(led_of(not mw, i, self.opp))
             # (with checkers waiting, one gone from a point may have moved: judge as seen)
             h = self._returned(cand, deficit) if deficit and not self.wait0 else cand
-            self.reason = self._extra(h) or turn.check(Position(h)) or "Illegal position"
+            self.reason = turn.check(Position(h)) or "Illegal position"
         self.red = red
         return ILLEGAL
 
@@ -790,7 +762,7 @@ class Tracker:
         # where they were lifted from is the start of a legal play are they taken for checkers
         # still in a hand. A checker lifted from outside the home board is not read as borne off
         # (the engine would name a rule about a route to the tray no player had in mind).
-        reason = self._extra(cand) or turn.check(Position(cand))
+        reason = turn.check(Position(cand))
         short = self._gone(cand) if self.wait0 else CHECKERS - start[0] - on
         if short > 0 and (self.wait0 or not reason or reason == "No play of %d-%d gives this" % (turn.d1, turn.d2)
                           or self._lifted_outside(cand)):
