@@ -390,3 +390,21 @@ def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_h
             b.hand = None
             assert (alone - covered) * 100 > drop_pct * DEFAULT_UNIT + margin * 100, (seed, c)
             assert (alone - hand) * 100 < drop_pct * DEFAULT_UNIT - margin * 100, (seed, c)
+
+
+def test_a_checker_too_many_is_told_where_not_counted(tmp_path):
+    # A checker from the tray put on the board (or a borne-off one put back) is no move: the
+    # board says what was done and where, not "White has 16 checkers"
+    h = opened(tmp_path)  # white 3-1
+    h.put("w", 20)
+    ev = h.events("illegal")[-1]
+    assert ev["reason"] == "Extra checker on\nboard: lift it" and ev["board_point"] == 20  # the red LED
+    assert "16 checkers" not in h.screen()
+    h.lift("w", 20)
+    assert h.events("ok")
+    h.clear()
+    h.put("b", 20)  # one of Black's, on Black's own 5 point (White's 20)
+    ev = h.events("illegal")[-1]
+    assert ev["reason"] == "Extra Black\nchecker: lift it" and ev["board_point"] == 20
+    h.press(ROLL_W)  # DONE with the checker still there: the same words
+    assert h.c.refused and "16 checkers" not in h.c.refused[0] and h.c.refused[0].startswith("Extra Black")

@@ -314,15 +314,22 @@ class Tracker:
             self.under_ok[:] = under
             return
         ok = self.under_ok
+        lo = self.lo
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
-                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15 and not cover[p]:
+                weak = (under[p] >> shift) & 15
+                if weak > (ok[p] >> shift) & 15 and not cover[p]:
                     i = side + (p if side == wb else self.opp[p])
-                    seen[i] += 1
-                    self.lo[i] += 1
-                    self.mixed[p] = 1
-                    short -= 1
+                    # a full point's count comes from ``known`` (the checker on top already in
+                    # it, Pin: a pinner that joined its pinned checker): count one more only
+                    # while the count is short of the cells seen and the weak ones under a
+                    # checker on top
+                    if seen[i] < lo[i] + weak:
+                        seen[i] += 1
+                        lo[i] += 1
+                        self.mixed[p] = 1
+                        short -= 1
                 p += 1
 
     def _put(self, i, n, ranged):
