@@ -113,12 +113,15 @@ def compile_tree(out, extra=(), firmware=True):
 XIP_ARGS = ("--xip-penalty", "44", "--xip-fill", "4")
 
 
-def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False):
+def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, soft_reset=None, flash_in=None,
+            flash_out=None):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
     run in order in one boot (they share globals). ``image``: a .uf2 to run instead of the stock
     MicroPython (the firmware image, scripts/build_image.sh; a soft reset from the raw REPL after
     the copies, so the steps start from a fresh heap without the image's main.py running);
-    ``xip``: run with the flash cache model. Returns (stdout, {name: emulated ms})."""
+    ``xip``: run with the flash cache model; ``soft_reset``: soft-reset after the copies (default:
+    with an image); ``flash_in``/``flash_out``: a 2 MB flash image to boot from / to save at the end.
+    Returns (stdout, {name: emulated ms})."""
     emu = find_emulator()
     import tempfile
 
@@ -128,7 +131,13 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False):
     if xip:
         cmd += list(XIP_ARGS)
     if image:
-        cmd += ["--firmware", os.path.abspath(image), "--soft-reset"]
+        cmd += ["--firmware", os.path.abspath(image)]
+    if soft_reset or (soft_reset is None and image):
+        cmd += ["--soft-reset"]
+    if flash_in:
+        cmd += ["--flash-in", os.path.abspath(flash_in)]
+    if flash_out:
+        cmd += ["--flash-out", os.path.abspath(flash_out)]
     for local, remote in puts:
         cmd += ["--put", "%s:%s" % (local, remote)]
     for name, code in steps:
