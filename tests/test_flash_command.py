@@ -197,3 +197,30 @@ def test_a_board_that_never_answers_is_one_line(tmp_path, image, capsys, monkeyp
         status, _, err = bgc(capsys, "flash", image, "--drive", drive, "--port", pico.port)
     assert status == 2
     assert "did not report its status" in one_error(err)
+
+
+def test_modules_an_earlier_deploy_left_are_removed_and_the_calibration_kept(tmp_path, image, capsys, monkeypatch):
+    # bgc deploy copies the firmware into / and lists it in /.bgc-manifest.json; MicroPython finds
+    # modules in / before the frozen ones, so they would run instead of the image's.
+    import json
+
+    monkeypatch.setattr(flash.shutil, "which", lambda name: None)
+    drive = fake_drive(tmp_path / "RPI-RP2")
+    fs = tmp_path / "flash"
+    (fs / "bgrules" / "variants").mkdir(parents=True)
+    (fs / "journal").mkdir()
+    (fs / "main.py").write_text(ANSWERS_STATUS)
+    (fs / "bgrules" / "__init__.mpy").write_bytes(b"M\x06old")
+    (fs / "bgrules" / "variants" / "eureka.mpy").write_bytes(b"M\x06old")
+    (fs / "calib.bin").write_bytes(b"BGC1 calibration")
+    (fs / "journal" / "0001.jnl").write_text('{"a": "new"}\n')
+    (fs / ".bgc-manifest.json").write_text(json.dumps({"format": 1, "mpy": 6, "files": {
+        "/bgrules/__init__.mpy": "x", "/bgrules/variants/eureka.mpy": "y"}}))
+    with VirtualPico(str(fs)) as pico:
+        status, out, err = bgc(capsys, "flash", image, "--drive", drive, "--port", pico.port)
+    assert status == 0, err
+    assert "removed the 2 files an earlier `bgc deploy` put on the Pico" in out
+    assert "the companion is running" in out
+    assert sorted(os.listdir(fs)) == ["calib.bin", "journal", "main.py"]
+    assert (fs / "calib.bin").read_bytes() == b"BGC1 calibration"
+    assert (fs / "journal" / "0001.jnl").read_text() == '{"a": "new"}\n'

@@ -231,24 +231,66 @@ def load_with_picotool(path):
 
 # ---------------------------------------------------------------- after the copy
 
+class _NotReady(Exception):
+    pass
+
+
+def remove_deployed(port):
+    """Remove the modules an earlier `bgc deploy` copied onto the Pico's filesystem (the files its
+    /.bgc-manifest.json lists, and the folders they leave empty): MicroPython looks in / before the
+    frozen modules, so they would run instead of the image's. Calibration, settings and journals are
+    not deploy's files and stay. Ends with a soft reset, so main.py starts again. Returns how many
+    files went."""
+    from .. import device
+    from .deploy import MANIFEST, read_manifest
+
+    with device.connect(port) as transport:
+        files = sorted(read_manifest(transport))
+        if files:
+            dirs = set()
+            for p in files:
+                parts = p.strip("/").split("/")[:-1]
+                dirs.update("/" + "/".join(parts[:i]) for i in range(1, len(parts) + 1))
+            transport.exec("import os\nfor p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n"
+                           "for d in %r:\n try:\n  os.rmdir(d)\n except OSError:\n  pass\n"
+                           % (files + [MANIFEST], sorted(dirs, key=lambda d: -d.count("/"))))
+        # Ctrl-D at the friendly REPL: a soft reset that runs main.py (from the raw REPL it would not).
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")
+    return len(files)
+
+
 def wait_for_companion(port, timeout=None):
-    """Wait for a Pico to come back on a serial port and answer ``status``: what to tell the user."""
+    """Wait for a Pico to come back on a serial port, remove what `bgc deploy` left there, and ask
+    the companion for its status: what to tell the user."""
     import serial
 
     from .. import device
 
     timeout = PORT_TIMEOUT if timeout is None else timeout
     deadline = time.monotonic() + timeout
+    cleaned = False
     while time.monotonic() < deadline:
         try:
             name = device.choose_port(port)
+            if not os.path.exists(name):
+                raise UserError(name)
         except UserError:
             time.sleep(0.5)
             continue
         try:
+            if not cleaned:
+                try:
+                    removed = remove_deployed(name)
+                except UserError as exc:  # the port is there but MicroPython not yet: try again
+                    raise _NotReady(str(exc))
+                cleaned = True
+                if removed:
+                    print("removed the %d files an earlier `bgc deploy` put on the Pico (they would run "
+                          "instead of the image's)" % removed)
             with serial.Serial(name, 115200, timeout=0.2) as ser:
                 return _ask_status(ser, name, deadline)
-        except (OSError, serial.SerialException):
+        except (OSError, serial.SerialException, _NotReady):
             time.sleep(0.5)  # the port exists but the board is still starting
     raise UserError("the image is written, but no Pico answered on a serial port within %g s\nhint: unplug "
                     "and replug the Pico; `bgc devices` lists it when MicroPython runs" % timeout)
