@@ -20,7 +20,6 @@ import shutil
 import string
 import struct
 import subprocess
-import sys
 import time
 
 from ..cli import UserError
