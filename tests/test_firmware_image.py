@@ -86,7 +86,6 @@ def built_image():
     if path:
         return path
     found = glob.glob(os.path.join(ROOT, "build", "image", "bgcompanion-*.uf2"))
-    found += glob.glob(os.path.join(ROOT, "release", "bgcompanion-*.uf2"))
     return max(found, key=os.path.getmtime) if found else None
 
 

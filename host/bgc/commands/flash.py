@@ -43,7 +43,8 @@ def register(subparsers):
         "settings and journals on the Pico's filesystem are kept.",
     )
     p.add_argument("image", nargs="?", metavar="IMAGE",
-                   help="the .uf2 to write (default: the newest bgcompanion-*.uf2 in release/ or build/image/)")
+                   help="the .uf2 to write (default: the newest bgcompanion-*.uf2 in build/image/, "
+                   "where scripts/build_image.sh writes it)")
     p.add_argument("--drive", metavar="DIR", help="the mounted RPI-RP2 drive (default: found by its INFO_UF2.TXT)")
     p.add_argument("--port", help="serial port of a Pico running MicroPython to restart into BOOTSEL mode, "
                    "and to watch after the copy (default: the only Pico plugged in)")
@@ -54,12 +55,11 @@ def register(subparsers):
 # ---------------------------------------------------------------- the image
 
 def default_image():
-    """The newest bgcompanion-*.uf2 of this checkout's release/ and build/image/ folders."""
+    """The newest bgcompanion-*.uf2 that scripts/build_image.sh wrote in this checkout."""
     from .. import FIRMWARE_DIR
 
     root = os.path.dirname(os.path.abspath(FIRMWARE_DIR))
-    found = glob.glob(os.path.join(root, "release", "bgcompanion-*.uf2"))
-    found += glob.glob(os.path.join(root, "build", "image", "bgcompanion-*.uf2"))
+    found = glob.glob(os.path.join(root, "build", "image", "bgcompanion-*.uf2"))
     if not found:
         raise UserError("no firmware image given and none built in this checkout\nhint: `bgc flash "
                         "bgcompanion-VERSION.uf2`, or build one with `sh scripts/build_image.sh MICROPYTHON_DIR` "
@@ -69,6 +69,9 @@ def default_image():
 
 def check_image(path):
     """The image's bytes, after checking it is a UF2 for the RP2040 and matches its .sha256 file."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UserError("cannot read the image %s: it is not a regular file\nhint: give the path of a "
+                        "bgcompanion-*.uf2" % path)
     try:
         with open(path, "rb") as f:
             data = f.read()
