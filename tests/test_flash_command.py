@@ -224,3 +224,39 @@ def test_modules_an_earlier_deploy_left_are_removed_and_the_calibration_kept(tmp
     assert sorted(os.listdir(fs)) == ["calib.bin", "journal", "main.py"]
     assert (fs / "calib.bin").read_bytes() == b"BGC1 calibration"
     assert (fs / "journal" / "0001.jnl").read_text() == '{"a": "new"}\n'
+
+
+def test_a_pico_running_micropython_is_asked_into_bootsel_mode(tmp_path, image, capsys, monkeypatch):
+    # No drive mounted, but a Pico on a serial port: bgc asks it for machine.bootloader() and
+    # waits for its drive, which the OS mounts a moment later.
+    import threading
+
+    monkeypatch.setattr(flash.shutil, "which", lambda name: None)
+    where = tmp_path / "media"
+    where.mkdir()
+    monkeypatch.setattr(flash, "mount_points", lambda: [str(p) for p in where.iterdir()])
+    fs = tmp_path / "flash"
+    fs.mkdir()
+    (fs / "main.py").write_text(ANSWERS_STATUS)
+    with VirtualPico(str(fs)) as pico:
+        monkeypatch.setattr(device, "find_picos", lambda: [device.PicoPort(pico.port)])
+        boots = pico.boot_count
+        done = threading.Event()
+
+        def restart_shows_the_drive():  # as a real Pico's drive appears once it restarted into BOOTSEL
+            while not done.wait(0.05):
+                if pico.boot_count > boots:
+                    fake_drive(where / "RPI-RP2")
+                    return
+
+        watcher = threading.Thread(target=restart_shows_the_drive)
+        watcher.start()
+        try:
+            status, out, err = bgc(capsys, "flash", image)
+        finally:
+            done.set()
+            watcher.join()
+    assert status == 0, err
+    assert "asked the Pico on %s to restart in BOOTSEL mode" % pico.port in out
+    assert (where / "RPI-RP2" / image.name).read_bytes() == image.read_bytes()
+    assert "the companion is running" in out
