@@ -628,9 +628,9 @@ DONE_PARTS = """    parts = {}
 def choose_plays(tmp, variant="standard", max_turns=0):
     """The match's plays, chosen on CPython with the virtual board (the same guest program);
     ``max_turns``: stop choosing there (0: the whole match)."""
-    from bgc import virtual
+    from bgc.board import virtual
 
-    from bgc.virtual import frames
+    from bgc.board.virtual import frames
 
     sys.modules["frames"] = frames
     virtual.install()
@@ -722,7 +722,7 @@ def main(argv=None):
     import tempfile
 
     from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
-    from bgc.gnubg_ref import random_positions
+    from bgc.rules.gnubg_ref import random_positions
     from bgrules.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -750,7 +750,7 @@ def _run(args, cases, hard, tree):
 
     import heap_modules
 
-    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")], firmware=not args.image)
+    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")], firmware=not args.image)
     chouette = "CHOUETTE_MODULES = %r\n" % (heap_modules.configurations()["chouette"],) + CHOUETTE
     steps = [("boot", BOOT), ("imports", IMPORT), ("chouette", chouette), ("scan", "SCAN_FRAMES = 50\n" + SCAN),
              ("journal", JOURNAL)]

@@ -21,11 +21,13 @@ import sys
 import pytest
 import serial
 
-from bgc import cli, device, journals
+from bgc import cli
+from bgc.pico import device
+from bgc.logs import journals
 
 START = "4HPwATDgc/ABMA"
 HUGE = "A" * 200000  # a runaway paste: no error may repeat it whole
-PROGRESS = re.compile(r"^\[[#-]{24}\] +\d+% ")  # bgc.device.progress, one line per step off a terminal
+PROGRESS = re.compile(r"^\[[#-]{24}\] +\d+% ")  # bgc.pico.device.progress, one line per step off a terminal
 
 
 def bgc(capsys, argv, stdin=None, monkeypatch=None):
@@ -381,7 +383,9 @@ def test_pull_to_a_folder_holding_a_folder_of_the_journal_name(fake_pico, tmp_pa
 FSIZE_RUNNER = r"""
 import contextlib, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-from bgc import cli, device, journals
+from bgc import cli
+from bgc.pico import device
+from bgc.logs import journals
 sys.path.insert(0, sys.argv[1])
 import test_cli_bad_input as t
 if sys.argv[2] == "pull":

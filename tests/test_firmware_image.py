@@ -127,7 +127,7 @@ def test_the_image_starts_the_companion_by_itself_and_plays_a_match():
 
     with tempfile.TemporaryDirectory() as tmp:
         plays = bench_pico.choose_plays(tmp, "standard", 4)[:4]
-        tree = bench_pico.compile_tree(os.path.join(tmp, "lib"), [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")],
+        tree = bench_pico.compile_tree(os.path.join(tmp, "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
                                        firmware=False)
         assert os.listdir(tree) == ["frames.mpy"]
         data = os.path.join(tmp, "data")

@@ -12,9 +12,10 @@ import struct
 
 import pytest
 
-from bgc import cli, device
+from bgc import cli
+from bgc.pico import device
 from bgc.commands import flash
-from bgc.vpico import VirtualPico
+from bgc.pico.vpico import VirtualPico
 
 # INFO_UF2.TXT as the RP2040's boot ROM (B1/B2) serves it on the RPI-RP2 drive.
 INFO_RP2040 = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"

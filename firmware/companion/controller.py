@@ -83,6 +83,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.chouette = None  # a chouette evening (bgrules.chouette) around the game on the board
         self.show_ledger = False
         self.member_pick = None  # several cubes: [members, index] while the team picks who doubles
+        self.box_pick = None  # several cubes: [members, chosen, index] while the box picks whom it doubles
         self.journal = None
         self.name = None
         self.phase = "setup"

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from ..cli import UserError
+from ..errors import UserError
 
 MANIFEST = "/.bgc-manifest.json"
 MIN_VERSION = (1, 24, 0)
@@ -183,12 +183,12 @@ def install_ssd1306(transport, offline, compile_, workdir):
         except Exception as exc:  # mpremote's CommandError, a network error, ...
             errors.append("mip install ssd1306 failed: %s" % (str(exc) or type(exc).__name__))
     try:
-        from .. import libs
+        from ..pico import libs
 
         src = libs.ssd1306_path()
     except ImportError:
-        errors.append("bgc.libs (the cache of third-party MicroPython libraries) is not available")
-    except Exception as exc:  # bgc.libs.LibraryError: the pinned download failed
+        errors.append("bgc.pico.libs (the cache of third-party MicroPython libraries) is not available")
+    except Exception as exc:  # bgc.pico.libs.LibraryError: the pinned download failed
         errors.append(str(exc))
     else:
         built = build({"/lib/ssd1306.py": src}, workdir, compile_)
@@ -229,7 +229,7 @@ def _write(transport, path, data, progress_cb):
 
 
 def run(args):
-    from .. import device
+    from ..pico import device
 
     files = collect(args.firmware)
     with device.connect(args.port, soft_reset=True) as transport:

@@ -3,7 +3,7 @@
 import errno
 import os
 
-from ..cli import UserError
+from ..errors import UserError
 
 
 def register(subparsers):
@@ -22,7 +22,7 @@ def register(subparsers):
 
 def _version_of(port, named=False):
     """(firmware text, info); a port the user named that fails raises its UserError."""
-    from .. import device
+    from ..pico import device
 
     try:
         with device.connect(port, timeout=3.0) as transport:
@@ -42,7 +42,7 @@ def _version_of(port, named=False):
 
 
 def run(args):
-    from .. import device
+    from ..pico import device
 
     named = args.port or []
     for extra in named:

@@ -1,7 +1,8 @@
 """bgc draw-board: write the sensor-layout drawing (hardware/board.svg) from hardware/geometry.json."""
 
-from .. import files, hwdraw
-from ..cli import UserError
+from ..logs import files
+from ..board import hwdraw
+from ..errors import UserError
 
 
 def register(subparsers):

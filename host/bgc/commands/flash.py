@@ -22,7 +22,7 @@ import struct
 import subprocess
 import time
 
-from ..cli import UserError
+from ..errors import UserError
 
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)  # first, second and final magic of every block
 UF2_FAMILY_FLAG = 0x2000
@@ -182,7 +182,7 @@ def drive_from_arg(drive):
 def ask_for_bootloader(port):
     """Restart a Pico running MicroPython into BOOTSEL mode (machine.bootloader()). Returns the port
     asked, or None when no Pico runs MicroPython on a serial port."""
-    from .. import device
+    from ..pico import device
 
     try:
         port = device.choose_port(port)
@@ -243,7 +243,7 @@ def remove_deployed(port):
     frozen modules, so they would run instead of the image's. Calibration, settings and journals are
     not deploy's files and stay. Ends with a soft reset, so main.py starts again. Returns how many
     files went."""
-    from .. import device
+    from ..pico import device
     from .deploy import MANIFEST, read_manifest
 
     with device.connect(port) as transport:
@@ -267,7 +267,7 @@ def wait_for_companion(port, timeout=None):
     the companion for its status: what to tell the user."""
     import serial
 
-    from .. import device
+    from ..pico import device
 
     timeout = PORT_TIMEOUT if timeout is None else timeout
     deadline = time.monotonic() + timeout

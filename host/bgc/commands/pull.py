@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from ..cli import UserError
+from ..errors import UserError
 
 JOURNAL_DIR = "/journal"
 EXPORTED = JOURNAL_DIR + "/exported"
@@ -129,8 +129,9 @@ def _read_local(path):
 
 
 def run(args):
-    from .. import chouette_log, device, journals
-    from ..files import make_folder, write_file
+    from ..logs import chouette_log, journals
+    from ..pico import device
+    from ..logs.files import make_folder, write_file
 
     out_dir = args.out
     make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")

@@ -5,7 +5,7 @@ import signal
 import sys
 import threading
 
-from ..cli import UserError
+from ..errors import UserError
 
 
 def register(subparsers):
@@ -24,7 +24,7 @@ def register(subparsers):
 
 
 def run(args):
-    from ..vpico import VirtualPico, VirtualPicoError
+    from ..pico.vpico import VirtualPico, VirtualPicoError
 
     if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
         raise UserError("--flash %s is not a directory" % args.flash)

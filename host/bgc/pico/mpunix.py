@@ -12,7 +12,7 @@ import shlex
 import subprocess
 import sys
 
-from . import ROOT
+from .. import ROOT
 
 # ../shared/tools beside the checkout (BGC_SHARED_TOOLS names another place).
 SHARED_TOOLS = os.environ.get("BGC_SHARED_TOOLS") or os.path.join(os.path.dirname(ROOT), "shared", "tools")

@@ -2,7 +2,7 @@
 
 One action or expectation per line; docs/sim.md is the user's description. ``parse(text)`` gives
 the steps (ScenarioSyntaxError names the line of a bad one); ``run(steps, sim)`` plays them on a
-``bgc.sim.Sim`` and raises ExpectationFailed at the first unmet expectation.
+``bgc.board.sim.Sim`` and raises ExpectationFailed at the first unmet expectation.
 
     setup start                 dice 6 4                    press white roll
     lift 24                     hover 20 15                 place 18

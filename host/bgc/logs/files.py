@@ -12,7 +12,7 @@ import errno
 import os
 import stat
 
-from .cli import UserError
+from ..errors import UserError
 
 HINT_SPACE = "free some space or write somewhere else"
 

@@ -1,5 +1,5 @@
 # The guest half of the virtual Pico: this file runs INSIDE MicroPython (the UNIX port, as a
-# subprocess of bgc.vpico), never under CPython. bgc.vpico mounts its folder read-only at /.vpico
+# subprocess of bgc.pico.vpico), never under CPython. bgc.pico.vpico mounts its folder read-only at /.vpico
 # and imports it as ``_vpico`` before anything else runs.
 #
 # It makes the UNIX port look like the rp2 port to code on the Pico and to mpremote: the flash
@@ -19,7 +19,7 @@
 # time.ticks_ms/ticks_us, print, the sleeps (which wait on that pipe, so Ctrl-C cuts them short),
 # machine.idle and WDT.feed. A Ctrl-C that comes while the guest waits in a host call (stdin reads,
 # select.poll on stdin) is carried by the answer ("k"). Code that calls none of these is stopped
-# the hard way after a grace period (bgc.vpico kills and restarts the interpreter).
+# the hard way after a grace period (bgc.pico.vpico kills and restarts the interpreter).
 
 import sys as _rsys
 import builtins

@@ -48,7 +48,7 @@ def load_geometry(path=None):
     test tree at /input)."""
     here = _here()
     candidates = [path] if path else [
-        here + "/../../../hardware/geometry.json",
+        here + "/../../../../hardware/geometry.json",
         "/input/geometry.json",
         "hardware/geometry.json",
         "geometry.json",

@@ -17,7 +17,7 @@ import threading
 import serial
 import serial.tools.list_ports
 
-from .cli import UserError
+from ..errors import UserError
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005  # Raspberry Pi, MicroPython's USB CDC on the RP2040
 HANDSHAKE_TIMEOUT = 5.0

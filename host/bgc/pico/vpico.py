@@ -8,7 +8,7 @@ and ``bgc`` talk to it as to a Pico on /dev/ttyACM0. See docs/virtual-pico.md.
 
 From Python::
 
-    from bgc.vpico import VirtualPico
+    from bgc.pico.vpico import VirtualPico
     with VirtualPico(flash_dir="flash") as pico:
         subprocess.run(["mpremote", "connect", pico.port, "fs", "ls"])
 
@@ -128,7 +128,7 @@ class VirtualPico:
         virtual board; add the guest path to ``sys.path`` in ``setup_code`` to import from it.
     unique_id: 8 bytes as 16 hex digits (``machine.unique_id()``, the USB serial number).
     heap_kb: the interpreter's heap (default: Pico-like, see HEAP_KB_32BIT / HEAP_KB_64BIT).
-    micropython: the interpreter's command (default: bgc.mpunix.find_micropython()).
+    micropython: the interpreter's command (default: bgc.pico.mpunix.find_micropython()).
     kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
         prints, polls or reads the clock) before the interpreter is stopped the hard way and
         restarted at the REPL, losing its globals.

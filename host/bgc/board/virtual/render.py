@@ -1,6 +1,7 @@
 """Pictures of the virtual board: a text view for terminals and a PNG (Pillow, CPython only)."""
 
 from .board import WHITE
+from .view import LED_BAR_BLACK, LED_BAR_WHITE, LED_STATUS_BLACK, LED_STATUS_WHITE, bar_count, led_name, point_content
 
 
 def oled_text(board):
@@ -21,7 +22,7 @@ TOP = tuple(range(13, 19)) + ("bar",) + tuple(range(19, 25)) + ("turn",)
 BOTTOM = tuple(range(12, 6, -1)) + ("bar",) + tuple(range(6, 0, -1)) + ("turn",)
 WIDTHS = (COL,) * 6 + (COL + 1,) + (COL,) * 6 + (COL + 1,)  # the column widths, left to right
 
-# LED colour name (bgc.sim.LED_COLOURS) -> (letter, terminal style, what it tells the player)
+# LED colour name (view.LED_COLOURS) -> (letter, terminal style, what it tells the player)
 LED_KEY = (
     ("LEGAL", "g", "bold green", "may go"),
     ("LIFTED", "b", "bold blue", "lifted from"),
@@ -41,8 +42,6 @@ LEGEND = [
 
 
 def _led_cell(board, index):
-    from ..sim import led_name  # the one reading of the chain's colours
-
     name = led_name(board.leds[index])
     if name == "OFF":
         return ".", None
@@ -72,9 +71,6 @@ def board_lines(board):
     """The board as lines of (text, style) segments: point numbers, LEDs and checkers in one grid
     (top half 13..24, bottom half 12..1 as White sees the board), the bar and the status LEDs in
     their own columns, the hand, and a legend."""
-    from ..sim import LED_BAR_BLACK, LED_BAR_WHITE, LED_STATUS_BLACK, LED_STATUS_WHITE, \
-        bar_count, point_content
-
     def numbers(cols):
         return _row("", [(str(c), "bold" if c in ("bar", "turn") else None) for c in cols])
 

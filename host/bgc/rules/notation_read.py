@@ -1,7 +1,6 @@
 # Reading move notation ("24/18 13/9*", "6/off(2)") into moves and positions: host side only
-# (bgc, tests), so it lives in the host package: the firmware only writes notation. bgrules.notation
-# hands these names out on first use (bgrules.parse_moves, bgrules.notation.apply_moves), on the
-# host, where bgc is installed beside bgrules.
+# (bgc, tests), so it lives in the host package: the firmware only writes notation (bgrules.notation)
+# and never imports the host.
 
 from bgrules.position import OFF, BAR, OPP
 from bgrules.notation import NotationError, _place

@@ -11,11 +11,11 @@ import io
 import json
 import os
 
-from bgrules.chouette import CLOSED
+from bgrules.chouette import CLOSED, cube_words, signed
 from companion import chouette_session as CS
 from companion import journal as J
 
-from . import __version__
+from .. import __version__
 
 
 class ChouetteLog:
@@ -41,13 +41,9 @@ class ChouetteLog:
             return "no chouette (nothing readable)"
         ch = self.chouette
         n = len(ch.ledger)
-        return "chouette of %d players (%s cubes), %d game%s settled, totals %s" % (
-            len(ch.players), ch.cubes, n, "" if n == 1 else "s",
-            ", ".join("%s %s" % (p, _num(ch.totals[p])) for p in ch.players))
-
-
-def _num(p):
-    return ("%+d" % p) if p == int(p) else ("%+.1f" % p)
+        return "chouette of %d players (%s), %d game%s settled, totals %s" % (
+            len(ch.players), cube_words(ch.cubes), n, "" if n == 1 else "s",
+            ", ".join("%s %s" % (p, signed(ch.totals[p])) for p in ch.players))
 
 
 def is_chouette_text(text):
@@ -78,9 +74,8 @@ def _describe(ch, rec, before):
             "; the line: %s (box %s, captain %s)" % (", ".join(ch.line), ch.line[0], ch.line[1])
             if before["phase"] == "seating" and ch.phase != "seating" else "")
     if a == "cgame":
-        return "game %d: box %s, captain %s, team %s; %s cube%s" % (
-            ch.game, ch.box(), ch.captain, ", ".join(ch.playing[1:]) or "-", ch.cubes,
-            "" if ch.cubes == "common" else "s")
+        return "game %d: box %s, captain %s, team %s; %s" % (
+            ch.game, ch.box(), ch.captain, ", ".join(ch.playing[1:]) or "-", cube_words(ch.cubes))
     if a == "open":
         if m.phase == "opening":
             return "opening roll %d-%d: equal, roll again" % tuple(rec["dice"])
@@ -116,9 +111,11 @@ def _describe(ch, rec, before):
     if a == "leave":
         return "%s leaves the chouette" % rec["name"]
     if a == "cubes":
-        return "from now on: %s cube%s" % (rec["cubes"], "" if rec["cubes"] == "common" else "s")
+        return "from now on: %s" % cube_words(rec["cubes"])
     if a == "partner":
-        return "%s partners the box" % ch.partner
+        how = "" if any(rec.get("accepts") or []) else ", drawn by lot"
+        start = "; %s is captain" % ch.captain if ch.phase == "game" and ch.captain != before["captain"] else ""
+        return "%s partners the box%s%s" % (ch.partner, how, start)
     if a == "close":
         return "the evening ends"
     if a == "note":
@@ -167,7 +164,7 @@ def replay_text(text, source="journal"):
             g, box, cap, rows, = ch.ledger[-1]
             won = ch.result[4]
             log.events.append((number, g, "%s wins: %s" % ("the box %s" % box if won else "the team (captain %s)" % cap,
-                                                          ", ".join("%s %s" % (n, _num(p)) for n, p in rows))))
+                                                          ", ".join("%s %s" % (n, signed(p)) for n, p in rows))))
             log.events.append((number, g, "the line: %s" % ", ".join(ch.line)))
     return log
 
@@ -204,8 +201,8 @@ def ledger_lines(log):
         d = dict(rows)
         for p in d:
             running[p] += d[p]
-        out.append("%-6d" % g + "".join("%9s" % (_num(d[p]) if p in d else "") for p in ch.players))
-    out.append("%-6s" % "total" + "".join("%9s" % _num(running[p]) for p in ch.players))
+        out.append("%-6d" % g + "".join("%9s" % (signed(d[p]) if p in d else "") for p in ch.players))
+    out.append("%-6s" % "total" + "".join("%9s" % signed(running[p]) for p in ch.players))
     return out
 
 
@@ -222,7 +219,7 @@ def csv_text(log):
         for n, p in rows:
             running[n] += p
             role = "box" if n == box else ("partner" if n == ch.partners[i] else ("captain" if n == cap else "team"))
-            w.writerow([g, n, role, _num(p).lstrip("+"), _num(running[n]).lstrip("+")])
+            w.writerow([g, n, role, signed(p).lstrip("+"), signed(running[n]).lstrip("+")])
     return buf.getvalue()
 
 

@@ -17,7 +17,7 @@ import tempfile
 
 from bgrules import Position
 
-from . import __version__
+from .. import __version__
 from .export_mat import mat_text
 from .export_sgf import sgf_text
 from .journals import action_text, result_text
@@ -83,7 +83,7 @@ class _Cube:
 
 def text_lines(log, boards=False):
     """The match move by move in words (also what ``bgc replay`` prints)."""
-    from .engine import board_lines
+    from ..rules.engine import board_lines
 
     names = log.names
     kind = "money session" if log.money else "%d-point match" % log.length

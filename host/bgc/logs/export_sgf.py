@@ -16,7 +16,7 @@ checker step: for W point p is ``'a' + p - 1``, for B it is ``'x' - (p - 1)``; `
 there. See docs/formats-export.md.
 """
 
-from . import __version__
+from .. import __version__
 
 
 def _esc(text):

@@ -10,12 +10,15 @@ evening with known cube actions (and a ledger worked out by hand) can be played 
             3: {"cubes": "several", "steps": [...]}}
 
 A step ("box", answers) makes the box double at its next roll (answers by name; members not
-named answer by the pip count); ("team", name, box_takes) makes the team double at its next roll
+named answer by the pip count; several cubes: ("box", answers, [names]) doubles those members
+only, chosen with the box's buttons); ("team", name, box_takes) makes the team double at its next roll
 (``name``: the member's own cube, several cubes, picked with the team's CUBE button as the screen
 offers each member in turn; None: the captain) and the box answer; a fourth item "serial" sends
 the member's double from the PC instead (``cdouble NAME``). Games without a plan use the
 pip-count policy of ``players.Players``.
 """
+
+from bgrules.chouette import cube_words
 
 from . import players as P
 
@@ -105,10 +108,24 @@ class ChouettePlayers(P.Players):
             nxt = _game_plan(self.plan, game + 1).get("cubes")
             if nxt and game + 1 not in self._cubes_sent:
                 self._cubes_sent.add(game + 1)
-                self.note("the club plays %s cubes from game %d" % (nxt, game + 1))
+                self.note("the club plays with %s from game %d" % (cube_words(nxt), game + 1))
                 sim.serial.send("cubes " + nxt)
                 return
             return P.Players.decide(self, sim)
+        if ph == "roll" and ch.get("box_picking"):
+            # several cubes: the box chooses whom it doubles (all chosen to begin with); a plan
+            # step ("box", answers, [names]) doubles those members only
+            step = self._pending if self._pending and self._pending[0] == "box" else None
+            want = step[2] if step and len(step) > 2 else None
+            chosen = ch.get("box_chosen") or []
+            shown = ch["box_picking"]
+            if want is None or sorted(chosen) == sorted(want):
+                self._do(P.press_actions("ROLL_W", rng, long=True))
+            elif (shown in want) != (shown in chosen):
+                self._do(P.press_actions("ROLL_W", rng))
+            else:
+                self._do(P.press_actions("CUBE_W", rng))
+            return
         if ph == "roll" and ch.get("picking"):
             # several cubes: the screen offers one member's double at a time
             want = self._pending[1] if self._pending and self._pending[0] == "team" else None

@@ -3,7 +3,7 @@
 from bgrules import Position, PositionError
 from bgrules.position import BAR, OFF, OPP
 
-from .cli import UserError, shown
+from ..errors import UserError, shown
 
 
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
@@ -45,7 +45,7 @@ def add_variant_argument(parser):
 
 def read_waiting(text):
     """(mover, opponent) from --waiting 'M,O'; a UserError otherwise."""
-    from .cli import shown
+    from ..errors import shown
 
     parts = text.split(",")
     if len(parts) != 2 or not all(p.strip().isdigit() and int(p) <= 15 for p in parts):
@@ -58,7 +58,7 @@ def read_variant(name):
     """The bgrules Rules called ``name``; a UserError naming the choices otherwise."""
     from bgrules.rules import VARIANTS, ruleset
 
-    from .cli import shown
+    from ..errors import shown
 
     try:
         return ruleset(name)

@@ -1,6 +1,6 @@
 """The virtual hardware: a physical model of the board behind the modules the firmware imports.
 
-    from bgc import virtual            # CPython      |  import virtual   (MicroPython test tree)
+    from bgc.board import virtual      # CPython      |  import virtual   (MicroPython test tree)
     board = virtual.install()          # a Board with the reference build's figures
     from drivers.hall import HallScanner
     ...                                # the firmware runs unchanged; inspect/steer ``board``
@@ -70,7 +70,7 @@ def install(board=None, **kwargs):
         if "micropython" not in sys.modules:
             _put("micropython", _micropython_module())
         try:
-            from .. import libs
+            from ...pico import libs
 
             libs.add_ssd1306_to_path()
         except Exception as exc:  # offline: the Oled driver then reports the driver as missing
