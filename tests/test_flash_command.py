@@ -261,3 +261,25 @@ def test_a_pico_running_micropython_is_asked_into_bootsel_mode(tmp_path, image, 
     assert "asked the Pico on %s to restart in BOOTSEL mode" % pico.port in out
     assert (where / "RPI-RP2" / image.name).read_bytes() == image.read_bytes()
     assert "the companion is running" in out
+
+
+@pytest.mark.parametrize("answer, rc", [("", 0), ("No accessible RP-series devices in BOOTSEL mode were found.", 1)])
+def test_without_a_drive_picotool_writes_the_image(tmp_path, image, capsys, monkeypatch, answer, rc):
+    # A stand-in picotool on PATH that records its arguments and answers as picotool 2.1 does.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    args_file = tmp_path / "args"
+    fake = bin_dir / "picotool"
+    fake.write_text("#!/bin/sh\necho \"$@\" > %s\n[ -z '%s' ] || echo '%s' >&2\nexit %d\n" % (args_file, answer, answer, rc))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", "%s:%s" % (bin_dir, os.environ["PATH"]))
+    monkeypatch.setattr(device, "find_picos", lambda: [])
+    monkeypatch.setattr(flash, "mount_points", lambda: [])
+    status, out, err = bgc(capsys, "flash", image, "--no-wait")
+    assert args_file.read_text().split() == ["load", "-x", str(image)]
+    if rc == 0:
+        assert status == 0, err
+        assert "writing bgcompanion-9.9.9.uf2 with picotool" in out
+    else:
+        assert status == 2
+        assert one_error(err) == "bgc: picotool could not write the image: " + answer
