@@ -805,10 +805,11 @@ def _run(args, cases, hard, tree):
         st = results(out, "MATCH")[0]
         print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
               % (args.variant, st["turns"], st["phase"], st["oled"]))
-        n, mean, worst, _ = st["frame"]
+        n, mean, worst, med = st["frame"]
         fw = st.get("frame_worst") or (0,)
         where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
-        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s%s" % (n, ms(mean), ms(worst), where))
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
+              % (n, ms(med), ms(mean), ms(worst), where))
         n, mean, worst, _ = st["loop"]
         print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
         n, _, worst, med = st["done"]
