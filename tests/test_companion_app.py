@@ -177,7 +177,7 @@ class Dice:
     def roll(self): return 3, 1
     def first_roll(self): return 3, 1
 
-def collect():  # as main.App.collect: the once-only modules dropped, then a collection
+def collect(starting=None):  # as main.App.collect: the once-only modules dropped, then a collection
     for name in ("booting", "recovery", "phase_setup"):
         sys.modules.pop("companion." + name, None)
     gc.collect()

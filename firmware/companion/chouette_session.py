@@ -121,7 +121,7 @@ def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
     c.show_ledger = False
     c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
     c.phase = "seating"
-    c.say("Roll for seats")
+    c.say("Flash low: pull logs" if c.note_line == "Flash low" else "Roll for seats")
     c.hint = hint(c)
     c.status()
     return None
@@ -138,10 +138,11 @@ def act(c, record):
         c.say(text[text.find(": ") + 2:] if " refused: " in text else text)
         return False
     try:
-        c.journal.append(record)
+        c.write_record(record)
     except OSError as exc:
-        records, problem = c.journal.read()
-        c.chouette = J.replay(records)
+        # read back line by line (J.recover), never the whole evening's journal at once: the
+        # heap after hours of play may hold no block that large
+        c.chouette = J.recover(c.journal.path).match
         c.match = c.chouette.match
         c.say("Flash write failed")
         c.error("journal write failed: %s" % exc)
@@ -219,6 +220,7 @@ def button(c, player, roll, kind, long_press):
         elif act(c, {"a": "close"}):
             c.emit("chouette_end", {"totals": totals(c.chouette), "games": c.chouette.game})
             c.chouette = None
+            c.let_go()  # the evening's last game
             c._setup()
         return True
     if ph == "doubled" and ch.asking:
@@ -427,8 +429,8 @@ def game_end(c):
     led = {"a": "ledger", "game": number, "box": box, "captain": cap, "points": [[n, p] for n, p in rows],
            "totals": totals(ch), "line": list(ch.line)}
     try:
-        c.journal.append(rec)  # informational: the result follows from the actions
-        c.journal.append(led)
+        c.write_record(rec)  # informational: the result follows from the actions
+        c.write_record(led)
     except OSError as exc:
         c.error("journal write failed: %s" % exc)
     c.emit("game_end", {"winner": winner, "points": points, "how": how, "box_won": box_won,

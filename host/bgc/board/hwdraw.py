@@ -8,11 +8,12 @@ import json
 import os
 import sys
 
-from .. import FIRMWARE_DIR
+from .. import CHECKOUT, FIRMWARE_DIR, resource
 
-ROOT = os.path.dirname(FIRMWARE_DIR)
-GEOMETRY_PATH = os.path.join(ROOT, "hardware", "geometry.json")
-SVG_PATH = os.path.join(ROOT, "hardware", "board.svg")
+GEOMETRY_PATH = resource("hardware", "geometry.json")
+# The drawing is committed beside the geometry in a checkout; an installed bgc draws into the
+# current folder (its own files are not the user's to overwrite).
+SVG_PATH = os.path.join(CHECKOUT, "hardware", "board.svg") if CHECKOUT else "board.svg"
 
 CHECKER_MM = 44.0  # 1.75 in tournament checker
 POINT_W = 46.0

@@ -228,7 +228,10 @@ class Sim:
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
         self.journal_dir = os.path.join(self.flash_dir, "journal")
-        os.makedirs(self.journal_dir, exist_ok=True)
+        if not os.path.lexists(self.journal_dir):
+            os.makedirs(self.journal_dir)
+        # else the flash is given to the firmware as it is: a file in the folder's place is the
+        # firmware's to keep aside (companion.store.Store.ensure)
         kw = dict(board_kwargs or {})
         kw.setdefault("seed", seed)
         self.board = virtual.install(**kw)
@@ -282,6 +285,7 @@ class Sim:
         match = jm.replay(records)  # refuses a position that cannot exist
         if match.phase != "roll":
             raise SimError("the game is over in that position")
+        os.makedirs(self.journal_dir, exist_ok=True)
         existing = [n for n in os.listdir(self.journal_dir) if n.endswith(".jnl")]
         number = 1 + max([int(n[1:5]) for n in existing if n[1:5].isdigit()] or [0])
         path = os.path.join(self.journal_dir, "m%04d.jnl" % number)
@@ -405,17 +409,8 @@ class Sim:
         self.main = None
         self.powercuts += 1
         self._purge_firmware()
-        b = self.board
-        # The Pico resets: every pad back to input without pulls; the LED chain and the OLED
-        # lose power (the chain goes dark, the panel comes back off with its RAM undefined).
-        b.out = 0
-        b.oe = 0
-        b.pull_up = 0
-        b.pull_down = 0
-        b.leds = [(0, 0, 0)] * len(b.leds)
-        b.oled = Ssd1306()
-        b.i2c0_devices[OLED_ADDR] = b.oled
-        b.clock.advance_ms(off_ms)
+        power_lost(self.board)
+        self.board.clock.advance_ms(off_ms)
         self.boot()
 
     # --- hands on the board
@@ -424,6 +419,10 @@ class Sim:
         meanwhile; ``hold_ms`` >= 800 is a long press."""
         if button not in BUTTONS:
             raise SimError("no button %r (buttons: %s)" % (button, ", ".join(BUTTON_NAMES)))
+        if self.app is None:
+            # switched on first: a button already held as the board powers up is not a press
+            # (drivers.buttons counts it once it has been seen released)
+            self.step()
         self.board.button(button, True, bounce_ms=bounce_ms)
         self.run_ms(hold_ms)
         self.board.button(button, False, bounce_ms=bounce_ms)
@@ -568,6 +567,19 @@ class Sim:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def power_lost(board):
+    """What a power cut does to the board's electronics: the Pico resets (every pad back to input
+    without pulls); the LED chain and the OLED lose power (the chain goes dark, the panel comes
+    back off with its RAM undefined). The checkers and the hand stay where they are."""
+    board.out = 0
+    board.oe = 0
+    board.pull_up = 0
+    board.pull_down = 0
+    board.leds = [(0, 0, 0)] * len(board.leds)
+    board.oled = Ssd1306()
+    board.i2c0_devices[OLED_ADDR] = board.oled
 
 
 def _journal_module():

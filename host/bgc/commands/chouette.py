@@ -53,7 +53,8 @@ def register(subparsers):
     c.add_argument("cubes", choices=("common", "several"))
     pa = sub.add_parser("partner", help="the box's partner (8 players or more; between games or before a game's "
                         "opening roll, so from the first game): the answers in the order offered")
-    pa.add_argument("accepts", nargs="*", choices=("yes", "no"), metavar="yes|no",
+    # (no choices=: argparse refuses an empty list against them, and nobody is a valid answer)
+    pa.add_argument("accepts", nargs="*", metavar="yes|no",
                     help="each team member's answer, the captain first then backwards along the line; "
                     "nobody: the board draws one by lot with its dice, every member but the captain with the same chance")
     sub.add_parser("ledger", help="print the ledger the board keeps")
@@ -92,6 +93,10 @@ def command_of(args):
     if a == "cubes":
         return {"cmd": "cubes", "cubes": args.cubes}
     if a == "partner":
+        wrong = [x for x in args.accepts if x not in ("yes", "no")]
+        if wrong:
+            raise UserError("partner: each answer is yes or no, not %r\nhint: e.g. `bgc chouette partner no yes`, "
+                            "or no answer for a partner drawn by lot" % wrong[0])
         return {"cmd": "partner", "accepts": [x == "yes" for x in args.accepts]}
     return {"cmd": "ledger"}
 
@@ -140,8 +145,16 @@ def describe(ev):
             "%s to %d" % (n, v) if v else n for n, v in offered)]
     if kind == "cube":
         return ["%s doubles the box to %d" % (ev.get("name"), ev.get("cube", 0))]
-    return ["the line: %s%s" % (", ".join(ev.get("line", [])),
-                                "; the box's partner: %s" % ev["partner"] if ev.get("partner") else "")]
+    what = {"join": "%s joins" % ev.get("name"), "leave": "%s leaves" % ev.get("name"),
+            "cubes": "%s cube%s from the next game" % (ev.get("cubes"), "" if ev.get("cubes") == "common" else "s"),
+            "partner": "the box's partner: %s" % ev["partner"] if ev.get("partner") else "the box has no partner"}
+    out = [what[kind]] if kind in what else []
+    if ev.get("line"):
+        out.append("the line: %s%s" % (", ".join(ev["line"]), "; the box's partner: %s" % ev["partner"]
+                                       if ev.get("partner") and kind != "partner" else ""))
+    else:
+        out.append("the line is set once the seats are rolled")
+    return out
 
 
 def run(args):
@@ -159,6 +172,10 @@ def run(args):
         raise device.explain_open_error(port, exc)
     try:
         ev = talk(ser, command)
+    except (OSError, serial.SerialException):
+        raise UserError("the board on %s went away before it answered %s\nhint: check the cable (a virtual "
+                        "Pico: is `bgc vpico --board` still running?), then run the command again"
+                        % (port, command["cmd"])) from None
     finally:
         ser.close()
     if ev is None:

@@ -44,7 +44,8 @@ def register(subparsers):
     )
     p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
     p.add_argument("--firmware", metavar="DIR", default=FIRMWARE_DIR,
-                   help="firmware tree to deploy (default: the firmware/ directory of this checkout)")
+                   help="firmware tree to deploy, e.g. the firmware/ folder of a checkout (default: the "
+                   "firmware this bgc carries: %(default)s)")
     p.add_argument("--source", action="store_true", help="copy .py sources instead of compiled .mpy")
     p.add_argument("--offline", action="store_true",
                    help="do not try `mip install` over the internet; use the cached ssd1306 driver")
@@ -319,8 +320,8 @@ def confirm_running(port, device_name, timeout=None):
     deadline = time.monotonic() + timeout
     data = b""
     hint = ("hint: `mpremote connect %s repl` shows the whole traceback (Ctrl-D there restarts main.py); "
-            "a virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the virtual "
-            "board with `bgc sim` instead" % device_name)
+            "a bare virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the "
+            "virtual board with `bgc vpico --board` (the verbs talk to it over its port) or `bgc sim`" % device_name)
     while time.monotonic() < deadline:
         data += port.read(4096)
         # What main.py printed: after the soft reboot message (the REPL's banner before it is

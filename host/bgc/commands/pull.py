@@ -213,12 +213,10 @@ def run(args):
 def _restart(transport, args):
     if args.no_restart:
         return
-    try:
-        # Ctrl-D from the friendly REPL soft-resets and runs main.py, which resumes the match
-        # from its journal.
-        transport.exit_raw_repl()
-        transport.serial.write(b"\x04")
-    except Exception:
+    from ..pico import device
+
+    # main.py resumes the match from its journal.
+    if not device.restart_firmware(transport):
         print("bgc: warning: could not restart the firmware; press the Pico's reset or replug it",
               file=sys.stderr)
 

@@ -21,7 +21,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
   move FROM TO                      lift, slide and place in one go
   press white|black roll|done|cube [long]
   dice D1 D2                        force the next roll
-  wait MS                           let the firmware run (virtual time)
+  wait MS                           let the firmware run (virtual time; real time on bgc vpico --board)
   send LINE                         a command on the serial line (e.g. send new length=3)
   powercut                          cut the power and power up again
   expect ...                        any expectation of the script format (docs/sim.md)
@@ -32,7 +32,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
 
 def register(sub):
     p = sub.add_parser("sim", help="run the real firmware on the virtual board (demo, interactive, scripted)",
-                       description="Run the firmware in firmware/ on the virtual board. --demo: two automated "
+                       description="Run the firmware (what bgc deploy ships) on the virtual board. --demo: two automated "
                                    "players play a short match; --script FILE: play a scenario and check its "
                                    "expectations; neither: play yourself from a prompt (docs/sim.md).")
     mode = p.add_mutually_exclusive_group()
@@ -437,16 +437,31 @@ def _lit(sim):
 
 # ------------------------------------------------------------------ interactive
 def run_interactive(args, simmod):
-    from ..board import scenario
-
     sim = _make_sim(simmod, args)
     server = web_for_sim(sim, args) if args.web else None
     out = sys.stdout
-    interactive = sys.stdin.isatty()
-    runner = scenario.Runner(sim, out, "stdin")
     sim.run_ms(100)
     out.write("The firmware runs on the virtual board (flash: %s). Type help for the commands.\n" % sim.flash_dir)
     out.write("Start a match with:  send new length=3%s\n" % ("" if args.variant == "standard" else " variant=" + args.variant))
+    try:
+        prompt(sim, sys.stdin.readline, out, args.pixels, interactive=sys.stdin.isatty())
+    finally:
+        journal = sim.journal_path()
+        if server is not None:
+            server.stop()
+        sim.close()
+    if journal:
+        out.write("Journal: %s\n" % journal)
+    return 0
+
+
+def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
+    """The prompt of PROMPT_HELP on ``sim`` (a bgc.sim.Sim, or bgc.vboard's BoardSim): one command
+    per line from ``readline()`` ("" at the end of the input), answers on ``out``. Returns True
+    when the user typed quit, False at the end of the input."""
+    from ..board import scenario, sim as simmod
+
+    runner = scenario.Runner(sim, out, "stdin")
     seen = [len(sim.serial.events)]
 
     def new_events():
@@ -458,66 +473,58 @@ def run_interactive(args, simmod):
 
     new_events()
     number = 0
-    try:
-        while True:
-            if interactive:
-                out.write("sim> ")
-                out.flush()
-            line = sys.stdin.readline()
-            if not line:
-                break
-            number += 1
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            word = text.split()[0].lower()
-            if word in ("quit", "exit", "q"):
-                break
-            if word == "help":
-                out.write(PROMPT_HELP + "\n")
-                continue
-            if word == "show":
-                out.write(view_text(sim, args.pixels) + "\n")
-                continue
-            if word == "events":
-                parts = text.split()
-                n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 10
-                for ev in sim.serial.events[-n:]:
-                    out.write("  < %s\n" % json.dumps(ev))
-                continue
-            if word == "send":
-                sim.serial.send(text[4:].strip())
-                sim.run_ms(100)
-                new_events()
-                continue
-            try:
-                st = scenario.parse_line(text, number)
-                if st is None:
-                    continue
-                runner.run([st])
-                if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
-                    sim.run_ms(100)
-            except scenario.ScenarioSyntaxError as exc:
-                out.write("? %s\n" % exc.reason)
-                continue
-            except scenario.ExpectationFailed as exc:
-                out.write("expectation not met: %s\n" % exc.detail)
-                continue
+    while True:
+        if interactive:
+            out.write("%s> " % name)
+        out.flush()
+        line = readline()
+        if not line:
+            return False
+        number += 1
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        word = text.split()[0].lower()
+        if word in ("quit", "exit", "q"):
+            return True
+        if word == "help":
+            out.write(PROMPT_HELP + "\n")
+            continue
+        if word == "show":
+            out.write(view_text(sim, pixels) + "\n")
+            continue
+        if word == "events":
+            parts = text.split()
+            n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 10
+            for ev in sim.serial.events[-n:]:
+                out.write("  < %s\n" % json.dumps(ev))
+            continue
+        if word == "send":
+            sim.serial.send(text[4:].strip())
+            sim.run_ms(100)
             new_events()
-            if st.op in ("lift", "place", "move"):
-                lit = simmod.lit_points(sim.board, "LEGAL")
-                red = simmod.lit_points(sim.board, "ILLEGAL")
-                if lit:
-                    out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
-                if red:
-                    out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
-            rows = [r for r in sim.oled_rows() if r]
-            out.write("  OLED: %s\n" % " / ".join(rows))
-    finally:
-        journal = sim.journal_path()
-        if server is not None:
-            server.stop()
-        sim.close()
-    if journal:
-        out.write("Journal: %s\n" % journal)
-    return 0
+            continue
+        try:
+            st = scenario.parse_line(text, number)
+            if st is None:
+                continue
+            runner.run([st])
+            if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
+                sim.run_ms(100)
+        except scenario.ScenarioSyntaxError as exc:
+            out.write("? %s\n" % exc.reason)
+            continue
+        except scenario.ExpectationFailed as exc:
+            out.write("expectation not met: %s\n" % exc.detail)
+            continue
+        new_events()
+        if st.op in ("lift", "place", "move"):
+            lit = simmod.lit_points(sim.board, "LEGAL")
+            red = simmod.lit_points(sim.board, "ILLEGAL")
+            if lit:
+                out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
+            if red:
+                out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
+        rows = [r for r in sim.oled_rows() if r]
+        out.write("  OLED: %s\n" % " / ".join(rows))
+

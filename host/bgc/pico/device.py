@@ -26,7 +26,7 @@ NO_BOARD_HINT = (
     "hint: plug the Pico in with a USB data cable (some cables only charge). If it shows up as a "
     "USB drive named RPI-RP2 instead, it has no MicroPython yet: copy the RPI_PICO .uf2 from "
     "https://micropython.org/download/RPI_PICO/ onto that drive. Without hardware, run "
-    "`bgc vpico` and pass the port it prints with --port."
+    "`bgc vpico --board` and pass the port it prints with --port."
 )
 
 
@@ -77,6 +77,10 @@ def explain_open_error(port, exc):
     """A UserError for a port that would not open, from the OSError pyserial raised."""
     code = getattr(exc, "errno", None)
     text = str(exc)
+    if os.path.islink(port) and not os.path.exists(port):
+        return UserError("port %s is a link to %s, which is gone: the virtual Pico behind it has stopped\n"
+                         "hint: start it again (`bgc vpico --board --link %s`), or give the port of a Pico"
+                         % (port, os.readlink(port), port))
     if code == errno.ENOENT or (code is None and "No such file" in text) or not os.path.exists(port):
         return UserError("port %s does not exist (is the Pico plugged in?)\n"
                          "hint: `bgc devices` lists the Picos that are plugged in" % port)
@@ -166,6 +170,18 @@ def connect(port=None, soft_reset=False, timeout=None):
             transport.close()
         except Exception:  # a port the watchdog closed fails in pyserial with TypeError
             pass
+
+
+def restart_firmware(transport):
+    """Soft-reset from the friendly REPL so that main.py runs again: taking the raw REPL stopped
+    the program the Pico was running (the companion), and a board left at its REPL plays no more.
+    False when that could not be done (the port went away)."""
+    try:
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")
+    except Exception:  # mpremote's TransportError, a closed port (OSError, SerialException)
+        return False
+    return True
 
 
 def device_info(transport):

@@ -12,10 +12,11 @@ import shlex
 import subprocess
 import sys
 
-from .. import ROOT
+from .. import CHECKOUT
 
-# ../shared/tools beside the checkout (BGC_SHARED_TOOLS names another place).
-SHARED_TOOLS = os.environ.get("BGC_SHARED_TOOLS") or os.path.join(os.path.dirname(ROOT), "shared", "tools")
+# ../shared/tools beside the checkout (BGC_SHARED_TOOLS names another place); an installed bgc has none.
+SHARED_TOOLS = os.environ.get("BGC_SHARED_TOOLS") or (os.path.join(os.path.dirname(CHECKOUT), "shared", "tools")
+                                                       if CHECKOUT else None)
 
 _found = {}
 
@@ -44,12 +45,13 @@ def _candidates(prefer_32bit):
     if env:
         yield shlex.split(env)
         return
-    tools = os.path.join(SHARED_TOOLS, "micropython-unix")
-    names = ("micropython-32", "micropython") if prefer_32bit else ("micropython", "micropython-32")
-    for name in names:
-        path = os.path.join(tools, name)
-        if os.access(path, os.X_OK):
-            yield [path]
+    if SHARED_TOOLS:
+        tools = os.path.join(SHARED_TOOLS, "micropython-unix")
+        names = ("micropython-32", "micropython") if prefer_32bit else ("micropython", "micropython-32")
+        for name in names:
+            path = os.path.join(tools, name)
+            if os.access(path, os.X_OK):
+                yield [path]
     script = os.path.join(os.path.dirname(sys.executable), "micropython")
     if os.access(script, os.X_OK):
         yield [script]

@@ -35,6 +35,8 @@ import threading
 import time
 import tty
 
+from .. import resource
+
 BOARD = "Raspberry Pi Pico with RP2040"
 VERSION = (1, 27, 0)
 # sys.implementation._mpy on rp2: bytecode 6, sub-version 3, native arch armv6m (4) in bits 10+.
@@ -51,7 +53,7 @@ HEAP_KB_64BIT = 512
 
 _OK, _EXC, _FORCED_EXIT = 1, 0, 0x100
 _FRIENDLY, _RAW = "friendly", "raw"
-_GUEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vpico_guest.py")
+_GUEST_FILE = resource("pico", "vpico_guest.py")  # run by the guest MicroPython, never imported here
 _BOOT = (
     "import sys, vfs\nvfs.mount(vfs.VfsPosix(%r), '/.vpico', readonly=True)\n"
     "sys.path[:] = ['/.vpico']\nimport _vpico\n_vpico.main(%d, %d, %d)\n"
@@ -132,6 +134,9 @@ class VirtualPico:
     kill_grace: seconds a Ctrl-C may stay unanswered by running code (code that never sleeps,
         prints, polls or reads the clock) before the interpreter is stopped the hard way and
         restarted at the REPL, losing its globals.
+    on_output: a callable given every piece of the program's own output (bytes, as the program
+        printed it; not the REPL's prompts and echo), from the board thread: how a host-side
+        model of the board (bgc.vboard) hears the firmware's serial lines.
     """
 
     def __init__(
@@ -146,7 +151,9 @@ class VirtualPico:
         heap_kb=None,
         micropython=None,
         kill_grace=1.0,
+        on_output=None,
     ):
+        self.on_output = on_output
         self._own_flash = flash_dir is None
         self.flash_dir = os.path.abspath(flash_dir) if flash_dir else tempfile.mkdtemp(prefix="vpico-flash-")
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -281,6 +288,20 @@ class VirtualPico:
         while not self._stopping and any(t.is_alive() for t in self._threads):
             time.sleep(0.2)
 
+    def send_input(self, data):
+        """Bytes arriving on the serial port as if a host had written them (0x03 interrupts)."""
+        self._receive(bytes(data))
+
+    def power_cycle(self):
+        """Cut the power and power up again: the interpreter ends wherever it is, the Pico boots
+        (boot.py, main.py, friendly REPL); the flash and the pty stay."""
+        with self._rx_cond:
+            if self._proc is None:
+                return
+            self._exit_expected = True
+            self._next_action = "hard"
+        self._kill()
+
     def _kill(self):
         proc = self._proc
         if proc is not None and proc.poll() is None:
@@ -361,8 +382,9 @@ class VirtualPico:
         self._kill()
 
     def _tx(self, data, cook=False):
-        """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and a
-        host that does not read gets its output dropped after TX_TIMEOUT instead of blocking."""
+        """Write to the serial port as rp2 does: \\n becomes \\r\\n for program output, and
+        output that does not fit is dropped instead of blocking: at once when no other process has
+        the port open, after TX_TIMEOUT when one has but does not read."""
         if cook:
             data = data.replace(b"\n", b"\r\n")
         with self._tx_lock:
@@ -379,7 +401,9 @@ class VirtualPico:
                     return
                 now = time.monotonic()
                 if deadline is None:
-                    deadline = now + TX_TIMEOUT
+                    # rp2 waits for a host that has the port open (DTR set) and drops the output
+                    # at once when none has: a program that never opens the port never stalls it.
+                    deadline = now + TX_TIMEOUT if self._port_open_elsewhere() else now
                 if now >= deadline:
                     # Nobody is reading: drop what the port holds, like an unplugged USB host.
                     try:
@@ -389,6 +413,31 @@ class VirtualPico:
                     deadline = None
                     continue
                 select.select([], [self._master], [], 0.02)
+
+    def _port_open_elsewhere(self):
+        """Whether a program holds the pty open (what a USB host's DTR tells rp2): any file
+        descriptor on it in /proc but the virtual Pico's own; True when that cannot be told."""
+        me = str(os.getpid())
+        own = str(self._slave)  # the virtual Pico's own hold on the pty (a reader in this process counts)
+        try:
+            pids = [p for p in os.listdir("/proc") if p.isdigit()]
+        except OSError:
+            return True
+        for pid in pids:
+            fd_dir = "/proc/%s/fd" % pid
+            try:
+                fds = os.listdir(fd_dir)
+            except OSError:
+                continue  # gone, or another user's
+            for fd in fds:
+                if pid == me and fd == own:
+                    continue
+                try:
+                    if os.readlink(fd_dir + "/" + fd) == self.port:
+                        return True
+                except OSError:
+                    pass
+        return False
 
     def _rx_chr(self):
         with self._rx_cond:
@@ -554,6 +603,8 @@ class VirtualPico:
     def _guest_output(self, data):
         data = bytes(data)
         self._recent = (self._recent + data)[-2000:]
+        if self.on_output is not None:
+            self.on_output(data)
         self._tx(data, cook=True)
 
     # --- host functions the guest half (vpico_guest.py) calls ----------------------------------

@@ -2,12 +2,13 @@
 
 import datetime
 import email.utils
-import os
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
+from .. import resource
+
+PAGE = resource("web", "page.html")
 KEEPALIVE_S = 10.0
 
 

@@ -14,10 +14,12 @@ Runs under CPython and MicroPython: no random/os imports, its own PRNG, integer 
 """
 import json
 import math
+import sys
 from array import array
 
 from .clock import Clock
 from .prng import Prng
+from .sio import Sio
 from .ssd1306 import Ssd1306
 
 WHITE = 1
@@ -37,22 +39,18 @@ NOISE_N = 4093  # prime: a cell's noise does not repeat in step with the 128-rea
 PHYSICS_PERIOD_MS = 50
 
 
-def _here():
-    f = globals().get("__file__", "")
-    i = f.rfind("/")
-    return f[:i] if i >= 0 else "."
-
-
 def load_geometry(path=None):
-    """hardware/geometry.json, from ``path`` or the usual places (repo checkout, MicroPython
-    test tree at /input)."""
-    here = _here()
-    candidates = [path] if path else [
-        here + "/../../../../hardware/geometry.json",
-        "/input/geometry.json",
-        "hardware/geometry.json",
-        "geometry.json",
-    ]
+    """hardware/geometry.json, from ``path`` or where it is: under CPython the one bgc ships
+    (bgc.resource: installed or in the checkout), under MicroPython the copy staged in the test
+    tree (/input, or the working folder)."""
+    if path:
+        candidates = [path]
+    elif sys.implementation.name == "micropython":
+        candidates = ["/input/geometry.json", "hardware/geometry.json", "geometry.json"]
+    else:
+        from ... import resource
+
+        candidates = [resource("hardware", "geometry.json")]
     for p in candidates:
         try:
             with open(p) as f:
@@ -62,7 +60,7 @@ def load_geometry(path=None):
     raise OSError("geometry.json not found (tried %s)" % ", ".join(candidates))
 
 
-class Board:
+class Board(Sio):
     """Defaults are the reference build (hardware/); every figure can be overridden."""
 
     def __init__(self, geometry=None, seed=1, noise_lsb=6.0, offset_lsb=62, gain_spread=0.04,
@@ -110,14 +108,9 @@ class Board:
         self.stacks = [[] for _ in range(self.n)]
         self.hand = None  # [colour, x, y, height_mm] or None
         # GPIO state (SIO) and instrumentation.
-        self.out = 0
-        self.oe = 0
-        self.pull_up = 0
-        self.pull_down = 0
+        Sio.__init__(self)
         self._inputs = {}  # gpio -> level driven from outside (buttons)
         self._schedule = []  # (ms, sub_us, gpio, level) bounce/press events, sorted
-        self.mem_writes = 0
-        self.pin_writes = 0
         self.adc_reads = 0
         self.leds = [(0, 0, 0)] * 28
         self.led_writes = 0
@@ -275,57 +268,9 @@ class Board:
         return (code << 4) | (code >> 8)
 
     # ---------------------------------------------------------------- GPIO / SIO
-    def gpio_write(self, gpio, value):
-        bit = 1 << gpio
-        if value:
-            self.out |= bit
-        else:
-            self.out &= ~bit
-
-    def gpio_level(self, gpio):
-        bit = 1 << gpio
-        if self.oe & bit:
-            return 1 if self.out & bit else 0
+    def external_level(self, gpio):
         self._run_schedule()
-        ext = self._inputs.get(gpio)
-        if ext is not None:
-            return ext
-        if self.pull_up & bit:
-            return 1
-        return 0  # pulled down or floating (a floating pad reads 0 here; on a Pico, anything)
-
-    def mem_write(self, addr, value):
-        self.mem_writes += 1
-        value &= 0x3FFFFFFF
-        if addr == 0xD0000014:
-            self.out |= value
-        elif addr == 0xD0000018:
-            self.out &= ~value
-        elif addr == 0xD000001C:
-            self.out ^= value
-        elif addr == 0xD0000010:
-            self.out = value
-        elif addr == 0xD0000024:
-            self.oe |= value
-        elif addr == 0xD0000028:
-            self.oe &= ~value
-        elif addr == 0xD0000020:
-            self.oe = value
-        else:
-            raise ValueError("virtual board: mem32 write to 0x%08x is not modelled" % addr)
-
-    def mem_read(self, addr):
-        if addr == 0xD0000004:
-            v = 0
-            for g in range(30):
-                if self.gpio_level(g):
-                    v |= 1 << g
-            return v
-        if addr == 0xD0000010:
-            return self.out
-        if addr == 0xD0000020:
-            return self.oe
-        raise ValueError("virtual board: mem32 read of 0x%08x is not modelled" % addr)
+        return self._inputs.get(gpio)
 
     def mux_address(self):
         """(enabled, slot) as the 74HC138 and the 4067s see the pins right now."""
