@@ -283,3 +283,23 @@ def test_without_a_drive_picotool_writes_the_image(tmp_path, image, capsys, monk
     else:
         assert status == 2
         assert one_error(err) == "bgc: picotool could not write the image: " + answer
+
+
+def test_without_an_image_it_takes_the_newest_built_one_or_says_how_to_build(tmp_path, capsys, no_board, monkeypatch):
+    import bgc as package
+
+    drive = fake_drive(tmp_path / "RPI-RP2")
+    monkeypatch.setattr(package, "CHECKOUT", str(tmp_path))
+    status, _, err = bgc(capsys, "flash", "--drive", drive, "--no-wait")
+    assert status == 2
+    assert one_error(err).startswith("bgc: no firmware image given and none built in this checkout")
+    assert "scripts/build_image.sh" in err
+    (tmp_path / "build" / "image").mkdir(parents=True)
+    (tmp_path / "build" / "image" / "bgcompanion-0.0.9.uf2").write_bytes(uf2(b"old" * 100))
+    newest = tmp_path / "build" / "image" / "bgcompanion-0.1.0.uf2"
+    newest.write_bytes(uf2(b"new" * 100))
+    os.utime(newest, (2e9, 2e9))
+    status, out, err = bgc(capsys, "flash", "--drive", drive, "--no-wait")
+    assert status == 0, err
+    assert (drive / "bgcompanion-0.1.0.uf2").read_bytes() == newest.read_bytes()
+    assert not (drive / "bgcompanion-0.0.9.uf2").exists()

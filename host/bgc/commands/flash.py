@@ -56,10 +56,9 @@ def register(subparsers):
 
 def default_image():
     """The newest bgcompanion-*.uf2 that scripts/build_image.sh wrote in this checkout."""
-    from .. import FIRMWARE_DIR
+    from .. import CHECKOUT
 
-    root = os.path.dirname(os.path.abspath(FIRMWARE_DIR))
-    found = glob.glob(os.path.join(root, "build", "image", "bgcompanion-*.uf2"))
+    found = glob.glob(os.path.join(CHECKOUT, "build", "image", "bgcompanion-*.uf2")) if CHECKOUT else []
     if not found:
         raise UserError("no firmware image given and none built in this checkout\nhint: `bgc flash "
                         "bgcompanion-VERSION.uf2`, or build one with `sh scripts/build_image.sh MICROPYTHON_DIR` "
