@@ -417,3 +417,129 @@ def test_web_host_0000_prints_the_addresses_other_devices_can_open(capsys):
             server.server_address[1])
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
+    """issue 24, item 2 (part): the finished match's plays that lost equity, with the best play and
+    the mark, the cube errors and the players' totals, on the page when the review is asked for."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with urllib.request.urlopen(server.url + "review", timeout=120) as r:
+            data = json.loads(r.read().decode())
+        lost = [(g["number"], rec) for g in data["games"] for rec in g["records"]
+                if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+        assert len(lost) > 50
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            assert 'id="review"' in browser.dom() and "analyse the match" in browser.dom()
+            assert "13/7 13/7 8/2 8/2" not in browser.dom()  # nothing shown unasked
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            dom = browser.dom()
+        rows = [c.split()[0] for c in re.findall(r'<tr class="([\w -]+)">', dom)]
+        assert rows.count("very-bad") == sum(1 for _, rec in lost if rec["mark"] == "very bad") + \
+            sum(1 for g in data["games"] for rec in g["records"]
+                if (rec.get("cube") or {}).get("mark") == "very bad" and rec["cube"].get("error", 0) > 0.0005)
+        assert "double, pass" in dom and "error rate" in dom
+    finally:
+        server.stop()
+    hub = Hub("the virtual board")
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + "review")
+        assert err.value.code == 409 and "no match to review yet" in err.value.read().decode()
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_live_review_tells_each_plays_error_only_when_switched_on():
+    """issue 24, item 2 (part): after each play, its equity lost and the best play; off by default."""
+    from bgc.logs import analysis
+
+    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    journal = ["".join(lines[:30])]
+    hub = Hub("the virtual board", journal_text=lambda: journal[0])
+    server = serve(hub, "127.0.0.1", 0)
+
+    def last_play():
+        r = analysis.analyse(journals.replay_text(journal[0], "live"), 0)
+        rec = [x for g in r["games"] for x in g["records"] if x["kind"] == "move" and "best" in x][-1]
+        return "%s played %s: " % (r["names"][rec["player"]], rec["played"])
+
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            browser.js('localStorage.removeItem("bgc-live-review")')
+            opened(hub, position_status(START, START, dice=[5, 3], phase="moving"),
+                   {"ev": "play", "p": 0, "move": "13/8 6/3", "pos": "x"})
+            assert wait_for(lambda: "13/8 6/3" in browser.dom(), 20)
+            time.sleep(1)
+            assert browser.js('document.getElementById("live-review").textContent') == ""  # not told unasked
+            browser.js('document.getElementById("live-on").click()')
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            journal[0] = "".join(lines[:60])
+            hub.feed({"ev": "play", "p": 1, "move": "24/18 13/10", "pos": "x"})
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            browser.js('document.getElementById("live-on").click()')
+            assert wait_for(lambda: browser.js('document.getElementById("live-review").textContent') == "", 10)
+    finally:
+        server.stop()
+
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn():
+    """issue 24, item 2 (part): the board at a reviewed play, the play made and the best one drawn."""
+    from bgc.web.hub import counts_from_status
+
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        data = hub.review()
+        shown = [rec for g in data["games"] for rec in g["records"] if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+        rec = shown[1]  # White's 6-6 in game 1: 13/7 13/7 8/2 8/2 for 24/18 24/18 13/7 13/7
+        assert rec["played"] == "13/7 13/7 8/2 8/2" and rec["best"] == "24/18 24/18 13/7 13/7"
+        white, black = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]})
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            browser.js('document.querySelectorAll("#review tr.play")[1].click()')
+            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+            assert sum(w + b for _, w, b in board) > 20  # checkers on the board, not an empty one
+            steps = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("#arrows line")].map(l => l.getAttribute("class")))'))
+            assert steps.count("step played") == 4 and steps.count("step best") == 4
+            assert "before White's 6-6" in browser.js('document.getElementById("review-at").textContent')
+            browser.js('document.querySelectorAll("#review tr.play")[1].click()')  # again: the live board
+            assert browser.js('document.querySelectorAll("#arrows line").length') == 0
+            live = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                         'g => +g.dataset.white + +g.dataset.black))'))
+            assert sum(live) == 30 and live != [white[p] + black[p] for p in range(1, 25)]
+            # every play: the best plays are listed too, and a click shows one
+            browser.js('document.getElementById("review-all").click()')
+            plays = [r for g in data["games"] for r in g["records"] if r["kind"] == "move" and r.get("position")]
+            assert browser.js('document.querySelectorAll("#review tr.play").length') == len(plays) > len(shown)
+            first = plays[0]
+            browser.js('document.querySelectorAll("#review tr.play")[0].click()')
+            white, black = counts_from_status({"pos": first["position"], "on_roll": first["player"]})
+            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+    finally:
+        server.stop()

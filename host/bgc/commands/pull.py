@@ -141,11 +141,11 @@ def run(args):
         files, exported = list_journals(transport)
         if files is None:
             print("The Pico has no /journal directory: no match has been journaled on it yet.")
-            _restart(transport, args)
+            restart_firmware(transport, args.no_restart)
             return 0
         if not files:
             print("The Pico's /journal holds no match journals.")
-            _restart(transport, args)
+            restart_firmware(transport, args.no_restart)
             return 0
         total = sum(f[1] for f in files) or 1
         done = 0
@@ -168,7 +168,7 @@ def run(args):
                     write_file(local, data, hint="pick another directory with --out; nothing was deleted "
                                      "from the Pico")
                 except UserError:
-                    _restart(transport, args)  # the game goes on while the user makes room
+                    restart_firmware(transport, args.no_restart)  # the game goes on while the user makes room
                     raise
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
@@ -204,14 +204,15 @@ def run(args):
                     % (releasable, JOURNAL_DIR, EXPORTED, remaining))
             _exec(transport, code, "deleting the verified journals")
             deleted = releasable
-        _restart(transport, args)
+        restart_firmware(transport, args.no_restart)
 
     _report(results, out_dir, deleted, to_mark)
     return 0 if len(verified) == len(results) else 1
 
 
-def _restart(transport, args):
-    if args.no_restart:
+def restart_firmware(transport, no_restart=False):
+    """Leave the raw REPL and soft-reset, so that main.py resumes the match (bgc analyze too)."""
+    if no_restart:
         return
     from ..pico import device
 

@@ -195,9 +195,8 @@ class Hub:
                 return None
             return self.seq, json.dumps(self.state)
 
-    def export(self, fmt):
-        """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
-        from ..logs.export import EXTENSIONS, export_text
+    def _match_log(self, what="save"):
+        """The match so far, replayed (journals.MatchLog); ValueError says why there is none."""
         from ..logs.journals import replay_text
 
         text = self._journal_text() if self._journal_text else None
@@ -205,11 +204,41 @@ class Hub:
             with self.cond:
                 text = self.recorder.journal_text()
         if not text:
-            raise ValueError("no match to save yet: the page saves a match it has seen from its start "
-                             "(for an older one, bgc pull copies the journal off the board)")
+            raise ValueError("no match to %s yet: the page %ss a match it has seen from its start "
+                             "(for an older one, bgc pull copies the journal off the board)" % (what, what))
         log = replay_text(text, "live")
         if not log.games:
             raise ValueError("the match has no game yet")
+        return log
+
+    def review(self, ply=0):
+        """GNU Backgammon's analysis of the match so far (bgc analyze's JSON, without the SGF);
+        ValueError says why there is none (no match, a variant, the engine missing)."""
+        from ..logs import analysis
+
+        log = self._match_log("review")
+        if analysis.engine_version() is None:
+            raise ValueError(analysis.ENGINE_MISSING.replace("\nhint: ", "; "))
+        try:
+            result = analysis.analyse(log, ply)
+        except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
+            raise ValueError(str(exc).replace("\nhint: ", "; ")) from None
+        result.pop("sgf", None)
+        # the board before each play, as the page draws it (white's numbering)
+        variant = (log.settings or {}).get("rules")
+        for g in result["games"]:
+            for rec in g["records"]:
+                if rec.get("position"):
+                    counts = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]}, variant)
+                    if counts:
+                        rec["board"] = {"white": counts[0], "black": counts[1]}
+        return result
+
+    def export(self, fmt):
+        """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
+        from ..logs.export import EXTENSIONS, export_text
+
+        log = self._match_log()
         out, _warnings = export_text(log, fmt)
         names = log.names
         return "%s-%s%s" % (names[0], names[1], EXTENSIONS[fmt]), out

@@ -1,7 +1,9 @@
-"""The local web server of the live view: the page, its event stream and the save links."""
+"""The local web server of the live view: the page, its event stream, the save links and the
+review (GNU Backgammon's analysis of the match so far)."""
 
 import datetime
 import email.utils
+import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,6 +49,12 @@ class _Handler(BaseHTTPRequestHandler):
             return self._stream()
         if path == "/favicon.ico":  # the page names its own icon; older browsers ask anyway
             return self._send(204, "image/x-icon", b"")
+        if path == "/review":  # GNU Backgammon's analysis of the match so far (bgc analyze --json)
+            try:
+                body = json.dumps(self.hub.review())
+            except ValueError as exc:
+                return self._send(409, "text/plain; charset=utf-8", "bgc: %s\n" % exc)
+            return self._send(200, "application/json", body)
         if path in ("/match.mat", "/match.sgf"):
             fmt = path[-3:]
             try:
