@@ -161,11 +161,26 @@ HOST_ONLY = ("bgrules.turn_plays",)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 
 
+def variant_shared():
+    """main.VARIANT_SHARED, read from firmware/main.py (it needs the hardware to import): the
+    modules only a variant's match uses, which main.py drops while the standard game (a
+    chouette's) is played."""
+    with open(os.path.join(FIRMWARE, "main.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["VARIANT_SHARED"]:
+            return tuple(ast.literal_eval(node.value))
+    raise SystemExit("heap_modules: VARIANT_SHARED not found in firmware/main.py")
+
+
 def configurations():
-    """{"boot": [modules], "chouette": [every module of a chouette evening, the standard game's],
+    """{"boot": [modules], "chouette": [every module of a chouette evening, the standard game's:
+    not the variants' shared ones, main.VARIANT_SHARED],
     "heaviest": [modules every variant's session shares], "variant KEY": [its own]}."""
-    chouette = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
-    shared = [name for name in chouette if name not in CHOUETTE]
+    every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
+    only_variants = variant_shared()
+    chouette = [name for name in every if name not in only_variants]
+    shared = [name for name in every if name not in CHOUETTE]
     found = {"boot": closure(BOOT), "chouette": chouette, "heaviest": shared}
     for name in variants():
         found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True)

@@ -32,6 +32,7 @@ FIRMWARE_MODULES = (
     "companion/commands.py",
     "companion/controller.py",
     "companion/dice_entry.py",
+    "companion/flash_room.py",
     "companion/display.py",
     "companion/journal.py",
     "companion/moves.py",

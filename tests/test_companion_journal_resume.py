@@ -148,7 +148,9 @@ def test_low_flash_never_removes_the_current_match(tmp_path):
     with open(os.path.join(h.dir, "exported"), "w") as f:
         f.write(cur + "\n")
     h.fs.free_bytes = 100
-    assert h.c.store.cleanup(current=cur) == []
+    from companion import flash_room
+
+    assert flash_room.cleanup(h.c.store, current=cur) == []
     h.line("delete " + cur)
     assert h.events("error")[-1]["error"] == "%s is the current match" % cur
     assert os.path.exists(os.path.join(h.dir, cur))

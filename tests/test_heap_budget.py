@@ -48,6 +48,10 @@ def test_configurations_are_what_a_board_loads():
     # standard game) has its own modules instead of a variant's (main.py drops them otherwise)
     assert "companion.chouette_session" in conf["chouette"] and "bgrules.turn_parts" in conf["heaviest"]
     assert "companion.chouette_session" not in conf["heaviest"]
+    # a chouette plays the standard game: main.py drops the variants' shared modules (turn parts,
+    # fixed dice) while no variant is in play, so they are not in its evening
+    for variant_only in ("bgrules.turn_parts", "companion.parts_board", "companion.variant_dice"):
+        assert variant_only not in conf["chouette"] and variant_only in conf["heaviest"], variant_only
     assert conf["variant oldbritain"] == ["bgrules.variants.oldbritain"]
     assert not any(m.startswith("bgrules.variants.") for m in conf["heaviest"])
 

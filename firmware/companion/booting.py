@@ -3,14 +3,14 @@
 # so the game's modules do not hold it.
 
 from bgrules.match import MATCH_OVER
-from companion import journal as J
+from companion import flash_room, journal as J
 
 
 def boot(c, frame, now, version):
     c.now = now
     c.frame[:] = frame
     note = ""
-    aside = c.store.ensure()  # a file where the journal folder goes is kept under another name
+    aside = flash_room.ensure(c.store)  # a file where the journal folder goes is kept under another name
     resumed = False
     damaged = None
     name = c.store.latest()
@@ -62,7 +62,7 @@ def boot(c, frame, now, version):
             c.say(c.note_line + " " + c.msg)
     else:
         c.say(c.note_line if damaged else "Line dropped" if note else
-              "Flash low: pull logs" if c.store.low() else "")
+              "Flash low: pull logs" if flash_room.low(c.store) else "")
         c._setup()
     c.status()
     c.render()

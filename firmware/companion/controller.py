@@ -127,29 +127,11 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.emit("error", f)
 
     def open_journal(self, rec):
-        """A new journal file (the next name; exported logs removed when flash is low) opened
-        with ``rec``, its settings line; an error text when the write failed (nothing changed)."""
-        from companion import journal as J
+        """A new match's journal opened with ``rec`` (companion.flash_room); an error text when
+        the write failed."""
+        from companion import flash_room
 
-        name = self.store.next_name()
-        for gone in self.store.cleanup(current=name):
-            self.emit("note", {"text": "flash low: removed exported log %s" % gone})
-        j = J.Journal(self.store.path(name))
-        try:
-            self.write_record(rec, j, name)
-        except OSError as exc:
-            self.say("Flash write failed")
-            return "journal write failed: %s" % exc
-        self.journal = j
-        self.name = name
-        if self.store.low():
-            # told before the last tenth goes (what exported logs freed is counted already); shown
-            # on the set-up screen and in place of "Board ready"
-            self.note_line = "Flash low"
-            self.emit("note", {"text": "flash low: %d bytes free, pull the logs" % self.store.free()})
-        elif self.note_line == "Flash low":
-            self.note_line = ""
-        return None
+        return flash_room.open_journal(self, rec)
 
     def write_record(self, record, journal=None, name=None):
         """Journal ``record`` (in ``journal``, default the match's). When the flash is full,
@@ -161,7 +143,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             try:
                 return journal.append(record)
             except OSError:
-                gone = self.store.remove_exported(name or self.name)
+                from companion import flash_room
+
+                gone = flash_room.remove_exported(self.store, name or self.name)
                 if gone is None:
                     raise
                 self.emit("note", {"text": "flash full: removed exported log %s" % gone})

@@ -2,8 +2,24 @@
 # a roll or a keyed-in roll of own dice, a pass when closed out. The parts of a turn's dice (a
 # variant's doubles played in parts, rolling again) belong here too.
 
-from companion import variant_dice as VD
 from companion.codes import parts as _pb
+
+
+def _fixed_dice(m):
+    # The dice of Fixed roll and Open roll (companion.variant_dice), imported only for those
+    # games: the standard game's roll is the board's dice as they fall.
+    if m.rules.fixed_roll or m.rules.open_roll:
+        from companion import variant_dice
+
+        return variant_dice
+    return None
+
+
+def _with_next(rec, next_dice):
+    # the journal record or event, with Open roll's next dice
+    if next_dice:
+        rec["next"] = next_dice
+    return rec
 
 
 class RollPhase:
@@ -19,9 +35,14 @@ class RollPhase:
             d0, d1 = entered
             nxt = None
         else:
-            d0, d1, nxt = VD.opening(m, self.dice)
+            vd = _fixed_dice(m)
+            if vd:
+                d0, d1, nxt = vd.opening(m, self.dice)
+            else:
+                d0, d1 = self.dice.first_roll()
+                nxt = None
         result = []
-        rec = VD.record({"a": "open", "dice": [d0, d1]}, nxt)
+        rec = _with_next({"a": "open", "dice": [d0, d1]}, nxt)
         if entered:
             rec["entered"] = True
         if not self._act(rec, lambda: result.append(m.opening_roll(d0, d1, nxt))):
@@ -36,7 +57,8 @@ class RollPhase:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
             return
-        self.say(VD.say_next(m) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
+        vd = _fixed_dice(m)
+        self.say((vd and vd.say_next(m)) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
         if m.part is not None:
             return _pb().next_part(self)
         self._start_turn()
@@ -63,17 +85,23 @@ class RollPhase:
             d1, d2 = entered
             nxt = None
         else:
-            d1, d2, nxt = VD.roll(m, self.dice)
-        rec = VD.record({"a": "roll", "p": player, "dice": [d1, d2]}, nxt)
+            vd = _fixed_dice(m)
+            if vd:
+                d1, d2, nxt = vd.roll(m, self.dice)
+            else:
+                d1, d2 = self.dice.roll()
+                nxt = None
+        rec = _with_next({"a": "roll", "p": player, "dice": [d1, d2]}, nxt)
         if entered:
             rec["entered"] = True
         if not self._act(rec, lambda: m.roll(d1, d2, player, nxt)):
             return
-        ev = VD.record({"p": player, "dice": [d1, d2]}, nxt)
+        ev = _with_next({"p": player, "dice": [d1, d2]}, nxt)
         if entered:
             ev["entered"] = True
         self.emit("roll", ev)
-        self.say(VD.say_next(m))
+        vd = _fixed_dice(m)
+        self.say(vd.say_next(m) if vd else "")
         if m.part is not None:
             return _pb().next_part(self)
         self._start_turn()

@@ -1,6 +1,7 @@
 # Dice for the variants that fix them in advance (docs/variants.md): Fixed roll plays the
 # opening roll all game; Open roll rolls the next turn's dice before the current play, so the
-# player moving sees the opponent's coming roll. The controller asks here instead of the dice.
+# player moving sees the opponent's coming roll. The controller asks here instead of the dice,
+# for those games only (companion.phase_roll).
 
 
 def opening(match, dice):
@@ -24,13 +25,6 @@ def _next(match, dice):
         return None
     a, b = dice.roll()
     return [a, b]
-
-
-def record(rec, next_dice):
-    """The journal record, with Open roll's next dice."""
-    if next_dice:
-        rec["next"] = next_dice
-    return rec
 
 
 def say_next(match):
