@@ -81,4 +81,6 @@ def test_snake_is_listed_with_its_assumption(capsys):
     lines = out.splitlines()
     row = [i for i, l in enumerate(lines) if l.startswith("snake ")]
     assert row and "assumed" in lines[row[0]]
-    assert "nine" in lines[row[0] + 1] and "bar" in lines[row[0] + 1]
+    # the game's own lines follow its row (start:, texts:, assumed:): the assumption names the nine
+    assumed = [l for l in lines[row[0] + 1:row[0] + 6] if l.strip().startswith("assumed:")]
+    assert assumed and "nine" in assumed[0] and "bar" in assumed[0]
