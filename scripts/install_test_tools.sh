@@ -4,6 +4,9 @@
 #   libc6-i386   only where ../shared/tools is present: runs its 32-bit MicroPython (Pico-sized objects)
 #   nodejs, npm  only where ../shared/tools/rp2emu is present: the emulated Pico
 #   chromium     the web view's test draws the page in headless Chromium (tests/test_web_view.py)
+#   kicad, kicad-symbols, kicad-footprints
+#                KiCad 6: the hardware tests build the boards with its pcbnew module (system python3)
+#                from its own symbol and footprint libraries and run its DRC (hardware/README.md)
 # Needs root (or sudo) the first time something is missing.
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,6 +23,15 @@ if [ -f "$TOOLS/rp2emu/run.mjs" ] && ! command -v node >/dev/null 2>&1; then
 fi
 if ! command -v chromium >/dev/null 2>&1; then
     want="$want chromium"
+fi
+if ! /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then
+    want="$want kicad"
+fi
+if [ ! -d /usr/share/kicad/symbols ]; then
+    want="$want kicad-symbols"
+fi
+if [ ! -d /usr/share/kicad/footprints ]; then
+    want="$want kicad-footprints"
 fi
 [ -z "$want" ] && exit 0
 SUDO=""
