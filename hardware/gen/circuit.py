@@ -437,6 +437,9 @@ def _normalise(path):
             continue
         if s == "(field" and i + 1 < len(lines) and "SKiDL Line" in lines[i + 1]:
             skip = 1
+            nxt = lines[i + 1]
+            extra = nxt.count(")") - nxt.count("(") - 1  # closers of the enclosing lists
+            out[-1] += ")" * extra
             continue
         if s.startswith("(source "):
             line = line[:line.index("(source")] + '(source "hardware/gen/circuit.py")'
