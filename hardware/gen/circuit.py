@@ -83,10 +83,42 @@ class Builder:
         if p.lib is None:
             made = _pico(sk, p)
         else:
-            made = sk.Part(p.lib, p.symbol, footprint=p.footprint, tag=full_ref)
+            made = sk.Part(_library(sk, p.lib), p.symbol, footprint=p.footprint, tag=full_ref)
         made.ref = full_ref
         made.value = p.value
         return made
+
+
+_LIBS = {}
+
+
+def _library(sk, name):
+    """KiCad symbol library, parsed once (skidl otherwise searches the folders for every part)."""
+    if name not in _LIBS:
+        _LIBS[name] = sk.SchLib(os.path.join(parts.KICAD_SYMBOLS, name + ".kicad_sym"), tool=sk.KICAD6)
+    return _LIBS[name]
+
+
+def _quick_trace():
+    """Where an object was made, as skidl's get_skidl_trace gives it, without inspect.stack():
+    that reads the source of every frame and took most of the build's time (80 of 150 s)."""
+    skidl_dir = os.path.dirname(_skidl().__file__)
+    frame = sys._getframe(1)
+    trace = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(skidl_dir) and not filename.startswith("<"):
+            trace.append((filename, str(frame.f_lineno)))
+        frame = frame.f_back
+    return trace[::-1]
+
+
+def _speed_up(sk):
+    from skidl import circuit as sk_circuit
+    from skidl import node as sk_node
+
+    sk_circuit.get_skidl_trace = _quick_trace
+    sk_node.get_skidl_trace = _quick_trace
 
 
 def _pico(sk, p):
@@ -375,6 +407,7 @@ def _fresh(sk):
 def build(which):
     """Builds one circuit ("sensor", "main" or "system") in SKiDL's default circuit."""
     sk = _skidl()
+    _speed_up(sk)
     _fresh(sk)
     if which == "sensor":
         sensor_board(sk)
@@ -393,9 +426,8 @@ def build(which):
     return sk
 
 
-def erc(which):
-    """(errors, warnings, text) of SKiDL's ERC on a circuit."""
-    sk = build(which)
+def erc(sk):
+    """(errors, warnings) of SKiDL's ERC on the circuit just built."""
     seen = []
 
     class Collect(logging.Handler):
@@ -414,8 +446,7 @@ def erc(which):
     return errors, warnings
 
 
-def write_netlist(which, path):
-    sk = build(which)
+def write_netlist(sk, path):
     buf = io.StringIO()
     with contextlib.redirect_stderr(buf), contextlib.redirect_stdout(buf):
         sk.generate_netlist(file_=path)
@@ -457,19 +488,89 @@ def main(argv=None):
     os.makedirs(out_dir, exist_ok=True)
     try:
         for which in CIRCUITS:
-            errors, warnings = erc(which)
+            sk = build(which)
+            errors, warnings = erc(sk)
             if errors:
                 print("circuit.py: ERC of %s: %d errors\n%s" % (which, len(errors), "\n".join(errors)),
                       file=sys.stderr)
                 return 1
             for w in warnings:
                 print("  " + w)
-            write_netlist(which, os.path.join(out_dir, which + ".net"))
+            write_netlist(sk, os.path.join(out_dir, which + ".net"))
+            if which != "system":
+                with open(os.path.join(out_dir, which + "-schematic.svg"), "w", encoding="utf-8") as f:
+                    f.write(schematic_svg("%s board" % which))
             print("%s: ERC 0 errors, %d warnings; %s.net" % (which, len(warnings), which))
     except (CircuitError, parts.UnknownPart) as e:
         print("circuit.py: %s" % e, file=sys.stderr)
         return 2
     return 0
+
+
+
+# ------------------------------------------------------------------ the schematic picture
+
+def schematic_svg(title):
+    """A net-label schematic of the circuit just built: every part a box with its pins (number,
+    name) and on each pin the name of its net, as KiCad's global labels join pins by name.
+    Parts are grouped by reference prefix and laid out in rows."""
+    import builtins
+
+    circuit = builtins.default_circuit
+    items = sorted(circuit.parts, key=lambda p: (_ref_sort(p.ref)))
+    boxes = []
+    for p in items:
+        pins = sorted(p.pins, key=lambda q: int(q.num) if str(q.num).isdigit() else 0)
+        rows = []
+        for q in pins:
+            nets = [n for n in q.nets if n is not _nc()] if q.is_connected() else []
+            label = nets[0].name if nets else "(open)"
+            rows.append((str(q.num), q.name if q.name not in ("~", "") else "", label))
+        boxes.append((p.ref, p.value, p.name, rows))
+    col_w, line_h, top = 250, 11, 40
+    cols = 6
+    out = []
+    x = y = 0
+    heights = []
+    placed = []
+    for i, (ref, value, name, rows) in enumerate(boxes):
+        h = 26 + line_h * len(rows)
+        if i % cols == 0 and i:
+            y += max(heights) + 16
+            heights = []
+        x = (i % cols) * col_w
+        heights.append(h)
+        placed.append((x, y, h, ref, value, name, rows))
+    total_h = y + (max(heights) if heights else 0) + top + 20
+    out.append('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" '
+               'font-size="9">' % (cols * col_w + 20, total_h))
+    out.append('<rect width="100%" height="100%" fill="white"/>')
+    out.append('<text x="10" y="20" font-size="14" font-family="sans-serif">%s: every pin with the name of its net '
+               '(pins of one name are connected); generated by hardware/gen/circuit.py</text>' % _esc(title))
+    for x, y, h, ref, value, name, rows in placed:
+        x += 10
+        y += top
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#fffbe8" stroke="#803030"/>'
+                   % (x, y, col_w - 20, h))
+        out.append('<text x="%d" y="%d" font-weight="bold">%s %s</text>' % (x + 4, y + 12, _esc(ref), _esc(value)))
+        out.append('<text x="%d" y="%d" fill="#666">%s</text>' % (x + 4, y + 22, _esc(name)))
+        for j, (num, pname, label) in enumerate(rows):
+            ty = y + 34 + j * line_h
+            out.append('<text x="%d" y="%d">%3s %-9s</text>' % (x + 4, ty, _esc(num), _esc(pname[:9])))
+            out.append('<text x="%d" y="%d" fill="#1a4fa0">%s</text>' % (x + 95, ty, _esc(label)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _ref_sort(ref):
+    import re
+
+    m = re.match(r"([A-Za-z_]*?)(\d+)$", ref)
+    return (m.group(1), int(m.group(2))) if m else (ref, 0)
 
 
 if __name__ == "__main__":

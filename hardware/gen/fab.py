@@ -1,7 +1,7 @@
 """KiCad's DRC and the fabrication outputs of the generated boards. System python3 (pcbnew).
 
     /usr/bin/python3 hardware/gen/fab.py drc BOARD.kicad_pcb      # prints the DRC counts, exit 1 if any
-    /usr/bin/python3 hardware/gen/fab.py outputs OUT_DIR          # Gerbers, drill, BOM, placement, SVGs
+    /usr/bin/python3 hardware/gen/fab.py outputs [FAB_DIR [PICTURES_DIR]]  # Gerbers, drill, BOM, placement, SVGs
 
 Outputs per board (hardware/fab/<board>/): Gerber files of the copper, mask, paste, silkscreen and
 outline layers (Protel names, what fab houses expect), the Excellon drill file, ``bom.csv`` (the
@@ -143,7 +143,7 @@ def svg(board, out_path, side):
                   'width="%.1fmm" height="%.1fmm" viewBox="%d %d %d %d"'
                   % (pcbnew.ToMM(w), pcbnew.ToMM(h), x, y, w, h), head)
     with open(out_path, "w", encoding="utf-8") as f:
-        f.write(head + '<rect x="%d" y="%d" width="%d" height="%d" fill="#f4f1e6"/>\n' % (x, y, w, h))
+        f.write(head)
         f.write("\n".join(bodies))
         f.write("\n</svg>\n")
 
@@ -214,7 +214,7 @@ def main(argv=None):
         print("%s: %d DRC violations, %d unconnected pads" % (argv[1], v, u))
         return 0 if v == 0 and u == 0 else 1
     if argv[:1] == ["outputs"]:
-        outputs(*argv[1:2])
+        outputs(*argv[1:3])
         return 0
     sys.stderr.write(__doc__)
     return 2

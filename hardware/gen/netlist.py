@@ -94,3 +94,28 @@ def parse(text):
                 nodes = [(_field(x, "ref"), _field(x, "pin")) for x in net if isinstance(x, list) and x[0] == "node"]
                 nets[name] = nodes
     return Netlist(comps, nets)
+
+
+def load_pcb(path):
+    """ref -> {"at": (x, y), "rot": degrees, "layer": "F.Cu"/"B.Cu", "pads": {number: net name}} of
+    each footprint of a .kicad_pcb, read as s-expressions (no KiCad needed)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = parse_sexpr(f.read())
+    except OSError as e:
+        raise NetlistError("cannot read %s: %s" % (path, e.strerror)) from None
+    out = {}
+    for item in tree[0]:
+        if not (isinstance(item, list) and item and item[0] == "footprint"):
+            continue
+        at = next(x for x in item if isinstance(x, list) and x[0] == "at")
+        layer = next(x[1] for x in item if isinstance(x, list) and x[0] == "layer")
+        ref = next(x[2] for x in item if isinstance(x, list) and x[:2] == ["fp_text", "reference"])
+        pads = {}
+        for x in item:
+            if isinstance(x, list) and x[0] == "pad":
+                net = [y for y in x if isinstance(y, list) and y[0] == "net"]
+                pads[x[1]] = net[0][2] if net else None
+        out[ref] = {"at": (float(at[1]), float(at[2])), "rot": float(at[3]) if len(at) > 3 else 0.0,
+                    "layer": layer, "pads": pads}
+    return out

@@ -303,11 +303,11 @@ class BoardMaker:
                 if name is not None:
                     pad.SetNet(self.nets[name])
                 self.pads.setdefault((ref, num), []).append(pad)
-        for hx, hy in self.spec["holes"]:
+        for i, (hx, hy) in enumerate(self.spec["holes"]):
             fp = load_footprint("MountingHole:MountingHole_3.2mm_M3")
             self.board.Add(fp)
             fp.SetPosition(pt(hx, hy))
-            fp.SetReference("H%d" % (len([1 for _ in self.spec["holes"]])))
+            fp.SetReference("MH%d" % (i + 1))
             fp.Reference().SetVisible(False)
             self.router.mark_circle((0, 1), hx, hy, 3.2 / 2 + 0.3, MULTI)
         # Every pad is an obstacle for every other net.
