@@ -84,6 +84,8 @@ class BringUp:
         if self._since is None:
             self._since = now_ms
         base = self.baseline
+        if base is None:
+            raise ValueError("calibrate on the empty board first")
         best, best_dev = -1, 0
         for c in range(pinmap.N_CELLS):
             d = raw[c] - base[c]
