@@ -5,7 +5,8 @@
 3. KiCad's DRC on each board (0 violations and 0 unconnected pads, or the build fails);
 4. the fabrication outputs (hardware/fab/<board>/: Gerbers, drill, bom.csv, positions.csv) and the
    pictures of each side (hardware/pictures/);
-5. the check that every hall sensor sits on its cell of hardware/geometry.json.
+5. hardware/cost.md, the cost of one board set (an estimate);
+6. the check that every hall sensor sits on its cell of hardware/geometry.json.
 
     .venv/bin/python scripts/build_hardware.py            # everything
     .venv/bin/python scripts/build_hardware.py --no-route # keep the boards, redo netlists and outputs
@@ -98,6 +99,7 @@ def main(argv=None):
             print(run([kpy, os.path.join(GEN, "fab.py"), "drc", os.path.join(ROOT, "hardware", "kicad", name + ".kicad_pcb")]))
             os.remove(os.path.join(ROOT, "hardware", "kicad", name + ".kicad_pcb.drc.txt"))
         print(run([kpy, os.path.join(GEN, "fab.py"), "outputs"]))
+        print(run([sys.executable, os.path.join(GEN, "cost.py")]))
         print("hall sensors: every one within %.2f mm of its cell" % check_sensor_positions())
     except BuildError as e:
         print("build_hardware: %s" % e, file=sys.stderr)

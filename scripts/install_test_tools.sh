@@ -12,6 +12,7 @@ set -eu
 cd "$(dirname "$0")/.."
 TOOLS=${BGC_SHARED_TOOLS:-../shared/tools}
 want=""
+kicad=""
 if ! { [ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1; }; then
     want="$want gnubg"
 fi
@@ -25,23 +26,26 @@ if ! command -v chromium >/dev/null 2>&1; then
     want="$want chromium"
 fi
 if ! /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then
-    want="$want kicad"
+    kicad="$kicad kicad"
 fi
 if [ ! -d /usr/share/kicad/symbols ]; then
-    want="$want kicad-symbols"
+    kicad="$kicad kicad-symbols"
 fi
 if [ ! -d /usr/share/kicad/footprints ]; then
-    want="$want kicad-footprints"
+    kicad="$kicad kicad-footprints"
 fi
-[ -z "$want" ] && exit 0
+[ -z "$want$kicad" ] && exit 0
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-        echo "install_test_tools.sh: missing Debian packages:$want; run 'apt-get install$want' as root" >&2
+        echo "install_test_tools.sh: missing Debian packages:$want$kicad; run 'apt-get install$want$kicad' as root" >&2
         exit 1
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq $want >/dev/null
+[ -z "$want" ] || $SUDO apt-get install -y -qq $want >/dev/null
+# KiCad without its recommends (the 3D models alone are about a gigabyte; the tests need none).
+# shellcheck disable=SC2086
+[ -z "$kicad" ] || $SUDO apt-get install -y -qq --no-install-recommends $kicad >/dev/null

@@ -107,6 +107,21 @@ def test_skidl_erc_has_no_errors_and_no_warnings(regenerated):
 
 
 @needs_skidl
+def test_erc_reports_two_outputs_driving_one_net():
+    """The ERC as circuit.py runs it does see a fault: two sensor outputs tied together."""
+    import circuit
+
+    sk = circuit.build("sensor")
+    import builtins
+
+    parts_by_ref = {p.ref: p for p in builtins.default_circuit.parts}
+    bad = sk.Net("SHORT")
+    bad += parts_by_ref["H1"]["OUT"], parts_by_ref["H2"]["OUT"]
+    errors, _ = circuit.erc(sk)
+    assert errors
+
+
+@needs_skidl
 def test_committed_netlists_are_the_generated_ones(regenerated):
     _, out = regenerated
     for name in ("sensor.net", "main.net", "system.net", "sensor-schematic.svg", "main-schematic.svg"):
@@ -304,6 +319,13 @@ def test_committed_fabrication_outputs_are_the_ones_the_boards_make(tmp_path):
                 assert os.path.exists(committed), committed
                 assert filecmp.cmp(made, committed, shallow=False), (
                     "%s is out of date: run .venv/bin/python scripts/build_hardware.py --no-route" % committed)
+
+
+def test_committed_cost_estimate_is_up_to_date():
+    import cost
+
+    with open(os.path.join(ROOT, "hardware", "cost.md"), encoding="utf-8") as f:
+        assert f.read() == cost.markdown(), "run: python hardware/gen/cost.py"
 
 
 # ------------------------------------------------------------------ errors a builder can meet

@@ -81,8 +81,10 @@ def sensor_positions():
         pos["C%d" % (i + 1)] = (x + 3.5, y, 90, "F")  # 100 nF beside its sensor
         if ch == 15:
             pos["JP%d" % (int(ref[1:]) - 30)] = (x, y + 6.0, 0, "F")
-    pos["U1"] = (184.0, 110.0, 0, "F")
-    pos["U2"] = (46.0, 110.0, 0, "F")
+    # Turned so that inputs I0..I7 face the two columns on the right (channels 0-9) and I8..I15
+    # the column on the left and the tab (channels 10-15).
+    pos["U1"] = (184.0, 110.0, 180, "F")
+    pos["U2"] = (46.0, 110.0, 180, "F")
     pos["C35"] = (184.0, 100.0, 0, "F")
     pos["C36"] = (46.0, 100.0, 0, "F")
     for i, x in enumerate(COLUMNS_A + COLUMNS_B):
@@ -133,7 +135,7 @@ def main_positions():
 
 
 BOARDS = {
-    "sensor": {"netlist": "sensor.net", "positions": sensor_positions, "rects": SENSOR_RECTS,
+    "sensor": {"netlist": "sensor.net", "positions": sensor_positions, "fanout": ("U1", "U2"), "rects": SENSOR_RECTS,
                "outline": SENSOR_OUTLINE, "holes": SENSOR_HOLES},
     "main": {"netlist": "main.net", "positions": main_positions, "rects": MAIN_RECTS,
              "outline": MAIN_OUTLINE, "holes": MAIN_HOLES},

@@ -72,12 +72,12 @@ _TABLE = {
 EXTRAS = [
     # (what, quantity for one board set, EUR each)
     ("8 x 3 mm N42 disc magnet (30 checkers + spares)", 34, 0.15),
-    ("M3 x 5 mm spacer, screw and nut", 24, 0.15),
+    ("M3 x 5 mm spacer, screw and nut", 36, 0.15),
     ("16-way ribbon cable with two IDC sockets, 40 cm", 4, 1.50),
     ("5 V 3 A power adapter, 5.5x2.1 mm plug", 1, 8.00),
     ("heatsink for TO-220 (about 20 K/W)", 1, 0.80),
-    ("sensor board PCB, 2 layers, 320 x 255 mm (fab house, 5 pieces, each)", 4, 9.00),
-    ("main board PCB, 2 layers (fab house, 5 pieces, each)", 1, 1.50),
+    ("sensor board PCB, 2 layers, 360 x 254 mm (fab house, 5 pieces, each)", 4, 15.00),
+    ("main board PCB, 2 layers, 130 x 100 mm (fab house, 5 pieces, each)", 1, 2.00),
 ]
 
 

@@ -106,6 +106,7 @@ def load_footprint(spec):
     fp = pcbnew.FootprintLoad(path, name)
     if fp is None:
         raise BoardError("no footprint %s in %s" % (name, path))
+    fp.SetFPID(pcbnew.LIB_ID(lib, name))  # library:name as in the netlist (loading by path drops it)
     return fp
 
 
@@ -271,6 +272,7 @@ class BoardMaker:
         self.nets = {}
         self.net_ids = {}
         self.pads = {}  # (ref, pin) -> [pad objects]
+        self.extra = {}  # (ref, pin) -> cells of its fan-out track and via (part of the pin)
         self.stats = {"tracks": 0, "vias": 0}
 
     # ---- parts
@@ -366,7 +368,7 @@ class BoardMaker:
         self.stats["vias"] += 1
         self.router.mark_circle((0, 1), x, y, self.rules["via_mm"] / 2, self.net_ids[net_name], margin=0)
 
-    def lay_path(self, net_name, path, width):
+    def lay_path(self, net_name, path, width, into_tree=True):
         """Tracks along a path of cells: straight runs merged, a via at each change of layer."""
         r = self.router
         cells = set(path)
@@ -393,10 +395,8 @@ class BoardMaker:
             runs.append((start, prev))
         for a, b in runs:
             self.add_track(net_name, a[0], r.xy(a[2], a[1]), r.xy(b[2], b[1]), width)
-        tree = r.tree.setdefault(self.net_ids[net_name], set())
-        tree.update(cells)
-        tree.update((1 - layer, iy, ix) for (layer, iy, ix) in cells
-                    if (1 - layer, iy, ix) in cells)
+        if into_tree:
+            r.tree.setdefault(self.net_ids[net_name], set()).update(cells)
 
     # ---- routing
     def route_net(self, name):
@@ -410,9 +410,11 @@ class BoardMaker:
             cells = set()
             for pad in self.pads[node]:
                 cells |= r.core_cells(self.pad_layers(pad), *self.pad_box(pad))
+            cells |= self.extra.get(node, set())
             cores.append((node, cells))
         # Grow a tree from the first pad, each time to the pad nearest to what is connected.
-        tree = r.tree.setdefault(net, set())
+        # Ground starts from every pad's via: the pours join those; the tracks join the rest.
+        tree = set(r.tree.get(net, ())) if name == "GND" else set()
         tree |= cores[0][1]
         connected = {cores[0][0]}
         centres = [self.centre(cores[0][1])]
@@ -435,7 +437,7 @@ class BoardMaker:
             if path is None:
                 raise BoardError("%s: no route for net %s to %s pin %s" % (self.name, name, node[0], node[1]))
             self.lay_path(name, path, width)
-            tree |= cells
+            tree |= set(path) | cells
             connected.add(node)
             centres.append(self.centre(cells))
 
@@ -460,6 +462,28 @@ class BoardMaker:
                     raise BoardError("%s: no room for a ground via at %s pin %s" % (self.name, node[0], node[1]))
                 self.lay_path("GND", path, self.rules["track_mm"])
 
+    def fanout(self, refs):
+        """Each signal pad of these parts gets a short track to a via of its own first, so that
+        later routes reach the pin on either layer (without it the first tracks past a 24-pin
+        multiplexer can fence in its pins)."""
+        r = self.router
+        for ref in refs:
+            for (pref, num), pads in sorted(self.pads.items()):
+                if pref != ref:
+                    continue
+                for pad in pads:
+                    name = pad.GetNetname()
+                    layers = self.pad_layers(pad)
+                    if not name or name == "GND" or len(layers) == 2:
+                        continue
+                    cells = r.core_cells(layers, *self.pad_box(pad))
+                    path = r.search(self.net_ids[name], "sig", cells, lambda layer, iy, ix, ly=layers[0]: layer != ly,
+                                    lambda layer, iy, ix: 0, limit=5000)
+                    if path is None:
+                        raise BoardError("%s: no room for a via beside %s pin %s" % (self.name, ref, num))
+                    self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
+                    self.extra[(ref, num)] = set(path)
+
     def route(self):
         names = [n for n in self.nl.nets if n != "GND"]
         # Power first (they reach every part), then the rest shortest first.
@@ -472,8 +496,14 @@ class BoardMaker:
                     ys.append(pcbnew.ToMM(p.y))
             return (max(xs) - min(xs)) + (max(ys) - min(ys))
 
-        names.sort(key=lambda n: (n not in POWER_NETS, span(n), n))
+        if self.spec.get("channels_first"):
+            # The 32 sensor outputs converge on two multiplexers: they go first, while the
+            # board is open; power and the rest find their way around them.
+            names.sort(key=lambda n: (not n.startswith("MUX_") or "_CH" not in n, n not in POWER_NETS, span(n), n))
+        else:
+            names.sort(key=lambda n: (n not in POWER_NETS, span(n), n))
         self.ground_vias()
+        self.fanout(self.spec.get("fanout", ()))
         # Ground last as a net of its own: the pours connect most of it, but a pad inside a
         # ring of tracks would be left on an island.
         names.append("GND")
@@ -557,6 +587,9 @@ def make(name, out_dir=KICAD_DIR):
     apply_rules(board)
     maker.pours(board)
     pcbnew.SaveBoard(path, board)
+    prl = os.path.splitext(path)[0] + ".kicad_prl"  # KiCad's per-user view settings: not ours
+    if os.path.exists(prl):
+        os.remove(prl)
     return path, maker.stats
 
 
