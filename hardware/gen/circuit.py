@@ -399,6 +399,7 @@ def _fresh(sk):
     import builtins
 
     builtins.default_circuit.mini_reset()  # keeps the parsed symbol libraries (reset() drops them)
+    builtins.default_circuit.no_files = True  # no .log/.erc files in the working directory
     sk.set_default_tool(sk.KICAD6)
     if parts.KICAD_SYMBOLS not in sk.lib_search_paths[sk.KICAD6]:
         sk.lib_search_paths[sk.KICAD6].append(parts.KICAD_SYMBOLS)
@@ -449,7 +450,7 @@ def erc(sk):
 def write_netlist(sk, path):
     buf = io.StringIO()
     with contextlib.redirect_stderr(buf), contextlib.redirect_stdout(buf):
-        sk.generate_netlist(file_=path)
+        sk.generate_netlist(file_=path, do_backup=False)  # no <script>_sklib.py beside it
     _normalise(path)
 
 

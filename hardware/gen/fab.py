@@ -152,7 +152,7 @@ def positions(board, out_path):
     rows = []
     for fp in board.GetFootprints():
         ref = fp.GetReference()
-        if fp.GetValue().startswith("MountingHole") or not fp.Pads().__len__():
+        if _is_hole(fp):
             continue
         p = fp.GetPosition()
         rows.append((ref, fp.GetValue(), str(fp.GetFPID().GetUniStringLibItemName()),
@@ -165,6 +165,10 @@ def positions(board, out_path):
         w.writerows(rows)
 
 
+def _is_hole(fp):
+    return str(fp.GetFPID().GetLibNickname()) == "MountingHole"
+
+
 def _ref_key(row):
     m = re.match(r"([A-Za-z_]+)(\d+)", row[0])
     return (m.group(1), int(m.group(2))) if m else (row[0], 0)
@@ -174,7 +178,7 @@ def bom(board, out_path):
     by = parts.by_value_and_footprint()
     groups = {}
     for fp in board.GetFootprints():
-        if not len(fp.Pads()) or fp.GetReference().startswith("H") and fp.GetValue().startswith("MountingHole"):
+        if _is_hole(fp):
             continue
         key = (fp.GetValue(), "%s:%s" % (fp.GetFPID().GetLibNickname(), fp.GetFPID().GetLibItemName()))
         if key not in by:

@@ -71,6 +71,7 @@ _TABLE = {
 # Board-level things that are no schematic part but go into the cost estimate.
 EXTRAS = [
     # (what, quantity for one board set, EUR each)
+    ("1x20 2.54 mm socket strip for the Pico (which needs its pin headers)", 2, 0.60),
     ("8 x 3 mm N42 disc magnet (30 checkers + spares)", 34, 0.15),
     ("M3 x 5 mm spacer, screw and nut", 36, 0.15),
     ("16-way ribbon cable with two IDC sockets, 40 cm", 4, 1.50),
