@@ -85,9 +85,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     route = "--no-route" not in argv
     try:
-        try:
-            import skidl  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("skidl") is None:  # (importing it would start its log files)
             raise BuildError("skidl is missing; %s" % HINT)
         kpy = kicad_python()
         print(run([sys.executable, os.path.join(GEN, "circuit.py")]))

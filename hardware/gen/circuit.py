@@ -399,7 +399,9 @@ def _fresh(sk):
     import builtins
 
     builtins.default_circuit.mini_reset()  # keeps the parsed symbol libraries (reset() drops them)
-    builtins.default_circuit.no_files = True  # no .log/.erc files in the working directory
+    from skidl.logger import stop_log_file_output
+
+    stop_log_file_output(True)  # no .log/.erc files in the working directory
     sk.set_default_tool(sk.KICAD6)
     if parts.KICAD_SYMBOLS not in sk.lib_search_paths[sk.KICAD6]:
         sk.lib_search_paths[sk.KICAD6].append(parts.KICAD_SYMBOLS)

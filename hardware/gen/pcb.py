@@ -20,6 +20,7 @@ pad, over free cells or cells of its own net.
 import faulthandler
 import heapq
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -496,10 +497,18 @@ class BoardMaker:
                     ys.append(pcbnew.ToMM(p.y))
             return (max(xs) - min(xs)) + (max(ys) - min(ys))
 
-        if self.spec.get("channels_first"):
-            # The 32 sensor outputs converge on two multiplexers: they go first, while the
-            # board is open; power and the rest find their way around them.
-            names.sort(key=lambda n: (not n.startswith("MUX_") or "_CH" not in n, n not in POWER_NETS, span(n), n))
+        first = self.spec.get("route_first", ())
+        if first:
+            # Nets in the groups named by the layout go first, group by group, while the board
+            # is open (e.g. the cable's nets around J1, then the 32 sensor outputs converging on
+            # the two multiplexers); power and the rest find their way around them.
+            def group(n):
+                for i, pattern in enumerate(first):
+                    if re.fullmatch(pattern, n):
+                        return i
+                return len(first)
+
+            names.sort(key=lambda n: (group(n), n not in POWER_NETS, span(n), n))
         else:
             names.sort(key=lambda n: (n not in POWER_NETS, span(n), n))
         self.ground_vias()
