@@ -30,10 +30,17 @@ DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows 
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
 # again when asked for)
-ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup")
+# (bgrules.match_read and matchid_read: undoing an action whose journal write failed)
+ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup", "bgrules.match_read",
+             "bgrules.matchid_read")
 # A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
 # so they and a variant's modules are never needed at once (scripts/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
+# A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
+# the fixed-dice variants; dropped when no variant match is in play, so an evening of variants
+# does not keep every one it played (issue 22). The standard game and Nackgammon need none.
+VARIANT_CODE = "bgrules.variants."
+VARIANT_SHARED = ("bgrules.variants", "bgrules.turn_parts", "companion.parts_board", "companion.variant_dice")
 
 
 class OpeningDice:
@@ -183,10 +190,17 @@ class App:
             self.collect()
         return due
 
-    def collect(self):
+    def collect(self, starting=None):
+        """Drop the modules nobody needs now and collect. ``starting``: the Match a new match is
+        about to play (built before this collection: its variant's code stays)."""
+        c = self.companion
         unload(ONCE_ONLY)
-        if self.companion.chouette is None:
+        if c.chouette is None:
             unload(CHOUETTE)
+        m = starting or c.match
+        if m is None or m.rules.key in ("standard", "nackgammon"):
+            unload([n for n in sys.modules if n.startswith(VARIANT_CODE)])
+            unload(VARIANT_SHARED)
         gc.collect()
         self._alloc_after_gc = gc.mem_alloc()
         self.collections += 1

@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from bgc.virtual import soak  # noqa: E402
+from bgc.board.virtual import soak  # noqa: E402
 
 
 def main(argv):

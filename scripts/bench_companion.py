@@ -94,13 +94,13 @@ print("RESULT " + repr(out))
 
 
 def main():
-    from bgc import upy
+    from bgc.pico import upy
 
     # Three runs, the fastest time of each: the build machines are shared, and a busy core
     # only ever adds time.
     r = None
     for _ in range(3):
-        out = upy.run(GUEST, [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")],
+        out = upy.run(GUEST, [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
                       heap_kb=4096)
         line = [l for l in out.splitlines() if l.startswith("RESULT ")]
         if not line:

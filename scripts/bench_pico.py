@@ -576,9 +576,9 @@ DONE_PARTS = """    parts = {}
 def choose_plays(tmp, variant="standard", max_turns=0):
     """The match's plays, chosen on CPython with the virtual board (the same guest program);
     ``max_turns``: stop choosing there (0: the whole match)."""
-    from bgc import virtual
+    from bgc.board import virtual
 
-    from bgc.virtual import frames
+    from bgc.board.virtual import frames
 
     sys.modules["frames"] = frames
     virtual.install()
@@ -664,7 +664,7 @@ def main(argv=None):
     import tempfile
 
     from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
-    from bgc.gnubg_ref import random_positions
+    from bgc.rules.gnubg_ref import random_positions
     from bgrules.rules import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -690,7 +690,7 @@ def main(argv=None):
 def _run(args, cases, hard, tree):
     import tempfile
 
-    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")])
+    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")])
     steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
     if not args.no_cases:
         steps.append(("cases", done_cases()))

@@ -16,8 +16,9 @@ import tracemalloc
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from bgc import cli, export, journals  # noqa: E402
-from bgc.vpico import VirtualPico  # noqa: E402
+from bgc import cli  # noqa: E402
+from bgc.logs import export, journals  # noqa: E402
+from bgc.pico.vpico import VirtualPico  # noqa: E402
 
 PULL_MAIN = "import time\nwhile True:\n    time.sleep_ms(50)\n"
 

@@ -15,7 +15,7 @@ floor, before the game's own data).
 Modules are imported one at a time in dependency order (a module after every module it imports at
 its top level), with a collection before and after each, so a module's cost is its own: its
 bytecode, its globals and whatever it builds at import. A package's __init__ comes before its
-modules. The interpreter is the one the tests use (bgc.mpunix): the 32-bit v1.27 build of
+modules. The interpreter is the one the tests use (bgc.pico.mpunix): the 32-bit v1.27 build of
 ../shared/tools where present, whose objects have the Pico's sizes; on a 64-bit build the heap is
 doubled and the figures are not a Pico's (the report says so). The drivers and main.py are not
 counted: they need the hardware (the emulated Pico's benchmark, scripts/bench_pico.py, covers them).
@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
-from bgc.mpunix import find_micropython  # noqa: E402
+from bgc.pico.mpunix import find_micropython  # noqa: E402
 
 PACKAGES = ("bgrules", "companion")
 PICO_HEAP_KB = 240  # the Pico's free heap at boot (MicroPython v1.27 RPI_PICO: 241,840 B)

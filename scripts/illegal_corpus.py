@@ -202,8 +202,8 @@ def script(pos, d1, d2, moves, reason):
 
 
 def run_corpus(seed=1, show=False, out=sys.stdout):
-    from bgc import scenario
-    from bgc import sim as S
+    from bgc.board import scenario
+    from bgc.board import sim as S
 
     corpus = find_corpus(seed)
     results = []

@@ -17,7 +17,7 @@ builds them) and bgc reads it. The rules checked for every damaged file (the nam
             the number of intact lines after it
   told      the boot note, the serial events and the OLED say it
   clean     a second boot on what the first one left finds nothing wrong and resumes the same match
-  host      bgc's reader (bgc.journals.load) never raises, replays exactly the records before the
+  host      bgc's reader (bgc.logs.journals.load) never raises, replays exactly the records before the
             damage and counts the intact lines after it; `bgc replay` and `bgc export` answer with
             exit 1 (a warning and what could be read) or 2 (one line: nothing readable), no traceback
 
@@ -281,7 +281,7 @@ class _Dice:
 
 def _frame(state):
     """The classifier frame of the board showing ``state``'s position (the players set it up)."""
-    from bgc.virtual.frames import ideal_frame
+    from bgc.board.virtual.frames import ideal_frame
 
     white, black = [0] * 26, [0] * 26
     if state is not None:
@@ -392,7 +392,7 @@ def check(ref, case, workdir, cli=False):
 
 def check_host(ref, case, path, workdir, cli):
     """bgc's reader on the damaged bytes (and, with ``cli``, bgc replay and bgc export)."""
-    from bgc import journals
+    from bgc.logs import journals
 
     bad = []
     src = os.path.join(workdir, "host.jnl")
@@ -532,8 +532,8 @@ def main(argv=None):
 def make_fixture(path=FIXTURE, seed=3, length=3):
     """How the fixture was made: the automated players play a match on the virtual board with
     the real firmware (about 45 s)."""
-    from bgc import players as P
-    from bgc import sim as S
+    from bgc.board import players as P
+    from bgc.board import sim as S
 
     s = S.Sim(seed=seed)
     pl = P.Players(s, seed=seed, handling=P.Handling(illegal=0.1))

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from bgc.gnubg_ref import random_positions, reference_results
+from bgc.rules.gnubg_ref import random_positions, reference_results
 
 DOCUMENTED = [
     ("4HPwATDgc/ABMA", "the standard start"),

@@ -27,8 +27,8 @@ HITS = {"both": 0.5, "checker-first": 1.0, "blot-first": 0.0}
 
 
 def play_game(seed, hits="both", max_frames=300000):
-    from bgc import players as P
-    from bgc import sim as S
+    from bgc.board import players as P
+    from bgc.board import sim as S
 
     t0 = time.perf_counter()
     s = S.Sim(seed=seed)

@@ -28,8 +28,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 def run_match(seed, cuts, max_frames=400000):
     """One 1-point match with ``cuts`` power cuts at random frames. Returns a result dict."""
-    from bgc import players as P
-    from bgc import sim as S
+    from bgc.board import players as P
+    from bgc.board import sim as S
 
     rng = random.Random(seed * 7919 + 1)
     s = S.Sim(seed=seed)

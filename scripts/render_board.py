@@ -42,7 +42,7 @@ def own_dice_entry(sim):
 
 
 def _lit(sim):
-    from bgc import sim as simmod
+    from bgc.board import sim as simmod
 
     return simmod.lit_points(sim.board, "LEGAL")
 
@@ -51,8 +51,8 @@ PICTURES = (("board.png", lifted_from_24), ("own-dice.png", own_dice_entry))
 
 
 def render(out_dir):
-    from bgc import sim as simmod
-    from bgc.virtual.render import board_png
+    from bgc.board import sim as simmod
+    from bgc.board.virtual.render import board_png
 
     paths = []
     for name, scene in PICTURES:

@@ -2,9 +2,10 @@
 headless Chromium, a few turns into a 5-point match played by the automated players, with a
 checker lifted so that the lit points show.
 
-Usage: .venv/bin/python scripts/screenshot_web_view.py [OUT.png]   (needs chromium:
+Usage: .venv/bin/python scripts/screenshot_web_view.py [--phone] [OUT.png]   (needs chromium:
 scripts/install_test_tools.sh). Chromium draws text with the machine's fonts, so the picture is
-not compared pixel for pixel; tests/test_web_view.py checks what the page shows.
+not compared pixel for pixel; tests/test_web_view.py checks what the page shows. --phone: the
+same moment on a 390x844 phone (docs/web-view-phone.png), laid out as Chromium's device mode does.
 """
 
 import os
@@ -17,9 +18,12 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from web_helpers import Browser, wait_for  # noqa: E402
 
 
-def main(out):
-    from bgc import players as P
-    from bgc import sim as simmod
+PHONE = (390, 844, True)
+
+
+def main(out, device=None):
+    from bgc.board import players as P
+    from bgc.board import sim as simmod
     from bgc.web import Hub, serve
     from bgc.web.virtual import Follower
 
@@ -37,7 +41,7 @@ def main(out):
             sim.step()
         follower.push()
         with Browser(size=(1000, 640)) as browser:
-            browser.open(server.url)
+            browser.open(server.url, device=device)
             wait_for(lambda: 'data-led="legal"' in (browser.dom() or ""), 20)
             time.sleep(1.0)
             browser.screenshot(out)
@@ -51,4 +55,7 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "web-view.png"))
+    phone = "--phone" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--phone"]
+    default = "web-view-phone.png" if phone else "web-view.png"
+    main(args[0] if args else os.path.join(ROOT, "docs", default), PHONE if phone else None)

@@ -2,7 +2,7 @@
 Companion with its journal in a temporary directory."""
 import os
 
-from bgc.virtual.frames import ideal_frame
+from bgc.board.virtual.frames import ideal_frame
 from bgrules.position import OPP, Position
 from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG
 from companion.store import Store

@@ -9,9 +9,10 @@ import threading
 
 import pytest
 
-from bgc import cli, chouette_log
+from bgc import cli
+from bgc.logs import chouette_log
 from companion_helpers import Harness, ROLL_W, CUBE_W, ROLL_B, CUBE_B, LONG
-from test_chouette_board import seated, to_box_double
+from test_chouette_board import seated, to_box_double, to_box_turn
 
 
 def one_game(tmp_path):
@@ -82,8 +83,8 @@ def test_a_torn_chouette_journal_replays_up_to_the_cut(tmp_path, capsys):
 class FakeBoard:
     """A companion behind a pseudo-terminal: what `bgc chouette` writes reaches on_line."""
 
-    def __init__(self, tmp_path):
-        self.h = Harness(tmp_path)
+    def __init__(self, tmp_path, harness=None):
+        self.h = harness or Harness(tmp_path)
         self.master, slave = os.openpty()
         self.port = os.ttyname(slave)
         self.slave = slave
@@ -130,7 +131,7 @@ def test_bgc_chouette_start_sends_the_names_and_the_board_opens_the_evening(tmp_
         assert cli.main(["chouette", "--port", board.port, "leave", "Anna"]) == 2
         assert "the board refused" in capsys.readouterr().err
         assert cli.main(["chouette", "--port", board.port, "ledger"]) == 0
-        assert "totals: Anna +0, Bruno +0, Carla +0, Dario +0" in capsys.readouterr().out
+        assert "totals: Anna 0, Bruno 0, Carla 0, Dario 0" in capsys.readouterr().out  # even, not "+0"
     finally:
         board.close()
 
@@ -151,7 +152,7 @@ def test_bgc_sim_chouette_plays_an_evening_and_prints_the_ledger(capsys):
 
 
 def test_bgc_pull_verifies_a_chouette_journal_by_replaying_it(tmp_path, capsys):
-    from bgc.vpico import VirtualPico
+    from bgc.pico.vpico import VirtualPico
 
     path = one_game(tmp_path / "board")
     flash = tmp_path / "flash"
@@ -175,7 +176,70 @@ def test_bgc_watch_shows_box_captain_team_the_member_asked_and_the_ledger(tmp_pa
         screen.feed(ev)
     text = "\n".join(screen.lines())
     assert "chouette game 1: box Carla, captain Anna, team Bruno, Dario; Anna to answer" in text
-    assert "ledger: Anna +0, Bruno +0, Carla +0, Dario +0" in text
+    assert "ledger: Anna 0, Bruno 0, Carla 0, Dario 0" in text
     h.clear()
     h.press(ROLL_B)
     assert watch.describe(h.events("cube")[0], None) == "Anna takes (cube 2)"
+
+
+def test_bgc_chouette_double_box_offers_the_double_to_the_members_named(tmp_path, capsys):
+    # seed: "Il box può offrire il raddoppio ai singoli componenti della squadra"
+    h = seated(tmp_path, rolls=[(6, 4)], cubes="several")  # Carla box; Anna, Bruno, Dario
+    to_box_turn(h)
+    board = FakeBoard(tmp_path, h)
+    try:
+        assert cli.main(["chouette", "--port", board.port, "double", "--box", "Dario", "Anna"]) == 0
+        assert capsys.readouterr().out == "the box doubles Anna to 2, Dario to 2; each answers at the board\n"
+        assert h.c.chouette.asking == ["Anna", "Dario"] and h.c.phase == "doubled"
+        assert cli.main(["chouette", "--port", board.port, "double", "Anna", "Bruno"]) == 2
+        assert "names one member" in capsys.readouterr().err
+    finally:
+        board.close()
+
+
+def test_bgc_chouette_double_box_refused_with_the_boards_reason(tmp_path, capsys):
+    h = seated(tmp_path, rolls=[(6, 4)])  # one common cube
+    to_box_turn(h)
+    board = FakeBoard(tmp_path, h)
+    try:
+        assert cli.main(["chouette", "--port", board.port, "double", "--box", "Anna"]) == 2
+        assert "the board refused: one common cube: the box doubles the whole team" in capsys.readouterr().err
+        assert cli.main(["chouette", "--port", board.port, "double", "Bruno"]) == 2
+        assert "the board refused: Only the captain doubles" in capsys.readouterr().err
+        assert cli.main(["chouette", "--port", board.port, "double", "--box"]) == 0
+        assert "the box doubles Anna to 2, Bruno to 2, Dario to 2" in capsys.readouterr().out
+    finally:
+        board.close()
+
+
+def test_the_words_of_a_chouette_one_common_cube_and_even_balances(tmp_path, capsys):
+    path = one_game(tmp_path)
+    log = chouette_log.load(path)
+    assert "(one common cube)" in log.summary()
+    from bgrules.chouette import cube_words
+
+    assert (cube_words("common"), cube_words("several")) == ("one common cube", "several cubes")
+
+
+def test_the_demo_story_says_takes(capsys):
+    # the demo (bgc sim --demo) tells a cube action in the words of bgc watch and the web page
+    from bgc.pico.events import describe
+
+    ev = {"ev": "cube", "p": 1, "action": "take", "cube": 2}
+    assert describe(ev, {"names": ["White", "Black"]}) == "Black takes (cube 2)"
+    assert describe({"ev": "game_end", "winner": 0, "points": 2}, None) == "game over: White wins 2 points"
+    assert describe({"ev": "game_end", "winner": 1, "points": 1}, None) == "game over: Black wins 1 point"
+
+
+def test_replay_tells_the_partner_chosen_at_the_first_game_and_one_drawn_by_lot(tmp_path, capsys):
+    seats = [(d, 1) for d in (6, 5, 4, 3, 2, 1, 1, 1, 3, 2, 1)]  # P1..P8 in order
+    h = Harness(tmp_path, rolls=seats + [(1, 3)], openings=[(3, 1)])
+    h.line("chouette names=" + ",".join("P%d" % i for i in range(1, 9)))
+    for _ in range(len(seats)):
+        h.press(ROLL_W)
+    h.line("partner accepts=1")  # the captain P2 partners the box: P3 is captain at the board
+    h.line("partner")  # asked again, nobody: 1-3 is outcome 2 of 36, the third of P3..P8
+    assert cli.main(["replay", os.path.join(h.dir, h.c.name)]) == 0
+    out = capsys.readouterr().out
+    assert "P2 partners the box; P3 is captain" in out
+    assert "P5 partners the box, drawn by lot; P2 is captain" in out

@@ -1,6 +1,7 @@
 """The chouette at the board under MicroPython (the Pico's interpreter): the companion with a
 chouette (names over serial, seats, the box's double answered member by member, the ledger),
-then a reboot in the middle of the next team decision resumes at the next member to answer."""
+then a reboot in the middle of the next team decision resumes at the next member to answer; a
+member who dropped leaves mid-game, and only the captain doubles the common cube."""
 import json
 import os
 
@@ -9,7 +10,7 @@ import pytest
 from bgc import FIRMWARE_DIR
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VIRTUAL = os.path.join(ROOT, "host", "bgc", "virtual")
+VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 
 SCRIPT = r"""
 import json
@@ -120,6 +121,11 @@ print("resumed", out(c2, "boot")[0]["resumed"], c2.phase, c2.chouette.to_answer(
 press(c2, ROLL_B)
 press(c2, ROLL_B)
 print("after", c2.phase, c2.chouette.playing, c2.chouette.captain, c2.chouette.line)
+# Bruno dropped: he may leave now; with one common cube Carla may not double, only the captain
+c2.on_line("leave Bruno", 6000)
+print("left", out(c2, "leave")[-1]["line"])
+c2.on_line("cdouble Carla", 6100)
+print("refused", out(c2, "error")[-1]["error"])
 """
 
 EXPECTED = [
@@ -130,6 +136,8 @@ EXPECTED = [
     "asking Dario",
     "resumed True doubled Dario Bruno",  # the captaincy passes once every member has answered
     "after roll ['Dario', 'Carla'] Dario ['Anna', 'Dario', 'Carla', 'Bruno']",
+    "left ['Anna', 'Dario', 'Carla']",
+    "refused Only the captain doubles",
 ]
 
 
@@ -139,7 +147,7 @@ def run_cpython(tmp_path):
     tree = tmp_path / "input"
     tree.mkdir()
     buf = io.StringIO()
-    code = SCRIPT.replace('JDIR = "."', "JDIR = %r" % str(tree)).replace("from virtual.frames", "from bgc.virtual.frames")
+    code = SCRIPT.replace('JDIR = "."', "JDIR = %r" % str(tree)).replace("from virtual.frames", "from bgc.board.virtual.frames")
     with contextlib.redirect_stdout(buf):
         exec(code, {"__name__": "script"})
     return buf.getvalue()
@@ -151,7 +159,7 @@ def test_chouette_session_on_cpython_gives_the_hand_computed_ledger_and_resumes(
 
 @pytest.mark.micropython
 def test_chouette_session_under_micropython_is_the_same():
-    from bgc.upy import run
+    from bgc.pico.upy import run
 
     # The guest compiles every module from source, which needs far more heap than the .mpy files
     # a Pico runs; docs/chouette.md has the figure from .mpy at a Pico's heap (66 KB left free).

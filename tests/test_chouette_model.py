@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, READY, GAME
+from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, READY, GAME, draw_lot, signed
 from bgrules.match import ROLL, PLAY, GAME_OVER, MatchError
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -119,8 +119,8 @@ def test_seed_joining_at_the_end_of_the_line_and_leaving_between_games():
     ch.start_game()
     ch.join("Elena")  # during a game: in the line, plays from the next game
     assert "Elena" not in ch.playing and ch.line[-1] == "Elena"
-    with pytest.raises(ChouetteError, match="between games"):
-        ch.leave("Carla")
+    with pytest.raises(ChouetteError, match="Carla plays this game"):
+        ch.leave("Carla")  # still playing: she finishes the game (or drops) first
     ch.match.opening_roll(3, 1)
     board_ends(ch, 0)
     assert "Elena" not in ledger(ch)
@@ -148,7 +148,13 @@ def test_seed_one_cube_each_member_answers_the_box_double_alone_drop_pays_and_is
     assert m.cube == 2 and m.cube_owner == 1 and ch.playing == ["Bruno", "Dario"]
     # only the captain turns the common cube for the team
     to_team_roll(m)
-    ch.team_double("Dario")  # the name is ignored: the captain decides for the team
+    # seed: "l'unica decisione che i componenti della squadra possono prendere singolarmente
+    # riguarda l'accettare o meno un raddoppio": a member never doubles the common cube
+    assert ch.double_refusal(1, "Dario") == "Only the captain doubles"
+    with pytest.raises(ChouetteError, match="Only the captain doubles"):
+        ch.team_double("Dario")
+    assert m.phase == ROLL and ch.doubler is None
+    ch.team_double("Bruno")
     assert ch.doubler == "Bruno"
     ch.box_answer(True)
     assert m.cube == 4 and m.cube_owner == 0
@@ -284,6 +290,8 @@ def test_seed_box_partner_offered_from_the_captain_backwards_then_drawn_excludin
     small = seated()
     with pytest.raises(ChouetteError, match="8 players"):
         small.choose_partner([True])
+    with pytest.raises(ChouetteError, match="No box partner"):
+        seated(EIGHT, EIGHT_DICE, partner_from=0).choose_partner([True])
 
 
 def test_box_partner_shares_the_box_result_half_and_half():
@@ -296,6 +304,122 @@ def test_box_partner_shares_the_box_result_half_and_half():
     rows = ledger(ch)
     assert rows["P1"] == 3 and rows["P8"] == 3 and sum(rows.values()) == 0
     assert ch.partner is None
+
+
+def test_seed_box_partner_from_the_first_game_on_before_the_opening_roll():
+    # "Nelle chouette con otto o più giocatori, spesso viene permesso al box di avere un
+    # compagno": from the first game, which the board starts as soon as the seats are rolled
+    ch = seated(EIGHT, EIGHT_DICE)
+    m = ch.start_game()
+    assert ch.game == 1 and ch.captain == "P2"
+    assert ch.choose_partner([True]) == "P2"  # the captain accepts: P3 is captain at the board
+    assert ch.captain == "P3" and m.names == ("P1", "P3") and "P2" not in ch.playing
+    assert ch.choose_partner([False, True]) == "P8"  # asked again before the roll: P2 plays after all
+    assert ch.captain == "P2" and ch.playing == ["P2", "P3", "P4", "P5", "P6", "P7"]
+    m.opening_roll(3, 1)
+    with pytest.raises(ChouetteError, match="before the game"):
+        ch.choose_partner([True])
+    board_ends(ch, 0)
+    rows = ledger(ch)
+    assert rows["P1"] == 3 and rows["P8"] == 3 and "P8" not in [n for n in ch.playing]
+    assert sum(rows.values()) == 0
+
+
+def test_seed_box_partner_from_the_first_game_needs_eight_players():
+    ch = seated()
+    ch.start_game()
+    with pytest.raises(ChouetteError, match="8 players"):
+        ch.choose_partner([True])
+
+
+def outcomes():
+    return [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+@pytest.mark.parametrize("count", range(1, 11))
+def test_seed_partner_by_lot_every_candidate_has_the_same_chance_over_all_36_rolls(count):
+    # "scelto a sorte tra tutti i componenti della squadra ad esclusione del capitano": equal
+    # chances. Over the 36 equally likely first rolls each candidate wins on as many; the rest
+    # (36 % count) roll again, so each candidate's chance is exactly 1/count.
+    drawn = [0] * count
+    again = 0
+    for first in outcomes():
+        rolls = [first, (1, 1)]
+        got = draw_lot(count, lambda: rolls.pop(0))
+        if len(rolls) == 0:
+            again += 1
+            assert got == 0  # the second roll decided: (1, 1) is outcome 0
+        else:
+            drawn[got] += 1
+    assert drawn == [36 // count] * count
+    assert again == 36 % count
+
+
+def test_seed_partner_by_lot_with_nine_players_every_member_but_the_captain_can_be_drawn():
+    nine = ["P%d" % i for i in range(1, 10)]
+    got = set()
+    for first in outcomes():
+        ch = seated(nine, (6, 5, 4, 3, 2, 1, 1, 1, 1, 4, 3, 2, 1))  # P1..P9 in order
+        rolls = [first, (1, 1)]
+        lot = draw_lot(len(ch.lot_candidates()), lambda: rolls.pop(0))
+        got.add(ch.choose_partner([False] * 8, lot))
+    assert ch.lot_candidates() == nine[2:]
+    assert got == set(nine[2:])  # one die modulo 7 never drew P9
+
+
+def test_a_lot_outside_the_dice_is_refused():
+    with pytest.raises(ChouetteError):
+        draw_lot(37, lambda: (1, 1))
+    with pytest.raises(ChouetteError, match="never fall"):
+        draw_lot(7, lambda: (6, 6))  # outcome 35 is beyond 35 = 5 * 7 usable ones, always
+
+
+def test_seed_players_leave_at_any_moment_a_member_who_dropped_leaves_mid_game():
+    # "I giocatori possono lasciare una chouette o rientrarci in qualunque momento"
+    ch = seated(NAMES + ["Elena"], (6, 5, 4, 3, 2))  # Anna box, Bruno captain, Carla, Dario, Elena
+    m = to_box_roll(ch)
+    ch.box_double()
+    for take in (True, False, True, True):  # Carla drops (lone-take rule: three take)
+        ch.answer(take)
+    assert ch.playing == ["Bruno", "Dario", "Elena"]
+    ch.leave("Carla")  # out of the game, stake paid: she goes home now
+    assert "Carla" not in ch.line
+    for who, why in (("Anna", "holds the box"), ("Dario", "plays this game")):
+        with pytest.raises(ChouetteError, match=why):
+            ch.leave(who)
+    board_ends(ch, 0)
+    assert ledger(ch) == {"Anna": 7, "Bruno": -2, "Carla": -1, "Dario": -2, "Elena": -2}
+    assert ch.points()[-1] == ("Carla", -1)  # who has left comes after the line
+    assert ch.line == ["Anna", "Dario", "Elena", "Bruno"]
+    assert ch.totals["Carla"] == -1
+    ch.join("Carla")  # and comes back at the end of the line, her total kept
+    assert ch.line[-1] == "Carla" and ch.totals["Carla"] == -1
+
+
+def test_a_player_who_joined_during_a_game_may_leave_during_it():
+    ch = seated()
+    ch.start_game()
+    ch.join("Elena")
+    ch.leave("Elena")
+    assert ch.line == ["Anna", "Bruno", "Carla", "Dario"]
+    with pytest.raises(ChouetteError, match="3 players"):
+        seated(NAMES[:3]).leave("Carla")
+
+
+def test_several_cubes_the_captain_who_beat_the_box_leaves_the_box_goes_to_the_next():
+    ch = seated(cubes=SEVERAL)
+    m = to_box_roll(ch)
+    to_team_roll(m)
+    ch.team_double()  # the captain Bruno
+    ch.box_answer(False)  # the box drops: Bruno has beaten the box and is out of the game
+    ch.leave("Bruno")
+    board_ends(ch, 0)
+    assert ledger(ch) == {"Anna": 1, "Bruno": 1, "Carla": -1, "Dario": -1}
+    assert ch.line == ["Carla", "Dario", "Anna"]
+
+
+def test_ledger_figures_read_plus_minus_and_zero():
+    assert [signed(p) for p in (2, -1, 0, 1.5, -0.5, 0.0)] == ["+2", "-1", "0", "+1.5", "-0.5", "0"]
 
 
 # --- the ledger ------------------------------------------------------------------------------------------

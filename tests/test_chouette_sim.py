@@ -1,13 +1,14 @@
 """A whole chouette evening of four players on the virtual board, played by the automated players
-(bgc.chouette_players) with the real firmware: seats by one die each, four games with rotation,
+(bgc.board.chouette_players) with the real firmware: seats by one die each, four games with rotation,
 the common cube and then several cubes, a member who drops while others take, a captain who drops
 while others take, a member's own double, a power cut in the middle of a team decision, and a
 game played out by the hands. The cube actions of games 1-3 are planned, so their ledger is worked
 out by hand from the seed's rules (docs/chouette.md); every game must sum to zero."""
 import os
 
-from bgc import chouette_log, players as P, sim as S
-from bgc.chouette_players import ChouettePlayers
+from bgc.logs import chouette_log
+from bgc.board import players as P, sim as S
+from bgc.board.chouette_players import ChouettePlayers
 
 PLAN = {
     1: [("box", {"Anna": True, "Bruno": False, "Dario": True}), ("team", None, False)],

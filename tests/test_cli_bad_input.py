@@ -21,11 +21,13 @@ import sys
 import pytest
 import serial
 
-from bgc import cli, device, journals
+from bgc import cli
+from bgc.pico import device
+from bgc.logs import journals
 
 START = "4HPwATDgc/ABMA"
 HUGE = "A" * 200000  # a runaway paste: no error may repeat it whole
-PROGRESS = re.compile(r"^\[[#-]{24}\] +\d+% ")  # bgc.device.progress, one line per step off a terminal
+PROGRESS = re.compile(r"^\[[#-]{24}\] +\d+% ")  # bgc.pico.device.progress, one line per step off a terminal
 
 
 def bgc(capsys, argv, stdin=None, monkeypatch=None):
@@ -141,6 +143,19 @@ TABLE = [
     ("draw-board --geometry lacking board", ["draw-board", "--geometry", "{no_board.json}"], "'board'"),
     ("draw-board --geometry a list", ["draw-board", "--geometry", "{list.json}"], "not a geometry"),
     ("draw-board --geometry cell without x", ["draw-board", "--geometry", "{bad_cell.json}"], "no number"),
+    # analyze
+    ("analyze nothing", ["analyze"], "no journal given"),
+    ("analyze journals and --port", ["analyze", "{m0001.jnl}", "--port", "{missing}"], "not both"),
+    ("analyze --port absent", ["analyze", "--port", "{missing}"], "does not exist"),
+    ("analyze missing journal", ["analyze", "{missing}"], "no such journal"),
+    ("analyze folder without journals", ["analyze", "{folder}"], "no journal files"),
+    ("analyze a device that never ends", ["analyze", "/dev/zero"], "not a regular file"),
+    ("analyze an empty file", ["analyze", "{empty}"], "nothing to analyse"),
+    ("analyze --ply 5", ["analyze", "{m0001.jnl}", "--ply", "5"], "invalid choice"),
+    ("analyze --sgf of two journals", ["analyze", "{m0001.jnl}", "{m0001.jnl}", "--sgf", "{missing}"],
+     "--sgf writes one match"),
+    ("analyze --sgf into a missing folder", ["analyze", "{m0001.jnl}", "--sgf", "{missing_folder_file}"],
+     "does not exist"),
     # export
     ("export missing journal", ["export", "{missing}"], "no such journal"),
     ("export folder without journals", ["export", "{folder}"], "no journal files"),
@@ -375,7 +390,9 @@ def test_pull_to_a_folder_holding_a_folder_of_the_journal_name(fake_pico, tmp_pa
 FSIZE_RUNNER = r"""
 import contextlib, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-from bgc import cli, device, journals
+from bgc import cli
+from bgc.pico import device
+from bgc.logs import journals
 sys.path.insert(0, sys.argv[1])
 import test_cli_bad_input as t
 if sys.argv[2] == "pull":

@@ -1,5 +1,5 @@
 """main.build() on the virtual board (CPython), and a short game of the controller under
-MicroPython 1.27 (bgc.upy), with the heap it allocates."""
+MicroPython 1.27 (bgc.pico.upy), with the heap it allocates."""
 import json
 import os
 
@@ -27,7 +27,7 @@ class Serial:
 
 @pytest.fixture
 def board():
-    from bgc import virtual
+    from bgc.board import virtual
 
     b = virtual.install(seed=3)
     yield b
@@ -38,7 +38,7 @@ def test_main_build_and_steps_on_the_virtual_board(board, tmp_path):
     import importlib
     import sys
 
-    from bgc import virtual
+    from bgc.board import virtual
 
     start_w = [0] * 26
     start_b = [0] * 26
@@ -150,9 +150,9 @@ print("JOURNAL", open("journal/m0001.jnl").read().count(chr(10)))
 
 
 def test_short_game_under_micropython():
-    from bgc import upy
+    from bgc.pico import upy
 
-    frames = os.path.join(ROOT, "host", "bgc", "virtual", "frames.py")
+    frames = os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")
     out = upy.run(UPY_GAME, [os.path.join(ROOT, "firmware"), frames])
     lines = [l for l in out.splitlines() if l.startswith("{")]
     evs = [json.loads(l) for l in lines]
@@ -177,7 +177,7 @@ class Dice:
     def roll(self): return 3, 1
     def first_roll(self): return 3, 1
 
-def collect():  # as main.App.collect: the once-only modules dropped, then a collection
+def collect(starting=None):  # as main.App.collect: the once-only modules dropped, then a collection
     for name in ("booting", "recovery", "phase_setup"):
         sys.modules.pop("companion." + name, None)
     gc.collect()
@@ -201,7 +201,7 @@ def test_new_line_answer_sheds_the_journal_reader_before_the_rest_under_micropyt
     imports the serial commands, the menu and the journal reader at once; the controller asks
     main.py for a collection once the match is built, so the reader and the import garbage are
     gone before the journal, the events and the board add theirs (docs/performance.md)."""
-    from bgc import upy
+    from bgc.pico import upy
 
     out = upy.run(UPY_NEW_LINE, [os.path.join(ROOT, "firmware")])
     # the match started as before: its settings journaled, the new and status events sent

@@ -7,7 +7,7 @@ import pytest
 
 from bgrules.position import Position
 from bgrules.turn import Turn
-from bgc.virtual.frames import ideal_frame
+from bgc.board.virtual.frames import ideal_frame
 from companion_helpers import Harness, ROLL_B, ROLL_W
 from test_companion_game import opened, at
 
@@ -369,7 +369,7 @@ def test_classifier_never_flags_a_checker_that_reads_weak_from_the_start():
 def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_hand_at_20mm_does_not():
     # the physical model (hardware/sensing.md): a black checker on top of a white one lowers
     # the cell by about a quarter of a unit; the classifier's drop threshold is 12 %
-    from bgc.virtual.board import Board, BLACK, WHITE
+    from bgc.board.virtual.board import Board, BLACK, WHITE
     from drivers.classify import DEFAULT_UNIT, Classifier
 
     drop_pct = Classifier().drop_pct

@@ -11,8 +11,9 @@ import time
 import pytest
 import serial
 
-from bgc import cli, device
-from bgc.vpico import VirtualPico
+from bgc import cli
+from bgc.pico import device
+from bgc.pico.vpico import VirtualPico
 
 # A stand-in for the companion: after the boot event it reports its status (docs/protocol.md),
 # which is what `bgc deploy` waits for before it says main.py is running.
@@ -139,7 +140,7 @@ def test_deploy_source_mode_replaces_mpy_with_py(pico, firmware, libcache, capsy
 
 
 def test_deploy_without_the_ssd1306_driver_says_how_to_get_it(pico, firmware, monkeypatch, capsys):
-    from bgc import libs
+    from bgc.pico import libs
 
     def offline():
         raise libs.LibraryError("cannot download micropython-ssd1306 0.3 (no network)")

@@ -182,10 +182,10 @@ def test_own_dice_and_view_events_under_micropython():
     import json
     import os
 
-    from bgc import upy
+    from bgc.pico import upy
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frames = os.path.join(root, "host", "bgc", "virtual", "frames.py")
+    frames = os.path.join(root, "host", "bgc", "board", "virtual", "frames.py")
     out = upy.run(UPY_OWN_DICE, [os.path.join(root, "firmware"), frames])
     events, journal = out.split("JOURNAL", 1)
     evs = [json.loads(l) for l in events.splitlines() if l.startswith("{")]

@@ -37,7 +37,7 @@ def test_board_picture_shows_the_firmware_lights_and_screen(tmp_path):
         import render_board
     finally:
         sys.path.pop(0)
-    from bgc import sim as simmod
+    from bgc.board import sim as simmod
 
     sim = simmod.Sim(seed=3)
     try:
@@ -57,7 +57,7 @@ def test_sensor_drawing_puts_each_point_number_beside_its_led():
     # other text may cover it.
     import xml.etree.ElementTree as ET
 
-    from bgc import hwdraw
+    from bgc.board import hwdraw
 
     ns = "{http://www.w3.org/2000/svg}"
     root = ET.fromstring(hwdraw.render_svg(hwdraw.load()))

@@ -1,7 +1,8 @@
 """Buttons, LEDs, OLED, dice and calibration storage, driven through the virtual board."""
 import pytest
 
-from bgc import upy, virtual
+from bgc.pico import upy
+from bgc.board import virtual
 
 from test_virtual_board import UPY_SOURCES
 
@@ -93,7 +94,7 @@ def test_led_colours_reach_the_chain(board):
 
 
 def expected_text_pixels(rows):
-    from bgc.virtual import framebuf
+    from bgc.board.virtual import framebuf
 
     buf = bytearray(1024)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
@@ -137,7 +138,7 @@ def test_oled_on_wrong_pins_finds_nothing(board):
 
 @pytest.mark.micropython
 def test_oled_pixels_under_micropython_match_cpython():
-    from bgc import libs
+    from bgc.pico import libs
 
     code = ("import virtual\nb = virtual.install()\nfrom drivers.oled import Oled\no = Oled()\n"
             "o.lines(['MicroPython', 'Pico 1.27'], inverse_row=1)\n"
@@ -222,7 +223,7 @@ def test_checker_left_on_board_at_boot_is_reported(board):
 def test_board_renders_as_text_and_png(board, tmp_path):
     from PIL import Image
 
-    from bgc.virtual import render
+    from bgc.board.virtual import render
     from drivers import leds as L
     from drivers.oled import Oled
 

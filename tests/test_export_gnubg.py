@@ -13,7 +13,8 @@ from collections import Counter
 
 import pytest
 
-from bgc import cli, export, journals
+from bgc import cli
+from bgc.logs import export, journals
 
 GNUBG = export.find_gnubg()
 pytestmark = pytest.mark.skipif(

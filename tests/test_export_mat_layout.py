@@ -2,8 +2,9 @@
 
 import re
 
-from bgc import cli, export, journals
-from bgc.export_mat import mat_name
+from bgc import cli
+from bgc.logs import export, journals
+from bgc.logs.export_mat import mat_name
 
 
 def bgc(capsys, *args):

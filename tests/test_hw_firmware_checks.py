@@ -48,7 +48,7 @@ def _stub_dir(tmp):
 
 
 def test_drivers_type_check_against_rp2_stubs(tmp_path):
-    from bgc import libs
+    from bgc.pico import libs
 
     sp, stubs = _stub_dir(tmp_path)
     lib = os.path.dirname(libs.ssd1306_path())

@@ -81,7 +81,7 @@ def test_geometry_file_matches_pin_map_and_board():
 
 
 def test_geometry_file_is_generated_from_the_pin_map():
-    from bgc import hwdraw
+    from bgc.board import hwdraw
 
     with open(os.path.join(HW, "geometry.json")) as f:
         assert f.read() == hwdraw.geometry_json(), "run: bgc draw-board --write-geometry"

@@ -197,7 +197,7 @@ def test_a_second_damage_keeps_a_second_copy(tmp_path):
 
 def test_pull_copies_the_kept_damaged_journal_and_says_what_it_is(tmp_path, capsys):
     from bgc import cli
-    from bgc.vpico import VirtualPico
+    from bgc.pico.vpico import VirtualPico
 
     flash = tmp_path / "flash"
     (flash / "journal").mkdir(parents=True)
@@ -244,7 +244,7 @@ for d in DIRS:
 
 def test_damaged_journals_boot_under_micropython(tmp_path):
     """Rules boots and kept under a real MicroPython (UnicodeError there, not UnicodeDecodeError)."""
-    from bgc import upy
+    from bgc.pico import upy
 
     data = REF3.data
     cases = {

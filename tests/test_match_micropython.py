@@ -78,7 +78,7 @@ def run_cpython():
 
 @pytest.mark.micropython
 def test_scripted_match_scores_the_same_under_micropython_and_cpython():
-    from bgc.upy import run
+    from bgc.pico.upy import run
 
     expected = run_cpython()
     assert "winner" in expected and "resume True" in expected

@@ -17,7 +17,7 @@ from bgrules.match import (
     MatchError,
 )
 from bgrules.matchid import decode
-from bgrules.notation import apply_moves
+from bgc.rules.notation_read import apply_moves
 from bgrules.position import Position
 
 

@@ -46,6 +46,17 @@ PROMISES = {
     "**No legal move**": ["no_legal_move"],
     "**Which one?**": ["which_one", "which_one_cube"],
     "## Power cuts": ["powercut_mid_turn"],
+    "it counts once you have let it\ngo": [
+        "test_evening_board.py::test_a_drop_held_through_a_power_cut_is_not_taken_again_at_boot"],
+    # a full flash (issue 22)
+    "`Flash low: pull logs`": ["test_evening_micropython.py::test_flash_low_is_shown_before_the_last_tenth_goes",
+                               "test_companion_journal_resume.py::test_low_flash_removes_oldest_exported_logs_first"],
+    "nothing is refused while the flash\n  holds a log your PC already has": [
+        "test_evening_micropython.py::test_a_full_flash_never_refuses_an_action_while_an_exported_log_is_there"],
+    "**Flash write failed.**": [
+        "test_evening_micropython.py::test_flash_write_failed_when_nothing_is_left_to_remove_leaves_the_match_as_it_was"],
+    "is renamed\n  `/journal.file`, kept": [
+        "test_evening_board.py::test_a_file_where_the_journal_folder_goes_is_kept_aside_and_the_board_journals"],
 }
 
 

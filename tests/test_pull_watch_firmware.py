@@ -1,5 +1,5 @@
 """End to end with the real companion firmware: it plays a 3-point match on the virtual board
-(bgc.sim: firmware/main.py's App with the automated players) and journals it on its flash; the
+(bgc.board.sim: firmware/main.py's App with the automated players) and journals it on its flash; the
 journal is pulled from a virtual Pico with that flash, exported to .mat and .sgf, and GNU
 Backgammon must rebuild the same positions and scores (bgc export --check)."""
 
@@ -8,8 +8,9 @@ import shutil
 
 import pytest
 
-from bgc import cli, export, journals
-from bgc.vpico import VirtualPico
+from bgc import cli
+from bgc.logs import export, journals
+from bgc.pico.vpico import VirtualPico
 
 STAND_IN = "import time\nwhile True:\n    time.sleep_ms(50)\n"
 
@@ -19,8 +20,8 @@ STAND_IN = "import time\nwhile True:\n    time.sleep_ms(50)\n"
 @pytest.mark.skipif(export.find_gnubg() is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
                     reason="GNU Backgammon is not installed and BGC_SKIP_GNUBG=1")
 def test_a_match_the_firmware_journaled_round_trips_through_pull_export_and_gnubg(tmp_path, capsys):
-    from bgc import players as P
-    from bgc import sim as S
+    from bgc.board import players as P
+    from bgc.board import sim as S
 
     s = S.Sim(seed=4)
     try:

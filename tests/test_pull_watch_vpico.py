@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from bgc import cli, journals
-from bgc.vpico import VirtualPico
+from bgc import cli
+from bgc.logs import journals
+from bgc.pico.vpico import VirtualPico
 
 # A stand-in for the companion's main loop: events on stdout, commands on stdin; Ctrl-C (what
 # mpremote sends) ends it; a marker file counts the starts, so a test sees the restart after pull.

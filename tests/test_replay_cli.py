@@ -3,7 +3,8 @@ condoned plays marked, a refused play or an unreadable line reported with its li
 
 import json
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from companion import journal
 
 
@@ -105,7 +106,7 @@ def test_the_log_keeps_what_the_exports_need():
                 c[dst] += 1
             assert pos == a["final"], (g.number, a["line"], a["notation"])
     # JSON export keeps every action with Position IDs.
-    from bgc import export
+    from bgc.logs import export
 
     data = json.loads(export.export_text(log, "json")[0])
     assert data["score"] == log.score() and len(data["games"]) == len(log.games)

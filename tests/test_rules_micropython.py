@@ -2,9 +2,10 @@
 
 import pytest
 
-from bgc import upy
-from bgc.gnubg_ref import random_positions
-from bgrules import Position, Turn, apply_moves
+from bgc.pico import upy
+from bgc.rules.gnubg_ref import random_positions
+from bgrules import Position, Turn
+from bgc.rules.notation_read import apply_moves
 
 pytestmark = pytest.mark.micropython
 

@@ -159,7 +159,8 @@ def test_legal_plays_helper_matches_turn():
 def test_notation_keeps_a_hit_where_it_happened_when_two_checkers_enter_on_one_point():
     # 6-6 from DwUagTlmm4CIZA: two checkers enter on 19 (hitting there), one goes on to 13.
     pos = Position.from_id("DwUagTlmm4CIZA")
-    from bgrules import apply_moves, format_steps
+    from bgrules import format_steps
+    from bgc.rules.notation_read import apply_moves
 
     text = format_steps(((25, 19, 1), (25, 19, 0), (19, 13, 1), (15, 9, 1)))
     assert "bar/19*/13" not in text

@@ -30,7 +30,7 @@ def test_hardest_known_position_has_1777_plays_of_1_1():
 
 
 def test_moves_batch_agrees_with_gnubg_on_random_game_positions():
-    gnubg_ref = pytest.importorskip("bgc.gnubg_ref")
+    gnubg_ref = pytest.importorskip("bgc.rules.gnubg_ref")
     pytest.importorskip("gnubg_nn")
     cases = gnubg_ref.random_positions(600, seed=11)
     lines = "".join("%s %d %d\n" % c for c in cases)
@@ -123,7 +123,7 @@ def test_property_every_listed_play_checks_legal_and_every_step_is_a_partial(pos
 @settings(max_examples=80, deadline=None)
 @given(_positions(), st.integers(1, 6), st.integers(1, 6))
 def test_property_notation_round_trip_gives_the_same_position(pos, a, b):
-    from bgrules import apply_moves
+    from bgc.rules.notation_read import apply_moves
 
     for play in Turn(pos, a, b).plays():
         assert apply_moves(pos, play.notation()) == play.position, play.notation()

@@ -3,7 +3,8 @@
 import pytest
 from bgpos import board
 
-from bgrules import Position, Turn, apply_moves
+from bgrules import Position, Turn
+from bgc.rules.notation_read import apply_moves
 
 
 def after(pos, text):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bgc import scenario, sim as simmod
+from bgc.board import scenario, sim as simmod
 
 FAKE_MAIN = r'''
 from drivers.hall import HallScanner

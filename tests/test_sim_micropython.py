@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bgc import libs, upy
+from bgc.pico import libs, upy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The guest's heap holds the virtual board's physical model as well as the firmware.
@@ -173,7 +173,7 @@ print(open("journal/m0001.jnl").read())
 
 @pytest.mark.micropython
 def test_complete_game_under_micropython():
-    sources = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
+    sources = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "board", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json"), libs.ssd1306_path()]
     out = upy.run(GAME, sources, heap_kb=BOARD_HEAP_KB)
     head, journal_text = out.split("JOURNAL\n", 1)

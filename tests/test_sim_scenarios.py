@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bgc import scenario, sim as simmod
+from bgc.board import scenario, sim as simmod
 from bgc.cli import main as bgc_main
 
 HERE = os.path.dirname(os.path.abspath(__file__))

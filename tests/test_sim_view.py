@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from bgc import sim as simmod
+from bgc.board import sim as simmod
 
 LETTER_OF = {"LEGAL": "g", "LIFTED": "b", "ILLEGAL": "r", "TURN": "a", "HINT": "p", "OFF": "."}
 

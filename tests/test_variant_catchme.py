@@ -3,7 +3,8 @@ standard game, each named after it, against the seed's sentences (not the engine
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position
 from bgrules.match import Match, MatchError
 from bgrules.position import BAR, OPP

@@ -6,7 +6,9 @@ import os
 
 import pytest
 
-from bgc import cli, journals, libs, upy
+from bgc import cli
+from bgc.logs import journals
+from bgc.pico import libs, upy
 from bgrules import Position
 from bgrules.match import Match
 from bgrules.position import BAR, OFF, OPP
@@ -173,7 +175,7 @@ for p in range(1, 7):
 
 @pytest.mark.micropython
 def test_a_whole_game_of_doublets_on_the_virtual_board_with_real_towers():
-    sources = [os.path.join(base.ROOT, "firmware"), os.path.join(base.ROOT, "host", "bgc", "virtual"),
+    sources = [os.path.join(base.ROOT, "firmware"), os.path.join(base.ROOT, "host", "bgc", "board", "virtual"),
                os.path.join(base.ROOT, "hardware", "geometry.json"), libs.ssd1306_path()]
     out = upy.run(_program(), sources, heap_kb=base.BOARD_HEAP_KB)
     head, journal_text = out.split("JOURNAL\n", 1)

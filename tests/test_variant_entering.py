@@ -251,7 +251,8 @@ def test_on_the_board_a_board_checker_moved_before_all_are_in_is_flagged(tmp_pat
 @pytest.mark.parametrize("key", ENTERING + ("straight",))
 def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys, key):
     # GNU Backgammon plays none of these games: .mat/.sgf would import as the standard game
-    from bgc import cli, journals
+    from bgc import cli
+    from bgc.logs import journals
     from companion import journal
 
     recs = journals.synthetic_records(5, length=1, rules=key)

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position
 from bgrules.match import Match
 from bgrules.position import BAR, OFF, OPP

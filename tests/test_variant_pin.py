@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position, Turn
 from bgrules.match import MATCH_OVER, Match, MatchError
 from bgrules.position import OPP, PositionError

@@ -4,7 +4,8 @@ differs from the standard game, each named after it."""
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position, Turn
 from bgrules.match import Match
 from bgrules.rules import ruleset

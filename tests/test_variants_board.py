@@ -1,14 +1,14 @@
 """Each variant played to the end on the virtual board under MicroPython: the firmware chosen
 with ``new length=1 variant=KEY`` over serial, the scripted players of test_sim_micropython
 lifting and placing checkers cell by cell, under the real MicroPython with its collector on
-(bgc.upy); no false flag, a game end, and a journal that names
+(bgc.pico.upy); no false flag, a game end, and a journal that names
 the variant and replays (on CPython) to the same winner."""
 
 import os
 
 import pytest
 
-from bgc import libs, upy
+from bgc.pico import libs, upy
 from bgrules.rules import VARIANTS, ruleset
 
 import test_sim_micropython as base
@@ -155,7 +155,7 @@ for line in Serial.ends:
 # Doublets' towers need their own handling: tests/test_variant_doublets.py plays its whole game.
 @pytest.mark.parametrize("key", [k for k in VARIANTS if k not in ("standard", "doublets")])
 def test_a_whole_game_of_the_variant_on_the_virtual_board(key):
-    sources = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
+    sources = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "board", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json"), libs.ssd1306_path()]
     out = upy.run(_program(key), sources, heap_kb=base.BOARD_HEAP_KB)
     head, journal_text = out.split("JOURNAL\n", 1)

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position
 from bgrules.rules import VARIANTS
 from companion import journal

@@ -11,7 +11,7 @@ import pytest
 from bgrules import Position, Turn
 from bgrules.rules import ruleset
 
-gnubg_ref = pytest.importorskip("bgc.gnubg_ref")
+gnubg_ref = pytest.importorskip("bgc.rules.gnubg_ref")
 pytest.importorskip("gnubg_nn")
 
 

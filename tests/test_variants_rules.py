@@ -175,7 +175,7 @@ def test_a_saved_match_keeps_its_variant(key):
 
 @pytest.mark.micropython
 def test_under_micropython_only_the_chosen_variant_is_imported():
-    from bgc import upy
+    from bgc.pico import upy
 
     out = upy.run("""
 import sys

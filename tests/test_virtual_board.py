@@ -4,10 +4,11 @@ import os
 
 import pytest
 
-from bgc import upy, virtual
+from bgc.pico import upy
+from bgc.board import virtual
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-UPY_SOURCES = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "virtual"),
+UPY_SOURCES = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host", "bgc", "board", "virtual"),
                os.path.join(ROOT, "hardware", "geometry.json")]
 # The guest's heap holds the virtual board's physical model (fields of 128 sensors) as well as the
 # firmware: more than a Pico's.
@@ -195,7 +196,7 @@ def test_debounce_needs_n_stable_frames(board):
 
 
 def test_classifier_error_rate_short_run():
-    from bgc.virtual import soak
+    from bgc.board.virtual import soak
 
     r = soak.run(frames=5000, seed=11)
     assert r["cells_checked"] > 500000

@@ -9,7 +9,7 @@ import time
 import pytest
 import serial
 
-from bgc.vpico import VirtualPico
+from bgc.pico.vpico import VirtualPico
 
 MPREMOTE = [sys.executable, "-m", "mpremote", "connect"]
 

@@ -13,13 +13,14 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
 
-from bgc import export, journals
-from bgc import players as P
-from bgc import sim as simmod
+from bgc.logs import export, journals
+from bgc.board import players as P
+from bgc.board import sim as simmod
 from bgc.web import Hub, serve
 from bgc.web.virtual import Follower
 from web_helpers import CHROMIUM, Browser, SerialBoard, wait_for
@@ -41,6 +42,7 @@ def page(dom):
     status = dict(re.findall(r'class="status-led" data-colour="(\w+)" data-led="(\w+)"', dom))
     dice = re.search(r'data-dice="([^"]*)"', dom)
     title = re.search(r'<h1 id="title">([^<]*)</h1>', dom)
+    off = re.search(r'id="off"[^>]*data-white="(\d+)" data-black="(\d+)"', dom)
     return {
         "points": points,
         "oled": json.loads(html.unescape(rows.group(1))) if rows else None,
@@ -49,6 +51,8 @@ def page(dom):
         "moves": [html.unescape(m) for m in re.findall(r'<li class="(?:white|black)">([^<]*)</li>', dom)],
         "history": re.findall(r"<li>(\w+)</li>", dom.split('id="history"', 1)[1]) if 'id="history"' in dom else [],
         "title": html.unescape(title.group(1)) if title else None,
+        "off": tuple(int(x) for x in off.groups()) if off else None,
+        "trays": {c: int(n) for c, n in re.findall(r'class="tray" data-colour="(\w+)" data-off="(\d+)"', dom)},
     }
 
 
@@ -121,6 +125,8 @@ def test_sim_page_draws_the_firmware_state_and_reconnects_after_the_server_resta
             assert led == led_word(sim.board, p), p
         assert sorted(p for p, v in shown["points"].items() if v[0] == "legal") == [14, 18, 20]
         assert shown["points"][24][0] == "lifted"
+        # the checker in White's hand is on the board for the firmware: nothing is borne off
+        assert shown["off"] == (0, 0) and shown["trays"] == {"white": 0, "black": 0}, (shown["off"], shown["trays"])
         wc, bc = simmod.board_counts(sim.board)
         assert [shown["points"][p][1:] for p in range(1, 25)] == [(wc[p], bc[p]) for p in range(1, 25)]
         assert [r.rstrip() for r in shown["oled"]] == sim.oled_rows()
@@ -210,3 +216,330 @@ def test_watch_web_follows_a_game_on_a_serial_board_through_unplugging(tmp_path)
     assert "live view: http://127.0.0.1:%d/" % port in watch.stderr.read()
     out = watch.stdout.read()
     assert "board unplugged" in out and "board back on" in out
+
+
+
+# --- the page on a phone and on a desktop; what it draws (issue 21) ---------------------------------
+
+# Element boxes as the browser lays them out (getBoundingClientRect, CSS px of the layout viewport).
+LAYOUT_JS = """JSON.stringify((() => {
+  const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  let right = 0;
+  for (const e of document.querySelectorAll("main, main *")) {
+    const b = e.getBoundingClientRect();
+    if (b.width > 0) right = Math.max(right, b.right);
+  }
+  return { width: innerWidth, height: innerHeight, scroll: document.documentElement.scrollWidth,
+           board: box(document.getElementById("board")), aside: box(document.querySelector("aside")),
+           right, text: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize) };
+})())"""
+
+
+def position_status(mover, opponent, **fields):
+    """A status event of White on roll with White's and Black's checkers on points 1..24 (each in
+    its owner's numbering), the rest borne off."""
+    from bgrules import Position
+
+    st = {"ev": "status", "match": "x", "names": ["White", "Black"], "score": [0, 1], "length": 3, "cube": 1,
+          "owner": -1, "crawford": False, "on_roll": 0, "to_act": 0, "dice": [], "phase": "roll", "pips": [0, 0],
+          "msg": "", "game": 2, "pos": Position.from_points(mover, opponent).id()}
+    st.update(fields)
+    return st
+
+
+def points(**at):
+    counts = [0] * 24
+    for p, n in at.items():
+        counts[int(p[1:]) - 1] = n
+    return counts
+
+
+START = points(p6=5, p8=3, p13=5, p24=2)
+
+
+def opened(hub, *events):
+    hub.feed({"ev": "new", "settings": {"names": ["White", "Black"], "rules": "standard", "length": 3}})
+    for ev in events:
+        hub.feed(ev)
+
+
+@pytest.mark.parametrize("size", [(390, 844, True), (360, 740, True), (1920, 1080, False)],
+                         ids=["phone-390x844", "phone-360x740", "desktop-1920x1080"])
+def test_the_page_fits_the_window_from_a_phone_to_a_desktop(size):
+    width, height, phone = size
+    hub = Hub("the virtual board")
+    opened(hub, position_status(START, START, dice=[5, 3], phase="moving", cube=2, owner=1),
+           {"ev": "play", "p": 0, "move": "13/8 6/3", "pos": "x"})
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with Browser() as browser:
+            browser.open(server.url, device=size)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            got = json.loads(browser.js(LAYOUT_JS))
+    finally:
+        server.stop()
+    left, top, right, bottom = got["board"]
+    a_left, a_top, a_right, a_bottom = got["aside"]
+    assert got["width"] == width, got  # the viewport tag: laid out at the phone's width, not 980 px
+    assert got["scroll"] <= width and got["right"] <= width + 0.5, got  # nothing sticks out: no sideways scroll
+    assert left >= 0 and right <= width and a_left >= 0 and a_right <= width, got
+    assert got["text"] >= 14, got  # text at its size, not shrunk with a wide page
+    if phone:
+        assert right - left >= width - 40, got  # the board takes the phone's width...
+        assert a_top >= bottom, got  # ... and the panels go below it
+    else:
+        assert a_left >= right, got  # the panels beside the board
+        assert bottom <= height and right - left >= 1000, got  # the board scaled up to the window, all of it in view
+
+
+def svg_attrs(dom, element_id):
+    tag = re.search(r'<g id="%s"([^>]*)>' % element_id, dom)
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', tag.group(1))) if tag else None
+
+
+def test_the_page_draws_the_cube_at_its_owners_side_the_dice_with_pips_and_the_trays():
+    hub = Hub("the virtual board")
+    # White has borne off twelve (two on its 1 point, one on its 3), Black five (ten on its 6 point)
+    opened(hub, position_status(points(p1=2, p3=1), points(p6=10), dice=[5, 3], phase="moving", cube=2, owner=1),
+           {"ev": "game_end", "winner": 0, "points": 2})
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="3"' in browser.dom(), 20)
+            dom = browser.dom()
+            cube_y = browser.js('+document.querySelector("#board-cube rect").getAttribute("y")')
+            pips = browser.js('document.querySelectorAll("#board-dice .die circle.pip").length')
+            turn = browser.js('document.getElementById("turn").textContent')
+            last = browser.js('document.getElementById("last").textContent')
+            for owner, want in ((0, "white"), (-1, "centre")):
+                hub.feed(position_status(points(p1=2, p3=1), points(p6=10), cube=4, owner=owner, phase="gameover"))
+                assert wait_for(lambda: svg_attrs(browser.dom(), "board-cube")["data-owner"] == want, 10)
+                if owner == 0:
+                    white_y = browser.js('+document.querySelector("#board-cube rect").getAttribute("y")')
+                    gameover = browser.js('document.getElementById("turn").textContent')
+            centre_y = browser.js('+document.querySelector("#board-cube rect").getAttribute("y")')
+    finally:
+        server.stop()
+    cube = svg_attrs(dom, "board-cube")
+    assert (cube["data-value"], cube["data-owner"]) == ("2", "black")
+    assert cube_y < centre_y < white_y  # Black's side at the top of the picture, White's at the bottom
+    dice = svg_attrs(dom, "board-dice")
+    assert (dice["data-dice"], dice["data-player"]) == ("5-3", "white")
+    assert pips == 8  # five pips and three
+    assert page(dom)["trays"] == {"white": 12, "black": 5} and page(dom)["off"] == (12, 5)
+    assert page(dom)["title"] == "White vs Black"  # not "White (White) vs Black (Black)"
+    assert turn == "White to move" and gameover == "Game over"  # the phase in words, not "(gameover)"
+    assert last == "game over: White wins 2 points"
+
+
+def test_the_off_count_is_the_firmwares_in_every_variant_way_of_counting():
+    from bgc.web.hub import off_from_status
+
+    st = position_status(points(p1=2, p3=1), points(p6=10))
+    assert off_from_status(st) == [12, 5]
+    assert off_from_status(dict(st, on_roll=1)) == [5, 12]  # the Position ID is seen by the player on roll
+    assert off_from_status(position_status(START, START)) == [0, 0]
+    # checkers waiting beside the board (Acey Deucey) are not borne off
+    waiting = position_status(points(p1=2), points(p1=2), wait=[13, 13])
+    assert off_from_status(waiting, "aceydeucey") == [0, 0]
+    assert off_from_status({"ev": "status", "pos": None}) is None
+
+
+def test_no_favicon_404_the_page_names_its_icon():
+    server = serve(Hub("the virtual board"), "127.0.0.1", 0)
+    try:
+        with urllib.request.urlopen(server.url + "favicon.ico") as r:
+            assert r.status == 204
+        with urllib.request.urlopen(server.url) as r:
+            assert re.search(r'<link rel="icon" href="data:', r.read().decode())
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + "nothing.here")
+        assert err.value.code == 404
+    finally:
+        server.stop()
+
+
+def test_the_http_date_is_the_real_time_under_bgc_sim():
+    import datetime
+    import email.utils
+
+    sim = subprocess.Popen([sys.executable, "-m", "bgc", "sim", "--web", "--web-port", "0"], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = sim.stderr.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        with urllib.request.urlopen(url + "state") as r:
+            date = email.utils.parsedate_to_datetime(r.headers["Date"])
+        now = datetime.datetime.now(datetime.timezone.utc)
+        assert abs((now - date).total_seconds()) < 120, (r.headers["Date"], now)  # not the simulator's 1970
+    finally:
+        sim.stdin.close()
+        try:
+            sim.wait(20)
+        except subprocess.TimeoutExpired:
+            sim.kill()
+            sim.wait()
+        sim.stdout.close()
+        sim.stderr.close()
+
+
+def interface_addresses():
+    """This machine's IPv4 addresses other than loopback, as iproute2 lists them."""
+    import shutil
+
+    if shutil.which("ip") is None:
+        pytest.skip("no ip command (iproute2) to list the addresses")
+    out = subprocess.run(["ip", "-o", "-4", "addr", "show"], capture_output=True, text=True).stdout
+    return [a for a in re.findall(r"\binet (\d+\.\d+\.\d+\.\d+)/", out) if not a.startswith("127.")]
+
+
+def test_web_host_0000_prints_the_addresses_other_devices_can_open(capsys):
+    import argparse
+
+    from bgc.commands.sim import start_web
+
+    server = start_web(argparse.Namespace(web_host="0.0.0.0", web_port=0), Hub("the virtual board"))
+    try:
+        port = server.server_address[1]
+        said = capsys.readouterr().err
+        assert "0.0.0.0" not in said, said
+        for address in interface_addresses():
+            assert "http://%s:%d/ (other devices on the network)" % (address, port) in said, said
+        assert "http://127.0.0.1:%d/ (this computer)" % port in said
+        with urllib.request.urlopen("http://127.0.0.1:%d/state" % port) as r:  # served on every address
+            assert r.status == 200
+    finally:
+        server.stop()
+    server = start_web(argparse.Namespace(web_host="127.0.0.1", web_port=0), Hub("the virtual board"))
+    try:
+        assert capsys.readouterr().err == "live view: http://127.0.0.1:%d/ (this computer); Ctrl-C to stop\n" % (
+            server.server_address[1])
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
+    """issue 24, item 2 (part): the finished match's plays that lost equity, with the best play and
+    the mark, the cube errors and the players' totals, on the page when the review is asked for."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with urllib.request.urlopen(server.url + "review", timeout=120) as r:
+            data = json.loads(r.read().decode())
+        lost = [(g["number"], rec) for g in data["games"] for rec in g["records"]
+                if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+        assert len(lost) > 50
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            assert 'id="review"' in browser.dom() and "analyse the match" in browser.dom()
+            assert "13/7 13/7 8/2 8/2" not in browser.dom()  # nothing shown unasked
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            dom = browser.dom()
+        rows = [c.split()[0] for c in re.findall(r'<tr class="([\w -]+)">', dom)]
+        assert rows.count("very-bad") == sum(1 for _, rec in lost if rec["mark"] == "very bad") + \
+            sum(1 for g in data["games"] for rec in g["records"]
+                if (rec.get("cube") or {}).get("mark") == "very bad" and rec["cube"].get("error", 0) > 0.0005)
+        assert "double, pass" in dom and "error rate" in dom
+    finally:
+        server.stop()
+    hub = Hub("the virtual board")
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + "review")
+        assert err.value.code == 409 and "no match to review yet" in err.value.read().decode()
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_live_review_tells_each_plays_error_only_when_switched_on():
+    """issue 24, item 2 (part): after each play, its equity lost and the best play; off by default."""
+    from bgc.logs import analysis
+
+    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    journal = ["".join(lines[:30])]
+    hub = Hub("the virtual board", journal_text=lambda: journal[0])
+    server = serve(hub, "127.0.0.1", 0)
+
+    def last_play():
+        r = analysis.analyse(journals.replay_text(journal[0], "live"), 0)
+        rec = [x for g in r["games"] for x in g["records"] if x["kind"] == "move" and "best" in x][-1]
+        return "%s played %s: " % (r["names"][rec["player"]], rec["played"])
+
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            browser.js('localStorage.removeItem("bgc-live-review")')
+            opened(hub, position_status(START, START, dice=[5, 3], phase="moving"),
+                   {"ev": "play", "p": 0, "move": "13/8 6/3", "pos": "x"})
+            assert wait_for(lambda: "13/8 6/3" in browser.dom(), 20)
+            time.sleep(1)
+            assert browser.js('document.getElementById("live-review").textContent') == ""  # not told unasked
+            browser.js('document.getElementById("live-on").click()')
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            journal[0] = "".join(lines[:60])
+            hub.feed({"ev": "play", "p": 1, "move": "24/18 13/10", "pos": "x"})
+            want = last_play()
+            assert wait_for(lambda: want in browser.js('document.getElementById("live-review").textContent'), 60)
+            browser.js('document.getElementById("live-on").click()')
+            assert wait_for(lambda: browser.js('document.getElementById("live-review").textContent') == "", 10)
+    finally:
+        server.stop()
+
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn():
+    """issue 24, item 2 (part): the board at a reviewed play, the play made and the best one drawn."""
+    from bgc.web.hub import counts_from_status
+
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        data = hub.review()
+        shown = [rec for g in data["games"] for rec in g["records"] if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+        rec = shown[1]  # White's 6-6 in game 1: 13/7 13/7 8/2 8/2 for 24/18 24/18 13/7 13/7
+        assert rec["played"] == "13/7 13/7 8/2 8/2" and rec["best"] == "24/18 24/18 13/7 13/7"
+        white, black = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]})
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            browser.js('document.querySelectorAll("#review tr.play")[1].click()')
+            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+            assert sum(w + b for _, w, b in board) > 20  # checkers on the board, not an empty one
+            steps = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("#arrows line")].map(l => l.getAttribute("class")))'))
+            assert steps.count("step played") == 4 and steps.count("step best") == 4
+            assert "before White's 6-6" in browser.js('document.getElementById("review-at").textContent')
+            browser.js('document.querySelectorAll("#review tr.play")[1].click()')  # again: the live board
+            assert browser.js('document.querySelectorAll("#arrows line").length') == 0
+            live = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                         'g => +g.dataset.white + +g.dataset.black))'))
+            assert sum(live) == 30 and live != [white[p] + black[p] for p in range(1, 25)]
+            # every play: the best plays are listed too, and a click shows one
+            browser.js('document.getElementById("review-all").click()')
+            plays = [r for g in data["games"] for r in g["records"] if r["kind"] == "move" and r.get("position")]
+            assert browser.js('document.querySelectorAll("#review tr.play").length') == len(plays) > len(shown)
+            first = plays[0]
+            browser.js('document.querySelectorAll("#review tr.play")[0].click()')
+            white, black = counts_from_status({"pos": first["position"], "on_roll": first["player"]})
+            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+    finally:
+        server.stop()

@@ -4,7 +4,8 @@ automated players."""
 
 import json
 
-from bgc import cli, journals
+from bgc import cli
+from bgc.logs import journals
 from bgrules import Position
 from bgrules.match import Match, ROLL
 from companion import journal

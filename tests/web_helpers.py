@@ -58,9 +58,18 @@ class Browser:
                     raise RuntimeError("%s: %s" % (method, reply["error"]))
                 return reply.get("result", {})
 
-    def open(self, url):
-        target = self._call("Target.createTarget", {"url": url}, session=False)["targetId"]
+    def open(self, url, device=None):
+        """Open ``url`` in a new tab. ``device``: (width, height, mobile) emulated before the page
+        loads, as Chrome DevTools' device mode does: with mobile True the page is laid out as on a
+        phone (a 980 px wide layout unless its viewport tag says otherwise, text not inflated)."""
+        target = self._call("Target.createTarget", {"url": "about:blank" if device else url}, session=False)["targetId"]
         self.session = self._call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+        if device:
+            width, height, mobile = device
+            self._call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "mobile": mobile,
+                                                               "deviceScaleFactor": 3 if mobile else 1,
+                                                               "screenWidth": width, "screenHeight": height})
+            self._call("Page.navigate", {"url": url})
 
     def js(self, expression):
         r = self._call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
@@ -100,7 +109,7 @@ class Browser:
 
 
 class SerialBoard:
-    """The firmware on the virtual board (a bgc.sim.Sim) behind a pseudo-terminal at ``link``, as a
+    """The firmware on the virtual board (a bgc.board.sim.Sim) behind a pseudo-terminal at ``link``, as a
     Pico on USB is: its serial events come out of the port, commands written to it go in.
     ``unplug()`` closes the port and removes ``link``; ``plug()`` brings a new one."""
 

@@ -10,12 +10,12 @@ Pure Python that runs unchanged on MicroPython and CPython: no I/O, no dataclass
 
 # The names below are fetched from their modules on first use rather than imported here: Python
 # runs this file before any bgrules submodule, and the Pico must not pay RAM for the host's parts
-# (reading notation, enumerating every play) just because it imports bgrules.match.
+# (enumerating every play) just because it imports bgrules.match.
 _HOMES = {
     "position": ("Position", "PositionError", "OFF", "BAR"),
     "rules": ("Rules", "STANDARD", "NACKGAMMON", "RULESETS"),
     "turn": ("Play", "Turn", "legal_plays", "check_play"),
-    "notation": ("format_steps", "parse_moves", "apply_moves", "NotationError"),
+    "notation": ("format_steps", "NotationError"),
     "match": ("Match", "MatchError"),
     "matchid": ("MatchKey", "MatchIdError", "decode_match_id", "encode_match_id"),
 }

@@ -9,7 +9,7 @@
 # so an evening replays exactly. docs/chouette.md has the rules with the seed's text and the
 # choices made where the seed leaves them open.
 
-from bgrules.match import Match, MatchError, ROLL, DOUBLED, GAME_OVER, MATCH_OVER, MAX_CUBE
+from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, GAME_OVER, MATCH_OVER, MAX_CUBE
 
 COMMON = "common"  # one common cube: the captain turns it for the team
 SEVERAL = "several"  # each team member owns a cube
@@ -29,6 +29,39 @@ class ChouetteError(MatchError):
 
 def _name_ok(name):
     return isinstance(name, str) and 0 < len(name) <= 20 and "|" not in name and "\n" not in name
+
+
+def signed(points):
+    """A ledger figure as the players read it: +2, -1.5, and 0 for an even balance."""
+    if not points:
+        return "0"
+    return ("%+d" % points) if points == int(points) else ("%+.1f" % points)
+
+
+def cube_words(cubes):
+    """The cube form in words: "one common cube" (the captain turns it for the team) or
+    "several cubes" (one per team member)."""
+    return "one common cube" if cubes == COMMON else "several cubes"
+
+
+LOT_OUTCOMES = 36  # the outcomes of one roll of two dice: (d1 - 1) * 6 + (d2 - 1)
+
+
+def draw_lot(count, roll):
+    """A fair draw of one of ``count`` candidates (1 to 36) with the board's dice: ``roll()``
+    gives two dice. The 36 outcomes are numbered 0..35 and each candidate gets the same number
+    of them; the few left over (36 % count) roll again. One die taken modulo the count would
+    never draw a seventh candidate and favour the first ones."""
+    if not 1 <= count <= LOT_OUTCOMES:
+        raise ChouetteError("A lot among 1 to 36")
+    usable = LOT_OUTCOMES - LOT_OUTCOMES % count
+    for _ in range(64):
+        d1, d2 = roll()
+        outcome = (d1 - 1) * 6 + (d2 - 1)
+        if outcome < usable:
+            return outcome % count
+    # 64 rolls out of range in a row: at most (1/6)**64 from fair dice
+    raise ChouetteError("The dice never fall in range")
 
 
 class Chouette:
@@ -86,6 +119,7 @@ class Chouette:
         self.offer_names = []  # the members the box's double went to
         self.beaten_by = None  # SEVERAL: a captain the box dropped against
         self.result = None
+        self.game_team = []  # the team as the game started (line order), the box's partner included
 
     # --- the line ----------------------------------------------------------------------------
 
@@ -154,15 +188,31 @@ class Chouette:
             self.players.append(name)
             self.totals[name] = 0
 
-    def leave(self, name):
-        """A player leaves between games; the line closes up (a box who leaves hands the box to
-        the captain). Their totals stay in the ledger."""
-        if self.phase != READY:
-            raise ChouetteError("Leave between games")
+    def leave_refusal(self, name):
+        """Why ``name`` may not leave now; None when they may. Seed: players leave "in qualunque
+        momento". During a game that is anyone with nothing left on the board: a member who has
+        dropped (out of the game, stake paid) or who sits this game out (joined during it). The
+        box, the box's partner and the members still playing finish the game first."""
+        if self.phase == SEATING:
+            return "Roll for seats first"
         if name not in self.line:
-            raise ChouetteError("%s is not in the line" % name)
+            return "%s is not in the line" % name
+        if self.phase == GAME and self.result is None:
+            if name == self.line[0] or name == self.partner:
+                return "%s holds the box: leave after this game" % name
+            if name in self.playing:
+                return "%s plays this game: drop or finish it first" % name
         if len(self.line) <= MIN_PLAYERS:
-            raise ChouetteError("A chouette needs 3 players")
+            return "A chouette needs 3 players"
+        return None
+
+    def leave(self, name):
+        """A player leaves (leave_refusal says when); the line closes up (a box who leaves between
+        games hands the box to the captain). Their totals stay in the ledger; they may come back
+        (``join``) at the end of the line."""
+        why = self.leave_refusal(name)
+        if why:
+            raise ChouetteError(why)
         self.line.remove(name)
         if self.partner == name:
             self.partner = None
@@ -189,22 +239,54 @@ class Chouette:
         team = self.team()
         return [team[0]] + [team[i] for i in range(len(team) - 1, 0, -1)]
 
+    def partner_refusal(self):
+        """Why the box may not take a partner now; None when it may: with ``partner_from``
+        players or more, between games or at a game's start before the opening roll (so from
+        the first game on: the board starts game 1 as soon as the seats are rolled)."""
+        if not self.partner_from:
+            return "No box partner here"
+        if len(self.line) < self.partner_from:
+            return "Partner: %d players or more" % self.partner_from
+        if self.phase == SEATING:
+            return "Roll for seats first"
+        if self.phase == GAME and (self.result is not None or self.match.phase != OPENING):
+            return "Partner: before the game"
+        return None
+
+    def lot_candidates(self):
+        """Among whom the partner is drawn by lot (seed: the whole team but the captain)."""
+        return self.team()[1:]
+
     def choose_partner(self, accepts, lot=0):
         """``accepts``: the answers in partner_order (True: will partner the box); the first
-        who accepts is the partner. Nobody: the partner is drawn by lot among the team except
-        the captain; ``lot`` is the draw (any number, taken modulo the candidates)."""
-        if self.phase != READY:
-            raise ChouetteError("Partner: between games")
-        if not self.partner_from or len(self.line) < self.partner_from:
-            raise ChouetteError("Partner: %d players or more" % self.partner_from)
+        who accepts is the partner. Nobody: the partner is drawn by lot among lot_candidates();
+        ``lot`` is the index drawn (draw_lot; older journals hold a die, taken modulo)."""
+        why = self.partner_refusal()
+        if why:
+            raise ChouetteError(why)
         order = self.partner_order()
+        chosen = None
         for i in range(min(len(accepts), len(order))):
             if accepts[i]:
-                self.partner = order[i]
-                return self.partner
-        others = self.team()[1:]
-        self.partner = others[lot % len(others)]
-        return self.partner
+                chosen = order[i]
+                break
+        if chosen is None:
+            if not (isinstance(lot, int) and lot >= 0):
+                raise ChouetteError("Partner: a lot drawn")
+            others = self.lot_candidates()
+            chosen = others[lot % len(others)]
+        self.partner = chosen
+        if self.phase == GAME:
+            self._seat_team()
+        return chosen
+
+    def _seat_team(self):
+        # The game's team without the box's partner: the captain is its first member.
+        self.playing = [n for n in self.game_team if n != self.partner]
+        self.cube = {}
+        for n in self.playing:
+            self.cube[n] = [1, -1]
+        self._new_captain()
 
     # --- a game --------------------------------------------------------------------------------
 
@@ -219,11 +301,9 @@ class Chouette:
         self._clear_game()
         self.game += 1
         self.phase = GAME
-        self.playing = [n for n in self.line[1:] if n != self.partner]
-        self.captain = self.playing[0]
-        for n in self.playing:
-            self.cube[n] = [1, -1]
-        self.match = Match(0, jacoby=self.jacoby and self.cubes == COMMON, names=(self.line[0], self.captain))
+        self.game_team = self.line[1:]
+        self.match = Match(0, jacoby=self.jacoby and self.cubes == COMMON, names=(self.line[0], self.line[1]))
+        self._seat_team()
         return self.match
 
     def is_over(self):
@@ -242,6 +322,9 @@ class Chouette:
         captain) may not double now; None when it may."""
         if self.phase != GAME or self.result is not None:
             return "No game on"
+        if self.cubes == COMMON and side == 1 and name and name != self.captain:
+            # Seed: with one cube a member's only own decision is to take or pass
+            return "Only the captain doubles"
         m = self.match
         why = m.double_refusal(side)
         if why:
@@ -354,8 +437,6 @@ class Chouette:
     def team_double(self, name=None):
         """The team doubles the box: the captain for the team (COMMON) or one member with their
         own cube (SEVERAL, default the captain). The box answers with ``box_answer``."""
-        if self.cubes == COMMON:
-            name = None
         why = self.double_refusal(1, name)
         if why:
             raise ChouetteError(why)
@@ -425,8 +506,7 @@ class Chouette:
             # Choice (the seed does not say): the partner shares the box's result half and half.
             half = box_total // 2 if box_total % 2 == 0 else box_total / 2
             out = [(box, half), (self.partner, half)]
-        order = [n for n in self.line]
-        rows.sort(key=lambda r: order.index(r[0]))
+        rows.sort(key=self._line_place)
         out += rows
         for n, p in out:
             self.totals[n] += p
@@ -443,16 +523,30 @@ class Chouette:
         self.ledger.append((self.game, box, cap, out))
         self.partners.append(self.partner)
         line = self.line
+        if cap not in line:
+            # the captain the box dropped against has left: the box has lost all the same, and
+            # the next in the line takes it
+            box_won = False
+            cap = None
         if box_won:
             line.remove(cap)
             line.append(cap)
         else:
-            line.remove(cap)
+            if cap is not None:
+                line.remove(cap)
             line.remove(box)
-            line.insert(0, cap)
+            if cap is not None:
+                line.insert(0, cap)
             line.append(box)
         self.partner = None
         self.phase = READY
+
+    def _line_place(self, row):
+        # a ledger row's place: the line's order; one who has left meanwhile after the others
+        name = row[0]
+        if name in self.line:
+            return self.line.index(name)
+        return len(self.line) + self.players.index(name)
 
     def points(self, game_index=-1):
         """The (name, points) rows of a finished game (last by default)."""

@@ -1,5 +1,7 @@
 # Move notation as players and GNU Backgammon write it: 24/18 13/10*, bar/22, 6/off, 8/5(2),
 # 24/20*/16. Points are the mover's own numbers; 25 is written "bar", 0 "off".
+# The Pico only writes notation: reading it (parse_moves, apply_moves) is the host's, in
+# bgc.rules.notation_read, and the firmware never imports the host.
 
 from bgrules.position import OPP, BAR, OFF, Position
 
@@ -53,14 +55,4 @@ def format_steps(steps):
     return " ".join(out)
 
 
-def __getattr__(name):
-    # Reading notation is the host's (bgc, tests): the Pico only writes it, so the reader lives in
-    # the host package (bgc.notation_read), not on the Pico's flash or in its RAM.
-    if name in ("parse_moves", "apply_moves"):
-        from bgc import notation_read
-
-        return getattr(notation_read, name)
-    raise AttributeError(name)
-
-
-__all__ = ["format_steps", "parse_moves", "apply_moves", "NotationError"]
+__all__ = ["format_steps", "NotationError"]

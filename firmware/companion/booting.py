@@ -9,8 +9,8 @@ from companion import journal as J
 def boot(c, frame, now, version):
     c.now = now
     c.frame[:] = frame
-    c.store.ensure()
     note = ""
+    aside = c.store.ensure()  # a file where the journal folder goes is kept under another name
     resumed = False
     damaged = None
     name = c.store.latest()
@@ -48,6 +48,8 @@ def boot(c, frame, now, version):
         c.emit("damaged", damaged)
     if note:
         c.emit("note", {"text": note})
+    if aside:
+        c.emit("note", {"text": "a file stood where the journal folder goes: kept as %s" % aside})
     if damaged:
         c.note_line = "Log damaged L%d" % damaged["line"]
     else:
@@ -59,7 +61,8 @@ def boot(c, frame, now, version):
         if c.note_line and c.msg != said:  # e.g. "No legal move": show both
             c.say(c.note_line + " " + c.msg)
     else:
-        c.say(c.note_line if damaged else "Line dropped" if note else "")
+        c.say(c.note_line if damaged else "Line dropped" if note else
+              "Flash low: pull logs" if c.store.low() else "")
         c._setup()
     c.status()
     c.render()

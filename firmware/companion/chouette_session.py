@@ -8,10 +8,10 @@
 # evening's journal replays through ``replay`` after a power cut, in the middle of a team decision
 # too. docs/chouette.md has the rules and the records; docs/player-guide.md the buttons.
 
-from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME
+from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME, draw_lot, signed
 from bgrules.match import MatchError, GAME_OVER, DOUBLED
 from companion import journal as J
-from companion.display import fit, pair, split
+from companion.display import W, fit, pair, split
 
 VERSION = 1
 MENU_MAX = 8  # the menu offers 3 to 8 players; more over serial (up to 12)
@@ -68,7 +68,9 @@ def apply(ch, record):
             if record["side"] == 0:
                 ch.box_double(record.get("names"))
             else:
-                ch.team_double(record.get("name"))
+                # with one common cube the double is the captain's, whatever member an older
+                # firmware wrote down (it took a member's double as the captain's)
+                ch.team_double(record.get("name") if ch.cubes == SEVERAL else None)
         elif a == "canswer":
             ch.answer(record["take"], record["name"])
         elif a == "cbox":
@@ -115,10 +117,11 @@ def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
     c.settings["chouette"] = len(names) if len(names) <= MENU_MAX else 0
     c.pick = None
     c.member_pick = None
+    c.box_pick = None
     c.show_ledger = False
     c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
     c.phase = "seating"
-    c.say("Roll for seats")
+    c.say("Flash low: pull logs" if c.note_line == "Flash low" else "Roll for seats")
     c.hint = hint(c)
     c.status()
     return None
@@ -135,10 +138,11 @@ def act(c, record):
         c.say(text[text.find(": ") + 2:] if " refused: " in text else text)
         return False
     try:
-        c.journal.append(record)
+        c.write_record(record)
     except OSError as exc:
-        records, problem = c.journal.read()
-        c.chouette = J.replay(records)
+        # read back line by line (J.recover), never the whole evening's journal at once: the
+        # heap after hours of play may hold no block that large
+        c.chouette = J.recover(c.journal.path).match
         c.match = c.chouette.match
         c.say("Flash write failed")
         c.error("journal write failed: %s" % exc)
@@ -156,6 +160,7 @@ def resume(c):
     c.match = ch.match
     c.show_ledger = False
     c.member_pick = None
+    c.box_pick = None
     if ch.phase == SEATING:
         c.phase = "seating"
         c.hint = hint(c)
@@ -215,6 +220,7 @@ def button(c, player, roll, kind, long_press):
         elif act(c, {"a": "close"}):
             c.emit("chouette_end", {"totals": totals(c.chouette), "games": c.chouette.game})
             c.chouette = None
+            c.let_go()  # the evening's last game
             c._setup()
         return True
     if ph == "doubled" and ch.asking:
@@ -237,7 +243,18 @@ def button(c, player, roll, kind, long_press):
         return True
     if c.member_pick is not None:
         return _member_pick(c, player, roll, kind, long_press)
+    if c.box_pick is not None:
+        return _box_pick(c, player, roll, kind, long_press)
     if ph == "roll" and not roll and kind != long_press and player == c.match.on_roll:
+        if player == 0 and ch.cubes == SEVERAL and ch.double_refusal(0) is None:
+            targets = ch.box_targets()
+            if len(targets) > 1:
+                # Several cubes: the box offers the double to the members it chooses (seed: "ai
+                # singoli componenti"); all of them to begin with
+                c.box_pick = [targets, list(targets), 0]
+                _box_pick_say(c)
+                c.status()
+                return True
         if player == 1 and ch.cubes == SEVERAL:
             members = [n for n in ch.playing if ch.double_refusal(1, n) is None]
             if len(members) > 1:
@@ -279,6 +296,53 @@ def _member_pick(c, player, roll, kind, long_press):
     return True
 
 
+def _box_pick_say(c):
+    targets, chosen, i = c.box_pick
+    who = targets[i]
+    ask = " x%d? %s" % (c.chouette.cube_of(who)[0] * 2, "yes" if who in chosen else "no")
+    c.say("%s%s\n%d of %d ROLL:y/n" % (who[:W - len(ask)], ask, len(chosen), len(targets)))
+    c.hint = BOX_PICK_HINT
+
+
+BOX_PICK_HINT = "CUBE:next member\nhold ROLL:double"  # hold CUBE: no double (docs/player-guide.md)
+
+
+def _box_pick(c, player, roll, kind, long_press):
+    """The box chooses the members it doubles: CUBE the next member, ROLL puts the one shown in
+    or out, ROLL held doubles those chosen, CUBE held gives up. Nothing is journaled until then."""
+    if player != 0 or c.phase != "roll":
+        if player == 1:
+            c.say("The box chooses")
+            return True
+        c.box_pick = None
+        return False
+    targets, chosen, i = c.box_pick
+    if roll and kind == long_press:
+        if not chosen:
+            c.say("Choose a member")
+            return True
+        c.box_pick = None
+        double(c, 0, [n for n in targets if n in chosen])
+        return True
+    if roll:
+        who = targets[i]
+        if who in chosen:
+            chosen.remove(who)
+        else:
+            chosen.append(who)
+    elif kind == long_press:
+        c.box_pick = None
+        c.say("")
+        c.hint = c._hint()
+        c.status()
+        return True
+    else:
+        c.box_pick[2] = (i + 1) % len(targets)
+    _box_pick_say(c)
+    c.status()
+    return True
+
+
 def double(c, side, name=None):
     ch = c.chouette
     if not c.board_ok:
@@ -288,6 +352,13 @@ def double(c, side, name=None):
         names = None if ch.cubes == COMMON else (name or ch.box_targets())
         rec = {"a": "cdouble", "side": 0, "names": names}
         why = ch.double_refusal(0)
+        if why is None and names:
+            targets = ch.box_targets()
+            for n in names:
+                if n not in targets:
+                    why = "No double to %s" % n
+                    break
+            rec["names"] = [n for n in targets if n in names]  # line order
     else:
         rec = {"a": "cdouble", "side": 1, "name": name or ch.captain}
         why = ch.double_refusal(1, rec["name"])
@@ -300,7 +371,8 @@ def double(c, side, name=None):
     c.match = ch.match
     if side == 0:
         c.say("Box doubles: %s?" % ch.to_answer())
-        c.emit("cube", {"p": 0, "action": "double", "to": list(ch.offer_names)})
+        c.emit("cube", {"p": 0, "action": "double", "to": list(ch.offer_names),
+                        "cubes": [[n, ch.cube_of(n)[0] * 2] for n in ch.offer_names]})
     else:
         c.say("%s doubles" % ch.doubler)
         c.emit("cube", {"p": 1, "action": "double", "name": ch.doubler, "cube": ch.cube_of(ch.doubler)[0] * 2})
@@ -357,8 +429,8 @@ def game_end(c):
     led = {"a": "ledger", "game": number, "box": box, "captain": cap, "points": [[n, p] for n, p in rows],
            "totals": totals(ch), "line": list(ch.line)}
     try:
-        c.journal.append(rec)  # informational: the result follows from the actions
-        c.journal.append(led)
+        c.write_record(rec)  # informational: the result follows from the actions
+        c.write_record(led)
     except OSError as exc:
         c.error("journal write failed: %s" % exc)
     c.emit("game_end", {"winner": winner, "points": points, "how": how, "box_won": box_won,
@@ -400,20 +472,44 @@ def command(c, cmd, args, line):
                           "games": [[g[0], g[1], g[2], [[n, p] for n, p in g[3]]] for g in ch.ledger]})
         c.show_ledger = True
         return
-    between = c.phase in ("gameover", "seating") or ch.phase != GAME
     rec = None
     if cmd == "join":
         rec = {"a": "join", "name": args["name"]}
     elif cmd == "leave":
-        if not between:
-            c.error("leave between games", line)
-            return
-        rec = {"a": "leave", "name": args["name"]}
+        rec = {"a": "leave", "name": args["name"]}  # the Chouette says who may leave now
     elif cmd == "cubes":
         rec = {"a": "cubes", "cubes": args["cubes"]}
     elif cmd == "partner":
         accepts = args.get("accepts", [])
-        rec = {"a": "partner", "accepts": accepts, "lot": c.dice.roll()[0] if not any(accepts) else 0}
+        why = ch.partner_refusal()
+        if why:
+            c.error(why, line)
+            return
+        lot = 0
+        if not any(accepts):
+            try:
+                lot = draw_lot(len(ch.lot_candidates()), c.dice.roll)
+            except (ChouetteError, OSError) as exc:
+                c.error(str(exc), line)
+                return
+        rec = {"a": "partner", "accepts": accepts, "lot": lot}
+    elif cmd == "boxdouble":
+        names = args.get("names") or None
+        why = ch.double_refusal(0) if c.phase == "roll" and c.match.on_roll == 0 else "the box doubles before rolling, on its turn"
+        if why is None and names:
+            if ch.cubes == COMMON:
+                why = "one common cube: the box doubles the whole team"
+            else:
+                for n in names:
+                    if n not in ch.box_targets():
+                        why = "No double to %s" % n
+                        break
+        if why:
+            c.error(why, line)
+            return
+        c.box_pick = None
+        double(c, 0, names)
+        return
     elif cmd == "cdouble":
         why = ch.double_refusal(1, args["name"]) if c.phase == "roll" else "double before rolling, on the team's turn"
         if why:
@@ -426,6 +522,8 @@ def command(c, cmd, args, line):
         return
     ch = c.chouette
     c.emit(cmd, {"name": args.get("name"), "line": list(ch.line), "partner": ch.partner, "cubes": ch.cubes})
+    if cmd == "partner" and ch.phase == GAME:
+        c.emit("chouette", seats(ch))  # chosen before the opening roll: this game's captain may change
     c.status()
 
 
@@ -445,6 +543,8 @@ def hint(c):
         return "ROLL:next CUBE:ledger"
     if c.member_pick:
         return "ROLL:yes CUBE:next hold CUBE:no"
+    if c.box_pick:
+        return BOX_PICK_HINT
     return None
 
 
@@ -457,6 +557,10 @@ def status_fields(c, fields):
     f["asking"] = ch.to_answer()
     f["doubler"] = ch.doubler
     f["picking"] = c.member_pick[0][c.member_pick[1]] if c.member_pick else None
+    if c.box_pick:
+        # the box's choice: the member shown and those chosen so far (line order)
+        f["box_picking"] = c.box_pick[0][c.box_pick[2]]
+        f["box_chosen"] = [n for n in c.box_pick[0] if n in c.box_pick[1]]
     f["totals"] = totals(ch)
     if ch.phase == GAME and ch.cubes == SEVERAL:
         # in line order: MicroPython's dicts do not keep insertion order
@@ -466,10 +570,6 @@ def status_fields(c, fields):
     fields["game"] = ch.game  # each game is a new Match: the evening's game number tells them apart
     fields["chouette"] = f
     return fields
-
-
-def _num(p):
-    return ("%+d" % p) if p == int(p) else ("%+.1f" % p)
 
 
 def screen(c):
@@ -509,7 +609,7 @@ def ledger_screen(ch):
     lines = [pair("Ledger", "game %d" % ch.game)]
     last = dict(ch.ledger[-1][3]) if ch.ledger else {}
     for n in ch.players[:6]:
-        lines.append(pair("%s %s" % (n[:6], _num(ch.totals[n])), _num(last[n]) if n in last else ""))
+        lines.append(pair("%s %s" % (n[:6], signed(ch.totals[n])), signed(last[n]) if n in last else ""))
     while len(lines) < 7:
         lines.append("")
     lines.append("ROLL:next game")

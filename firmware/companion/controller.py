@@ -83,6 +83,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.chouette = None  # a chouette evening (bgrules.chouette) around the game on the board
         self.show_ledger = False
         self.member_pick = None  # several cubes: [members, index] while the team picks who doubles
+        self.box_pick = None  # several cubes: [members, chosen, index] while the box picks whom it doubles
         self.journal = None
         self.name = None
         self.phase = "setup"
@@ -135,13 +136,35 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.emit("note", {"text": "flash low: removed exported log %s" % gone})
         j = J.Journal(self.store.path(name))
         try:
-            j.append(rec)
+            self.write_record(rec, j, name)
         except OSError as exc:
             self.say("Flash write failed")
             return "journal write failed: %s" % exc
         self.journal = j
         self.name = name
+        if self.store.low():
+            # told before the last tenth goes (what exported logs freed is counted already); shown
+            # on the set-up screen and in place of "Board ready"
+            self.note_line = "Flash low"
+            self.emit("note", {"text": "flash low: %d bytes free, pull the logs" % self.store.free()})
+        elif self.note_line == "Flash low":
+            self.note_line = ""
         return None
+
+    def write_record(self, record, journal=None, name=None):
+        """Journal ``record`` (in ``journal``, default the match's). When the flash is full,
+        exported logs (the host has them) are removed, oldest first, one at a time until the
+        write goes through: nothing is refused while the flash holds a log it may delete.
+        OSError when none is left to remove."""
+        journal = journal or self.journal
+        while True:
+            try:
+                return journal.append(record)
+            except OSError:
+                gone = self.store.remove_exported(name or self.name)
+                if gone is None:
+                    raise
+                self.emit("note", {"text": "flash full: removed exported log %s" % gone})
 
     def say(self, msg):
         self.msg = msg
@@ -217,10 +240,20 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
     # --- phases -----------------------------------------------------------------------------
 
     def _setup(self):
+        if self.match is not None and self.match.phase == MATCH_OVER:
+            self.let_go()
         self.phase = "setup"
         self.cursor = 0
         self.pick = None
         self.hint = ""
+
+    def let_go(self):
+        """A finished match (or a closed chouette's last game) is let go at the menu, and with it
+        its variant's code: main.py drops the modules, and the tracker's turn is the last
+        reference to them."""
+        self.match = None
+        self.tracker.turn = None
+        self.tracker.memo = []
 
     def _menu_items(self):
         from companion import phase_setup
@@ -461,9 +494,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.say(str(exc))
             return False
         try:
-            self.journal.append(record)
+            self.write_record(record)
         except OSError as exc:
-            self.match = Match.loads(snap)
+            self.match = Match.loads(snap)  # its reader goes at the next collection (main.ONCE_ONLY)
             if self.chouette is not None:
                 self.chouette.match = self.match
             self.say("Flash write failed")

@@ -16,7 +16,7 @@ class EndPhase:
                              and m.length - 1 in m.score and m.phase != MATCH_OVER)
         rec = {"a": "end", "winner": winner, "points": points, "kind": kind, "how": how, "score": list(m.score)}
         try:
-            self.journal.append(rec)  # informational: the result follows from the actions
+            self.write_record(rec)  # informational: the result follows from the actions
         except OSError as exc:
             self.error("journal write failed: %s" % exc)
         self.emit("game_end", {"winner": winner, "points": points, "kind": KIND_WORDS[kind] if how != "drop" else "drop",

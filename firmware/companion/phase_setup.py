@@ -93,7 +93,7 @@ def new_match(c, settings, force=False):
         # drops it and collects before the journal, the events and the board add theirs, so this
         # answer does not hold the reader, the menu and the serial commands' import garbage at
         # once (the Pico's least free heap of a match, docs/performance.md)
-        c.collect()
+        c.collect(match)
     failed = c.open_journal(rec)
     if failed:
         return failed
@@ -103,8 +103,7 @@ def new_match(c, settings, force=False):
     c.chouette = None
     c.pick = None
     c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
-    free = c.store.free()
-    c.say("Flash low: pull logs" if 0 <= free < 16 * 1024 else "New match")
+    c.say("Flash low: pull logs" if c.note_line == "Flash low" else "New match")
     c._board("start")
     c.status()
     return None

@@ -7,10 +7,10 @@ import json
 
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
-            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble")
+            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble")
 CHOUETTE_COMMANDS = COMMANDS[8:]  # their arguments: companion.protocol_chouette
 # the word a chouette command takes without "key=" (join Anna, cubes several)
-CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name"}
+CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names"}
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
             "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
@@ -112,7 +112,7 @@ def parse(line):
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
         raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, view, dice, chouette, "
-                            "join, leave, ledger, cubes, partner, cdouble)" % cmd[:20])
+                            "join, leave, ledger, cubes, partner, cdouble, boxdouble)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:

@@ -6,7 +6,8 @@ from companion import protocol as P
 # their keys and types (L: list of names, A: list of on/off answers)
 CHOUETTE_KEYS = {"chouette": {"names": "L", "cubes": "s", "lone": "i", "partner": "i", "jacoby": "b", "force": "b"},
                  "join": {"name": "s"}, "leave": {"name": "s"}, "ledger": {}, "cubes": {"cubes": "s"},
-                 "partner": {"accepts": "A"}, "cdouble": {"name": "s"}}
+                 "partner": {"accepts": "A"}, "cdouble": {"name": "s"},
+                 "boxdouble": {"names": "L"}}
 
 
 def chouette_args(cmd, raw):
@@ -33,6 +34,8 @@ def chouette_args(cmd, raw):
             v = P._value(k, kind, v)
         args[k] = v
     need = P.CHOUETTE_WORD.get(cmd, "names" if cmd == "chouette" else None)
+    if cmd == "boxdouble":
+        need = None  # no names: every member whose cube the box may turn
     if need and need not in args:
         raise P.ProtocolError("%s needs %s=" % (cmd, need))
     if cmd == "chouette" and not 3 <= len(args["names"]) <= 12:

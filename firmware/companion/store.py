@@ -2,7 +2,8 @@
 # host's list of exported logs, and the low-flash clean-up. File-system calls go through ``fs``
 # (the ``os`` module on the Pico) so that tests can give a small or failing flash.
 
-LOW_FREE = 16 * 1024  # below this many free bytes a new match first removes exported logs
+LOW_FREE = 16 * 1024  # the least free space a new match leaves before "Flash low" (small volumes)
+LOW_PART = 10  # "Flash low" once less than 1/LOW_PART of the volume is free (exported logs go first)
 EXPORTED = "exported"
 DAMAGED = ".damaged"  # m0001.jnl.damaged: a damaged journal as it was, kept when the board repaired it
 
@@ -30,10 +31,31 @@ class Store:
         return self.dir + "/" + name
 
     def ensure(self):
+        """Make the journal folder. A file where it should be (copied there by hand, a flash
+        from another program) is renamed aside, never deleted: returns its new path, else None."""
+        aside = None
+        try:
+            is_dir = self.fs.stat(self.dir)[0] & 0x4000
+        except OSError:
+            is_dir = None  # not there yet
+        if is_dir == 0 and self.dir != "/":
+            n = 1
+            while True:
+                aside = self.dir + ".file" + (str(n) if n > 1 else "")
+                try:
+                    self.fs.stat(aside)
+                except OSError:
+                    break
+                n += 1
+            try:
+                self.fs.rename(self.dir, aside)
+            except OSError:
+                aside = None  # the first append will say what is wrong
         try:
             self.fs.mkdir(self.dir)
         except OSError:
             pass  # exists (or cannot be made: the first append will say so)
+        return aside
 
     def names(self):
         """Match logs, oldest first."""
@@ -82,13 +104,31 @@ class Store:
             f.close()
         return [w.strip() for w in text.split("\n") if w.strip()]
 
-    def free(self):
-        """Free bytes on the journal's file system, -1 when the port cannot tell."""
+    def space(self):
+        """(free bytes, size in bytes) of the journal's file system, (-1, -1) when the port cannot
+        tell. Near full, littlefs counts more blocks in use than the volume has (its count takes
+        blocks that copy-on-write holds twice: 363 of 352 on a Pico): that is 0 free, not unknown."""
         try:
             st = self.fs.statvfs(self.dir)
         except (OSError, AttributeError):
-            return -1
-        return st[0] * st[3]
+            return -1, -1
+        return max(0, st[0] * st[3]), st[0] * st[2]
+
+    def free(self):
+        """Free bytes on the journal's file system, -1 when the port cannot tell."""
+        return self.space()[0]
+
+    def low_mark(self, size=None):
+        """Free bytes under which the flash is low: a tenth of the volume (LOW_FREE at least)."""
+        if size is None:
+            size = self.space()[1]
+        return max(LOW_FREE, size // LOW_PART)
+
+    def low(self):
+        """True when the flash is low ("Flash low: pull logs"); False when the port cannot tell.
+        (statvfs walks littlefs's blocks: asked once here)"""
+        free, size = self.space()
+        return 0 <= free < self.low_mark(size)
 
     def kept(self):
         """Copies of damaged logs, oldest first (never removed but by ``delete``)."""
@@ -118,23 +158,30 @@ class Store:
             raise ValueError("no log %s" % name)
         self.fs.remove(self.path(name))
 
-    def cleanup(self, current=None, need=LOW_FREE):
-        """Remove exported logs, oldest first, until ``need`` bytes are free; never ``current``
-        and never a log that has not been exported. Returns the names removed."""
+    def cleanup(self, current=None, need=None):
+        """Remove exported logs, oldest first, until ``need`` bytes (default: the low mark) are
+        free; never ``current`` and never a log that has not been exported. Returns the names
+        removed."""
         removed = []
-        free = self.free()
-        if free < 0 or free >= need:
-            return removed
+        if need is None:
+            need = self.low_mark()
+        while 0 <= self.free() < need:
+            gone = self.remove_exported(current)
+            if gone is None:
+                break
+            removed.append(gone)
+        return removed
+
+    def remove_exported(self, current=None):
+        """Remove the oldest exported log that is not ``current`` (the host has a verified copy:
+        ``bgc pull``); its name, or None when there is none to remove."""
         exported = self.exported()
         for name in self.names():
-            if free >= need:
-                break
             if name == current or name not in exported:
                 continue
             try:
                 self.fs.remove(self.path(name))
             except OSError:
                 continue
-            removed.append(name)
-            free = self.free()
-        return removed
+            return name
+        return None

@@ -4,7 +4,9 @@ Buttons close to GND and use the internal pull-ups, so pressed reads 0. ``poll(n
 from the main loop (every few ms) with ``time.ticks_ms()``; it returns one event code per call
 (0 when there is none), so call it until it returns 0. A long press is reported once, as soon as
 the button has been held ``long_ms``; its release then reports nothing, so a long press never
-also counts as a short one.
+also counts as a short one. A button already held when the board starts (a long press cut by the
+power and still held as the board comes back) counts only once it has been seen released: its
+hold gives neither a long press nor, when let go, a short one.
 """
 import time
 
@@ -62,6 +64,9 @@ class Buttons:
         for i in range(n):
             self._last_raw[i] = 1 - self._pins[i].value()
             self._stable[i] = self._last_raw[i]
+            # held since before power-up: not a press of this boot (the hold and its release
+            # report nothing, as after a long press)
+            self._long_sent[i] = self._stable[i]
 
     def _push(self, ev):
         if self._len < len(self._queue):

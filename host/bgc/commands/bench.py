@@ -12,8 +12,8 @@ import time
 
 from bgrules import Position, Turn
 
-from ..cli import UserError, shown
-from ..engine import read_die, read_position
+from ..errors import UserError, shown
+from ..rules.engine import read_die, read_position
 
 HARD = [("aDcQID2kUqkKKg", 1, 1), ("aDcQID2kUqkKKg", 2, 2), ("aDcQID2kUqkKKg", 3, 3)]
 
@@ -123,7 +123,7 @@ def fresh(turn):
 
 
 def micropython_times(cases, repeat):
-    from .. import upy
+    from ..pico import upy
 
     code = "REPEAT = %d\nCASES = %r\n" % (repeat, cases) + MPY_PROGRAM
     # A heap large enough that no collection falls inside a case: the allocation figure is then
@@ -135,7 +135,7 @@ def micropython_times(cases, repeat):
 def gnubg_ratio(cases):
     """Plays per second: our `moves --batch` line function against GNU Backgammon's generator."""
     try:
-        from ..gnubg_ref import reference_results
+        from ..rules.gnubg_ref import reference_results
     except ImportError:
         return None
     from .moves import batch_line
@@ -173,7 +173,7 @@ def run(args):
         cases = [make_case(pid, read_die(args.position[1]), read_die(args.position[2]), rng)]
         hard = []
     else:
-        from ..gnubg_ref import random_positions
+        from ..rules.gnubg_ref import random_positions
 
         cases = [make_case(pid, a, b, rng) for pid, a, b in random_positions(args.games, seed=args.seed)]
         hard = [make_case(pid, a, b, rng) for pid, a, b in HARD]

@@ -2,8 +2,8 @@
 
 from bgrules import Position, PositionError, Turn
 
-from ..cli import UserError, shown
-from ..engine import POSITION_HINT, add_variant_argument, read_die, read_position, read_variant
+from ..errors import UserError, shown
+from ..rules.engine import POSITION_HINT, add_variant_argument, read_die, read_position, read_variant
 
 
 def register(sub):

@@ -7,10 +7,13 @@ import os
 import sys
 import time
 
-from ..cli import UserError
+from bgrules.chouette import signed
+
+from ..errors import UserError
 
 REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
-         "partner": ("partner",), "cdouble": ("cube",), "ledger": ("ledger",)}
+         "partner": ("partner",), "cdouble": ("cube",), "boxdouble": ("cube",),
+         "ledger": ("ledger",)}
 
 
 def register(subparsers):
@@ -33,16 +36,27 @@ def register(subparsers):
                    help="the box may take a partner with N players or more (0: never; seed: 8)")
     s.add_argument("--jacoby", action="store_true", help="Jacoby rule, cube by cube")
     s.add_argument("--force", action="store_true", help="abandon the game in progress")
-    for name, what in (("join", "a player sits at the end of the line"), ("leave", "a player leaves (between games)"),
-                       ("double", "a team member doubles the box with their own cube (several cubes)")):
+    for name, what in (("join", "a player sits at the end of the line, or comes back"),
+                       ("leave", "a player leaves (between games; during one, a member who has dropped)")):
         x = sub.add_parser(name, help=what)
         x.add_argument("name", metavar="NAME")
+    d = sub.add_parser("double", help="several cubes: a team member doubles the box with their own cube, or "
+                       "(--box) the box doubles the members named",
+                       description="Several cubes: `double NAME` is team member NAME doubling the box with their "
+                       "own cube (on the team's turn, before the captain rolls); `double --box NAME...` is the box "
+                       "offering a double to those members only (on the box's turn, before rolling; no NAME: every "
+                       "member whose cube the box may turn). With one common cube only the captain doubles for the "
+                       "team, and the box doubles the whole team.")
+    d.add_argument("--box", action="store_true", help="the box doubles the members named")
+    d.add_argument("names", nargs="*", metavar="NAME")
     c = sub.add_parser("cubes", help="the cube form from the next game")
     c.add_argument("cubes", choices=("common", "several"))
-    pa = sub.add_parser("partner", help="the box's partner (8 players or more): the answers in the order offered")
-    pa.add_argument("accepts", nargs="*", choices=("yes", "no"), metavar="yes|no",
+    pa = sub.add_parser("partner", help="the box's partner (8 players or more; between games or before a game's "
+                        "opening roll, so from the first game): the answers in the order offered")
+    # (no choices=: argparse refuses an empty list against them, and nobody is a valid answer)
+    pa.add_argument("accepts", nargs="*", metavar="yes|no",
                     help="each team member's answer, the captain first then backwards along the line; "
-                    "nobody: the board draws one by lot")
+                    "nobody: the board draws one by lot with its dice, every member but the captain with the same chance")
     sub.add_parser("ledger", help="print the ledger the board keeps")
     p.set_defaults(func=run)
 
@@ -68,10 +82,21 @@ def command_of(args):
         check_names(["x", "y", args.name])
         return {"cmd": a, "name": args.name}
     if a == "double":
-        return {"cmd": "cdouble", "name": args.name}
+        if args.box:
+            if args.names:
+                check_names(["x", "y"] + list(args.names))
+            return {"cmd": "boxdouble", "names": list(args.names)}
+        if len(args.names) != 1:
+            raise UserError("a member's double names one member, %d given\nhint: `bgc chouette double NAME`; the "
+                            "box's double to several members is `bgc chouette double --box NAME...`" % len(args.names))
+        return {"cmd": "cdouble", "name": args.names[0]}
     if a == "cubes":
         return {"cmd": "cubes", "cubes": args.cubes}
     if a == "partner":
+        wrong = [x for x in args.accepts if x not in ("yes", "no")]
+        if wrong:
+            raise UserError("partner: each answer is yes or no, not %r\nhint: e.g. `bgc chouette partner no yes`, "
+                            "or no answer for a partner drawn by lot" % wrong[0])
         return {"cmd": "partner", "accepts": [x == "yes" for x in args.accepts]}
     return {"cmd": "ledger"}
 
@@ -111,19 +136,31 @@ def describe(ev):
         lines = ["ledger after game %d" % ev.get("game", 0)]
         for g in ev.get("games", []):
             lines.append("  game %d (box %s, captain %s): %s" % (g[0], g[1], g[2],
-                                                                 ", ".join("%s %+g" % (n, p) for n, p in g[3])))
-        lines.append("  totals: " + ", ".join("%s %+g" % (n, p) for n, p in ev.get("totals", [])))
+                                                                 ", ".join("%s %s" % (n, signed(p)) for n, p in g[3])))
+        lines.append("  totals: " + ", ".join("%s %s" % (n, signed(p)) for n, p in ev.get("totals", [])))
         return lines
+    if kind == "cube" and ev.get("p") == 0:
+        offered = ev.get("cubes") or [[n, 0] for n in ev.get("to", [])]
+        return ["the box doubles %s; each answers at the board" % ", ".join(
+            "%s to %d" % (n, v) if v else n for n, v in offered)]
     if kind == "cube":
         return ["%s doubles the box to %d" % (ev.get("name"), ev.get("cube", 0))]
-    return ["the line: %s%s" % (", ".join(ev.get("line", [])),
-                                "; the box's partner: %s" % ev["partner"] if ev.get("partner") else "")]
+    what = {"join": "%s joins" % ev.get("name"), "leave": "%s leaves" % ev.get("name"),
+            "cubes": "%s cube%s from the next game" % (ev.get("cubes"), "" if ev.get("cubes") == "common" else "s"),
+            "partner": "the box's partner: %s" % ev["partner"] if ev.get("partner") else "the box has no partner"}
+    out = [what[kind]] if kind in what else []
+    if ev.get("line"):
+        out.append("the line: %s%s" % (", ".join(ev["line"]), "; the box's partner: %s" % ev["partner"]
+                                       if ev.get("partner") and kind != "partner" else ""))
+    else:
+        out.append("the line is set once the seats are rolled")
+    return out
 
 
 def run(args):
     import serial
 
-    from .. import device
+    from ..pico import device
 
     command = command_of(args)
     port = args.port or device.choose_port(None)
@@ -135,6 +172,10 @@ def run(args):
         raise device.explain_open_error(port, exc)
     try:
         ev = talk(ser, command)
+    except (OSError, serial.SerialException):
+        raise UserError("the board on %s went away before it answered %s\nhint: check the cable (a virtual "
+                        "Pico: is `bgc vpico --board` still running?), then run the command again"
+                        % (port, command["cmd"])) from None
     finally:
         ser.close()
     if ev is None:

@@ -2,8 +2,8 @@
 
 import random
 
-from ..engine import add_variant_argument, board_lines, read_variant
-from ..players import fewest_pips
+from ..rules.engine import add_variant_argument, board_lines, read_variant
+from ..board.players import fewest_pips
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from ..cli import UserError
+from ..errors import UserError
 
 MANIFEST = "/.bgc-manifest.json"
 MIN_VERSION = (1, 24, 0)
@@ -44,7 +44,8 @@ def register(subparsers):
     )
     p.add_argument("--port", help="serial port of the Pico (default: the only Pico plugged in)")
     p.add_argument("--firmware", metavar="DIR", default=FIRMWARE_DIR,
-                   help="firmware tree to deploy (default: the firmware/ directory of this checkout)")
+                   help="firmware tree to deploy, e.g. the firmware/ folder of a checkout (default: the "
+                   "firmware this bgc carries: %(default)s)")
     p.add_argument("--source", action="store_true", help="copy .py sources instead of compiled .mpy")
     p.add_argument("--offline", action="store_true",
                    help="do not try `mip install` over the internet; use the cached ssd1306 driver")
@@ -183,12 +184,12 @@ def install_ssd1306(transport, offline, compile_, workdir):
         except Exception as exc:  # mpremote's CommandError, a network error, ...
             errors.append("mip install ssd1306 failed: %s" % (str(exc) or type(exc).__name__))
     try:
-        from .. import libs
+        from ..pico import libs
 
         src = libs.ssd1306_path()
     except ImportError:
-        errors.append("bgc.libs (the cache of third-party MicroPython libraries) is not available")
-    except Exception as exc:  # bgc.libs.LibraryError: the pinned download failed
+        errors.append("bgc.pico.libs (the cache of third-party MicroPython libraries) is not available")
+    except Exception as exc:  # bgc.pico.libs.LibraryError: the pinned download failed
         errors.append(str(exc))
     else:
         built = build({"/lib/ssd1306.py": src}, workdir, compile_)
@@ -229,7 +230,7 @@ def _write(transport, path, data, progress_cb):
 
 
 def run(args):
-    from .. import device
+    from ..pico import device
 
     files = collect(args.firmware)
     with device.connect(args.port, soft_reset=True) as transport:
@@ -319,8 +320,8 @@ def confirm_running(port, device_name, timeout=None):
     deadline = time.monotonic() + timeout
     data = b""
     hint = ("hint: `mpremote connect %s repl` shows the whole traceback (Ctrl-D there restarts main.py); "
-            "a virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the virtual "
-            "board with `bgc sim` instead" % device_name)
+            "a bare virtual Pico (`bgc vpico`) has no sensors, LEDs or display: run the firmware on the "
+            "virtual board with `bgc vpico --board` (the verbs talk to it over its port) or `bgc sim`" % device_name)
     while time.monotonic() < deadline:
         data += port.read(4096)
         # What main.py printed: after the soft reboot message (the REPL's banner before it is

@@ -3,7 +3,7 @@
 import errno
 import os
 
-from ..cli import UserError
+from ..errors import UserError
 
 
 def register(subparsers):
@@ -11,7 +11,8 @@ def register(subparsers):
         "devices",
         help="list the Picos running MicroPython that are plugged in",
         description="List the Raspberry Pi Picos running MicroPython that are plugged in (USB "
-        "2E8A:0005): port, serial number and the firmware version each one reports.",
+        "2E8A:0005): port, serial number and the firmware version each one reports. Asking stops "
+        "the program the Pico runs; it is restarted (a soft reset runs main.py again).",
     )
     p.add_argument("--port", action="append", metavar="PORT",
                    help="also query this port (e.g. a virtual Pico from `bgc vpico`); repeatable")
@@ -22,11 +23,12 @@ def register(subparsers):
 
 def _version_of(port, named=False):
     """(firmware text, info); a port the user named that fails raises its UserError."""
-    from .. import device
+    from ..pico import device
 
     try:
         with device.connect(port, timeout=3.0) as transport:
             info = device.device_info(transport)
+            device.restart_firmware(transport)  # the query stopped main.py: the board plays on
     except UserError as exc:
         if named:
             raise
@@ -42,7 +44,7 @@ def _version_of(port, named=False):
 
 
 def run(args):
-    from .. import device
+    from ..pico import device
 
     named = args.port or []
     for extra in named:

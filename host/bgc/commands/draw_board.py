@@ -1,7 +1,9 @@
 """bgc draw-board: write the sensor-layout drawing (hardware/board.svg) from hardware/geometry.json."""
 
-from .. import files, hwdraw
-from ..cli import UserError
+from ..logs import files
+from ..board import hwdraw
+from .. import CHECKOUT
+from ..errors import UserError
 
 
 def register(subparsers):
@@ -15,6 +17,9 @@ def register(subparsers):
 
 def run(args):
     if args.write_geometry:
+        if CHECKOUT is None and args.geometry == hwdraw.GEOMETRY_PATH:
+            raise UserError("--write-geometry would rewrite the geometry this installed bgc carries\nhint: give "
+                            "--geometry FILE for the file to write, or run it from a bgcompanion checkout")
         files.write_file(args.geometry, hwdraw.geometry_json(), hint="choose another file with --geometry")
     files.check_input(args.geometry, "geometry", "`bgc draw-board --write-geometry` writes it from the "
                       "firmware's pin map")

@@ -3,11 +3,11 @@
 import os
 import sys
 
-from ..cli import UserError, shown
+from ..errors import UserError, shown
 
 
 def register(subparsers):
-    from ..export import FORMATS
+    from ..logs.export import FORMATS
 
     p = subparsers.add_parser(
         "export",
@@ -31,7 +31,7 @@ def register(subparsers):
 
 
 def _targets(paths, fmt, output, many=False):
-    from ..export import EXTENSIONS
+    from ..logs.export import EXTENSIONS
 
     ext = EXTENSIONS[fmt]
     if output == "-":
@@ -57,9 +57,9 @@ def _targets(paths, fmt, output, many=False):
 
 def _check_arguments(args):
     """Refuse bad options before anything is read or written."""
-    from .. import files
-    from ..export import GNUBG_MISSING, find_gnubg
-    from ..export_mat import event_date
+    from ..logs import files
+    from ..logs.export import GNUBG_MISSING, find_gnubg
+    from ..logs.export_mat import event_date
 
     if args.date is not None:
         try:
@@ -79,7 +79,7 @@ def _check_arguments(args):
 
 
 def run(args):
-    from .. import chouette_log, export, files, journals
+    from ..logs import chouette_log, export, files, journals
 
     _check_arguments(args)
     paths = journals.journal_files(args.journals)
@@ -145,7 +145,7 @@ def run(args):
 
 
 def _chouette(path, target, fmt):
-    from .. import chouette_log
+    from ..logs import chouette_log
 
     try:
         log = chouette_log.load(path)
@@ -172,7 +172,7 @@ def _chouette(path, target, fmt):
 
 
 def _check(written):
-    from .. import export
+    from ..logs import export
 
     try:
         data = export.gnubg_read([t for t, _ in written])

@@ -10,8 +10,8 @@ from bgrules.matchid import (
     decode,
 )
 
-from ..cli import UserError, shown
-from ..engine import board_lines, read_position
+from ..errors import UserError, shown
+from ..rules.engine import board_lines, read_position
 
 KINDS = ("", "a single game", "a gammon", "a backgammon")
 # GNU Backgammon's board letters: O is player 0, X is player 1.

@@ -4,8 +4,8 @@ import sys
 
 from bgrules import Position, PositionError, Turn
 
-from ..cli import SHOWN, UserError, shown
-from ..engine import add_variant_argument, read_die, read_position, read_variant, read_waiting
+from ..errors import SHOWN, UserError, shown
+from ..rules.engine import add_variant_argument, read_die, read_position, read_variant, read_waiting
 
 
 def register(sub):

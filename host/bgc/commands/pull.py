@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from ..cli import UserError
+from ..errors import UserError
 
 JOURNAL_DIR = "/journal"
 EXPORTED = JOURNAL_DIR + "/exported"
@@ -129,8 +129,9 @@ def _read_local(path):
 
 
 def run(args):
-    from .. import chouette_log, device, journals
-    from ..files import make_folder, write_file
+    from ..logs import chouette_log, journals
+    from ..pico import device
+    from ..logs.files import make_folder, write_file
 
     out_dir = args.out
     make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
@@ -140,11 +141,11 @@ def run(args):
         files, exported = list_journals(transport)
         if files is None:
             print("The Pico has no /journal directory: no match has been journaled on it yet.")
-            _restart(transport, args)
+            restart_firmware(transport, args.no_restart)
             return 0
         if not files:
             print("The Pico's /journal holds no match journals.")
-            _restart(transport, args)
+            restart_firmware(transport, args.no_restart)
             return 0
         total = sum(f[1] for f in files) or 1
         done = 0
@@ -167,7 +168,7 @@ def run(args):
                     write_file(local, data, hint="pick another directory with --out; nothing was deleted "
                                      "from the Pico")
                 except UserError:
-                    _restart(transport, args)  # the game goes on while the user makes room
+                    restart_firmware(transport, args.no_restart)  # the game goes on while the user makes room
                     raise
             problems = []
             if len(data) != size or chunk_crcs(data) != crc:
@@ -203,21 +204,20 @@ def run(args):
                     % (releasable, JOURNAL_DIR, EXPORTED, remaining))
             _exec(transport, code, "deleting the verified journals")
             deleted = releasable
-        _restart(transport, args)
+        restart_firmware(transport, args.no_restart)
 
     _report(results, out_dir, deleted, to_mark)
     return 0 if len(verified) == len(results) else 1
 
 
-def _restart(transport, args):
-    if args.no_restart:
+def restart_firmware(transport, no_restart=False):
+    """Leave the raw REPL and soft-reset, so that main.py resumes the match (bgc analyze too)."""
+    if no_restart:
         return
-    try:
-        # Ctrl-D from the friendly REPL soft-resets and runs main.py, which resumes the match
-        # from its journal.
-        transport.exit_raw_repl()
-        transport.serial.write(b"\x04")
-    except Exception:
+    from ..pico import device
+
+    # main.py resumes the match from its journal.
+    if not device.restart_firmware(transport):
         print("bgc: warning: could not restart the firmware; press the Pico's reset or replug it",
               file=sys.stderr)
 

@@ -2,7 +2,7 @@
 
 import sys
 
-from ..cli import UserError
+from ..errors import UserError
 
 
 def register(subparsers):
@@ -21,7 +21,7 @@ def register(subparsers):
 
 
 def run(args):
-    from .. import chouette_log, export, files, journals
+    from ..logs import chouette_log, export, files, journals
 
     files.check_input(args.journal, "the journal", "give a journal file (mNNNN.jnl), e.g. one `bgc pull` copied")
     if chouette_log.is_chouette_file(args.journal):
@@ -68,7 +68,7 @@ def damage_hint(log):
 
 def _chouette(args):
     """A chouette evening: seats, games, every member's cube answer, the ledger."""
-    from .. import chouette_log
+    from ..logs import chouette_log
 
     log = chouette_log.load(args.journal)
     if args.quiet:

@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from ..cli import UserError, shown
-from ..engine import add_variant_argument, read_variant
+from ..errors import UserError, shown
+from ..rules.engine import add_variant_argument, read_variant
 
 PROMPT_HELP = """\
 commands (points are the board's numbers, white's numbering; b1..b24 are black's own):
@@ -21,7 +21,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
   move FROM TO                      lift, slide and place in one go
   press white|black roll|done|cube [long]
   dice D1 D2                        force the next roll
-  wait MS                           let the firmware run (virtual time)
+  wait MS                           let the firmware run (virtual time; real time on bgc vpico --board)
   send LINE                         a command on the serial line (e.g. send new length=3)
   powercut                          cut the power and power up again
   expect ...                        any expectation of the script format (docs/sim.md)
@@ -32,7 +32,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
 
 def register(sub):
     p = sub.add_parser("sim", help="run the real firmware on the virtual board (demo, interactive, scripted)",
-                       description="Run the firmware in firmware/ on the virtual board. --demo: two automated "
+                       description="Run the firmware (what bgc deploy ships) on the virtual board. --demo: two automated "
                                    "players play a short match; --script FILE: play a scenario and check its "
                                    "expectations; neither: play yourself from a prompt (docs/sim.md).")
     mode = p.add_mutually_exclusive_group()
@@ -76,7 +76,8 @@ def start_web(args, hub, out=None):
         server = serve(hub, args.web_host, args.web_port)
     except OSError as exc:
         raise UserError("cannot serve the web view on %s:%d: %s" % (args.web_host, args.web_port, exc.strerror or exc))
-    (out or sys.stderr).write("live view: %s (Ctrl-C to stop)\n" % server.url)
+    shown = ", ".join("%s (%s)" % (url, who) if who else url for url, who in server.urls)
+    (out or sys.stderr).write("live view: %s; Ctrl-C to stop\n" % shown)
     (out or sys.stderr).flush()
     return server
 
@@ -113,7 +114,7 @@ def serve_until_interrupted(server, sleep):
 
 
 def run(args):
-    from .. import sim as simmod
+    from ..board import sim as simmod
 
     if args.length < 1 or args.length > 64:
         raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
@@ -121,7 +122,7 @@ def run(args):
         raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
                         % shown(args.delay, 10))
     if args.flash:
-        from .. import files
+        from ..logs import files
 
         files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
                           "for a temporary one")
@@ -150,7 +151,8 @@ def view_text(sim, pixels=False):
 
 # ------------------------------------------------------------------ --script
 def run_script(args, simmod):
-    from .. import files, scenario
+    from ..logs import files
+    from ..board import scenario
 
     files.check_input(args.script, "the script", "give a scenario file (docs/sim.md)")
     try:
@@ -181,8 +183,11 @@ def run_script(args, simmod):
 
 # ------------------------------------------------------------------ --chouette
 def run_chouette(args, simmod):
-    from .. import chouette_log, players as P
-    from ..chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
+    from bgrules.chouette import cube_words, signed
+
+    from ..logs import chouette_log
+    from ..board import players as P
+    from ..board.chouette_players import ChouettePlayers, EVENING, EVENING_NAMES
 
     if not 1 <= args.games <= 50:
         raise UserError("--games must be 1..50")
@@ -201,10 +206,10 @@ def run_chouette(args, simmod):
             say("%s rolls %d for the seats" % (ev["name"], ev["die"]))
         elif kind == "chouette" and ev["line"] != seen.get("line"):
             seen["line"] = ev["line"]
-            say("the line: %s (box %s, captain %s; %s cube%s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
-                                                                  ev["cubes"], "" if ev["cubes"] == "common" else "s"))
+            say("the line: %s (box %s, captain %s; %s)" % (", ".join(ev["line"]), ev["box"], ev["captain"],
+                                                            cube_words(ev["cubes"])))
         elif kind == "ledger" and "points" in ev:
-            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %+g" % (n, p) for n, p in ev["points"])))
+            out.write("game %d: %s\n" % (ev["game"], ", ".join("%s %s" % (n, signed(p)) for n, p in ev["points"])))
 
     sim.serial.listeners.append(on_event)
     players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
@@ -259,7 +264,7 @@ class DemoView:
         from rich.console import Group
         from rich.text import Text
 
-        from ..virtual.render import rich_text
+        from ..board.virtual.render import rich_text
 
         head = Text("%s  (t=%.1f s)" % (self.title, self.sim.board.clock.ms / 1000.0), style="bold")
         story = Text("\n".join(self.story[-self.STORY_LINES:]))
@@ -302,7 +307,8 @@ class DemoView:
 
 
 def run_demo(args, simmod):
-    from .. import players as P
+    from ..board import players as P
+    from ..pico.events import describe
 
     if args.variant == "doublets":
         # the simulated hands know checkers that move, not towers taken apart and stacked again
@@ -376,7 +382,7 @@ def run_demo(args, simmod):
                     sim.run_ms(30)
                     show("after %s's play" % names[ev["p"]])
                 elif kind == "cube":
-                    say("%s %ss (cube %d)" % (names[ev["p"]], ev["action"].rstrip("e") if ev["action"] == "take" else ev["action"], ev["cube"]))
+                    say(describe(ev, {"names": names}))  # the same words as bgc watch: "Black takes (cube 2)"
                 elif kind == "resign":
                     say("%s: resignation %s" % (names[ev["p"]], ev["action"]))
                 elif kind == "ask":
@@ -415,7 +421,7 @@ def run_demo(args, simmod):
 
 
 def _where_led(point):
-    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.sim.lit_points)."""
+    """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.board.sim.lit_points)."""
     if point == 25:
         return "White's bar"
     if point == 0:
@@ -424,23 +430,38 @@ def _where_led(point):
 
 
 def _lit(sim):
-    from .. import sim as simmod
+    from ..board import sim as simmod
 
     return bool(simmod.lit_points(sim.board, "LEGAL"))
 
 
 # ------------------------------------------------------------------ interactive
 def run_interactive(args, simmod):
-    from .. import scenario
-
     sim = _make_sim(simmod, args)
     server = web_for_sim(sim, args) if args.web else None
     out = sys.stdout
-    interactive = sys.stdin.isatty()
-    runner = scenario.Runner(sim, out, "stdin")
     sim.run_ms(100)
     out.write("The firmware runs on the virtual board (flash: %s). Type help for the commands.\n" % sim.flash_dir)
     out.write("Start a match with:  send new length=3%s\n" % ("" if args.variant == "standard" else " variant=" + args.variant))
+    try:
+        prompt(sim, sys.stdin.readline, out, args.pixels, interactive=sys.stdin.isatty())
+    finally:
+        journal = sim.journal_path()
+        if server is not None:
+            server.stop()
+        sim.close()
+    if journal:
+        out.write("Journal: %s\n" % journal)
+    return 0
+
+
+def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
+    """The prompt of PROMPT_HELP on ``sim`` (a bgc.sim.Sim, or bgc.vboard's BoardSim): one command
+    per line from ``readline()`` ("" at the end of the input), answers on ``out``. Returns True
+    when the user typed quit, False at the end of the input."""
+    from ..board import scenario, sim as simmod
+
+    runner = scenario.Runner(sim, out, "stdin")
     seen = [len(sim.serial.events)]
 
     def new_events():
@@ -452,66 +473,58 @@ def run_interactive(args, simmod):
 
     new_events()
     number = 0
-    try:
-        while True:
-            if interactive:
-                out.write("sim> ")
-                out.flush()
-            line = sys.stdin.readline()
-            if not line:
-                break
-            number += 1
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            word = text.split()[0].lower()
-            if word in ("quit", "exit", "q"):
-                break
-            if word == "help":
-                out.write(PROMPT_HELP + "\n")
-                continue
-            if word == "show":
-                out.write(view_text(sim, args.pixels) + "\n")
-                continue
-            if word == "events":
-                parts = text.split()
-                n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 10
-                for ev in sim.serial.events[-n:]:
-                    out.write("  < %s\n" % json.dumps(ev))
-                continue
-            if word == "send":
-                sim.serial.send(text[4:].strip())
-                sim.run_ms(100)
-                new_events()
-                continue
-            try:
-                st = scenario.parse_line(text, number)
-                if st is None:
-                    continue
-                runner.run([st])
-                if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
-                    sim.run_ms(100)
-            except scenario.ScenarioSyntaxError as exc:
-                out.write("? %s\n" % exc.reason)
-                continue
-            except scenario.ExpectationFailed as exc:
-                out.write("expectation not met: %s\n" % exc.detail)
-                continue
+    while True:
+        if interactive:
+            out.write("%s> " % name)
+        out.flush()
+        line = readline()
+        if not line:
+            return False
+        number += 1
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        word = text.split()[0].lower()
+        if word in ("quit", "exit", "q"):
+            return True
+        if word == "help":
+            out.write(PROMPT_HELP + "\n")
+            continue
+        if word == "show":
+            out.write(view_text(sim, pixels) + "\n")
+            continue
+        if word == "events":
+            parts = text.split()
+            n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 10
+            for ev in sim.serial.events[-n:]:
+                out.write("  < %s\n" % json.dumps(ev))
+            continue
+        if word == "send":
+            sim.serial.send(text[4:].strip())
+            sim.run_ms(100)
             new_events()
-            if st.op in ("lift", "place", "move"):
-                lit = simmod.lit_points(sim.board, "LEGAL")
-                red = simmod.lit_points(sim.board, "ILLEGAL")
-                if lit:
-                    out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
-                if red:
-                    out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
-            rows = [r for r in sim.oled_rows() if r]
-            out.write("  OLED: %s\n" % " / ".join(rows))
-    finally:
-        journal = sim.journal_path()
-        if server is not None:
-            server.stop()
-        sim.close()
-    if journal:
-        out.write("Journal: %s\n" % journal)
-    return 0
+            continue
+        try:
+            st = scenario.parse_line(text, number)
+            if st is None:
+                continue
+            runner.run([st])
+            if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
+                sim.run_ms(100)
+        except scenario.ScenarioSyntaxError as exc:
+            out.write("? %s\n" % exc.reason)
+            continue
+        except scenario.ExpectationFailed as exc:
+            out.write("expectation not met: %s\n" % exc.detail)
+            continue
+        new_events()
+        if st.op in ("lift", "place", "move"):
+            lit = simmod.lit_points(sim.board, "LEGAL")
+            red = simmod.lit_points(sim.board, "ILLEGAL")
+            if lit:
+                out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
+            if red:
+                out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
+        rows = [r for r in sim.oled_rows() if r]
+        out.write("  OLED: %s\n" % " / ".join(rows))
+

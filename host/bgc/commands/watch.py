@@ -12,7 +12,10 @@ import os
 import sys
 import time
 
-from ..cli import UserError, shown
+from bgrules.chouette import signed
+
+from ..errors import UserError, shown
+from ..pico.events import describe
 
 RETRY = 0.3
 
@@ -54,7 +57,7 @@ class Screen:
             self.last = describe(ev, self.status)
 
     def lines(self):
-        from ..engine import board_lines
+        from ..rules.engine import board_lines
         from bgrules import Position, PositionError
 
         s = self.status
@@ -94,56 +97,15 @@ class Screen:
                 out.append("chouette game %s: box %s, captain %s, team %s%s" % (
                     s.get("game"), ch.get("box"), ch.get("captain"), ", ".join(team) or "-",
                     "; %s to answer" % ch["asking"] if ch.get("asking") else ""))
-                out.append("ledger: " + ", ".join("%s %+g" % (n, p) for n, p in ch.get("totals", [])))
+                out.append("ledger: " + ", ".join("%s %s" % (n, signed(p)) for n, p in ch.get("totals", [])))
         out.append("last: %s" % (self.last or "-"))
         return out
-
-
-def describe(ev, status):
-    names = (status or {}).get("names") or ["White", "Black"]
-
-    def who(key="p"):
-        p = ev.get(key)
-        return names[p] if p in (0, 1) else "?"
-
-    kind = ev.get("ev")
-    if ev.get("name") and kind == "cube":
-        return "%s %ss (cube %s)" % (ev["name"], ev.get("action", "double"), ev.get("cube", "?"))
-    if kind == "seat":
-        return "%s rolls %s for the seats" % (ev.get("name"), ev.get("die"))
-    if kind == "ledger" and "points" in ev:
-        return "game %s: %s" % (ev.get("game"), ", ".join("%s %+g" % (n, p) for n, p in ev["points"]))
-    if kind == "roll":
-        d = ev.get("dice") or [0, 0]
-        return "%s rolls %d-%d" % (who(), d[0], d[1])
-    if kind == "play":
-        return "%s plays %s%s" % (who(), ev.get("move") or "(no move)", " (accepted illegal play)" if ev.get("condoned") else "")
-    if kind == "cube":
-        value = ev.get("cube", ev.get("value"))
-        return "%s %ss%s" % (who(), ev.get("action", "double"), (" (cube %s)" % value) if value else "")
-    if kind == "pass":
-        return "%s is closed out: no roll" % who()
-    if kind == "illegal":
-        return "ILLEGAL: %s" % (ev.get("reason") or ev.get("msg") or "")
-    if kind == "resign":
-        return "%s resigns (%s)" % (who(), ev.get("kind", ""))
-    if kind == "game_end":
-        return "game over: %s wins %s point(s)" % (who("winner"), ev.get("points", "?"))
-    if kind == "match_end":
-        return "match over: %s wins" % who("winner")
-    if kind == "error":
-        return "board error: %s" % (ev.get("msg") or ev.get("error") or "")
-    if kind == "boot":
-        return "board started%s" % (" (%s)" % ev["msg"] if ev.get("msg") else "")
-    if kind == "logs":
-        return "journals: %s" % (ev.get("files") or ev.get("msg") or "")
-    return ev.get("msg") or json.dumps(ev)
 
 
 def _open(port, web=False):
     import serial
 
-    from .. import device
+    from ..pico import device
 
     try:
         s = serial.Serial(port, 115200, timeout=0.2, exclusive=True)
@@ -160,7 +122,7 @@ def _open(port, web=False):
 
 def _wait_back(args, port, deadline):
     """Reopen the board once it is back; None when --wait ran out."""
-    from .. import device
+    from ..pico import device
 
     while deadline is None or time.monotonic() < deadline:
         try:
@@ -176,7 +138,7 @@ def _wait_back(args, port, deadline):
 def run(args):
     import serial
 
-    from .. import device
+    from ..pico import device
 
     if args.count is not None and args.count < 1:
         raise UserError("--count must be 1 or more, got %s\nhint: leave --count out to watch until Ctrl-C"

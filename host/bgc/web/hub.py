@@ -4,6 +4,8 @@ checkers, LEDs and OLED), and the match journal rebuilt from the same events for
 import json
 import threading
 
+from ..pico.events import describe
+
 LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 
 
@@ -34,6 +36,28 @@ def counts_from_status(status, variant=None):
     own[25] = pos.mover(25)
     other[25] = pos.opponent(25)
     return w, b
+
+
+def off_from_status(status, variant=None):
+    """[white, black]: the checkers borne off as the firmware counts them, from a status event
+    (its Position ID, which counts waiting checkers as off too, less ``wait``); None when there
+    is no position. A checker in a player's hand is still on the board for the firmware."""
+    from bgrules.rules import ruleset
+
+    counts = counts_from_status(status, variant)
+    if counts is None:
+        return None
+    try:
+        total = ruleset(variant).checkers if variant else 15
+    except (KeyError, ValueError):
+        total = 15
+    wait = status.get("wait") or [0, 0]
+    on_roll = 0 if status.get("on_roll", 0) == 0 else 1
+    off = []
+    for colour in (0, 1):
+        waiting = wait[0] if colour == on_roll else wait[1]
+        off.append(max(0, total - sum(counts[colour][1:26]) - waiting))
+    return off
 
 
 class Recorder:
@@ -79,15 +103,9 @@ class Recorder:
             self.ended = True
 
     def journal_text(self):
-        from ..journals import encode_records
+        from ..logs.journals import encode_records
 
         return encode_records(self.records) if self.records else None
-
-
-def describe(ev, status):
-    from ..commands.watch import describe as text
-
-    return text(ev, status)
 
 
 class Hub:
@@ -99,7 +117,7 @@ class Hub:
         self.recorder = Recorder()
         self._journal_text = journal_text  # callable: the match journal where the host has it
         self.state = {"source": source, "connected": True, "status": None, "moves": [], "last": "",
-                      "checkers": None, "leds": None, "oled": None, "events": 0}
+                      "checkers": None, "off": None, "leds": None, "oled": None, "events": 0}
         self._dice = {}
 
     def _changed(self):
@@ -122,6 +140,8 @@ class Hub:
                     counts = counts_from_status(ev, settings.get("rules"))
                     if counts is not None:
                         s["checkers"] = {"white": counts[0], "black": counts[1]}
+                settings = self.recorder.records[0] if self.recorder.records else {}
+                s["off"] = off_from_status(ev, settings.get("rules"))
             elif kind == "view":
                 s["oled"] = {"rows": list(ev.get("screen") or [])}
                 codes = ev.get("leds") or ""
@@ -175,21 +195,50 @@ class Hub:
                 return None
             return self.seq, json.dumps(self.state)
 
-    def export(self, fmt):
-        """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
-        from ..export import EXTENSIONS, export_text
-        from ..journals import replay_text
+    def _match_log(self, what="save"):
+        """The match so far, replayed (journals.MatchLog); ValueError says why there is none."""
+        from ..logs.journals import replay_text
 
         text = self._journal_text() if self._journal_text else None
         if not text:
             with self.cond:
                 text = self.recorder.journal_text()
         if not text:
-            raise ValueError("no match to save yet: the page saves a match it has seen from its start "
-                             "(for an older one, bgc pull copies the journal off the board)")
+            raise ValueError("no match to %s yet: the page %ss a match it has seen from its start "
+                             "(for an older one, bgc pull copies the journal off the board)" % (what, what))
         log = replay_text(text, "live")
         if not log.games:
             raise ValueError("the match has no game yet")
+        return log
+
+    def review(self, ply=0):
+        """GNU Backgammon's analysis of the match so far (bgc analyze's JSON, without the SGF);
+        ValueError says why there is none (no match, a variant, the engine missing)."""
+        from ..logs import analysis
+
+        log = self._match_log("review")
+        if analysis.engine_version() is None:
+            raise ValueError(analysis.ENGINE_MISSING.replace("\nhint: ", "; "))
+        try:
+            result = analysis.analyse(log, ply)
+        except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
+            raise ValueError(str(exc).replace("\nhint: ", "; ")) from None
+        result.pop("sgf", None)
+        # the board before each play, as the page draws it (white's numbering)
+        variant = (log.settings or {}).get("rules")
+        for g in result["games"]:
+            for rec in g["records"]:
+                if rec.get("position"):
+                    counts = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]}, variant)
+                    if counts:
+                        rec["board"] = {"white": counts[0], "black": counts[1]}
+        return result
+
+    def export(self, fmt):
+        """(filename, text) of the match so far as .mat or .sgf; ValueError says why not."""
+        from ..logs.export import EXTENSIONS, export_text
+
+        log = self._match_log()
         out, _warnings = export_text(log, fmt)
         names = log.names
         return "%s-%s%s" % (names[0], names[1], EXTENSIONS[fmt]), out

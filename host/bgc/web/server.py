@@ -1,10 +1,16 @@
-"""The local web server of the live view: the page, its event stream and the save links."""
+"""The local web server of the live view: the page, its event stream, the save links and the
+review (GNU Backgammon's analysis of the match so far)."""
 
-import os
+import datetime
+import email.utils
+import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
+from .. import resource
+
+PAGE = resource("web", "page.html")
 KEEPALIVE_S = 10.0
 
 
@@ -14,6 +20,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):  # the terminal belongs to the game, not to access logs
         pass
+
+    def date_time_string(self, timestamp=None):
+        # The Date header from the computer's clock: under bgc sim the ``time`` module is the
+        # virtual board's clock (bgc.virtual.clock), which http.server would otherwise read.
+        # datetime asks the system itself.
+        return email.utils.format_datetime(datetime.datetime.now(datetime.timezone.utc), usegmt=True)
 
     def _send(self, code, ctype, body, extra=()):
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -35,6 +47,14 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, "application/json", self.hub.snapshot()[1])
         if path == "/events":
             return self._stream()
+        if path == "/favicon.ico":  # the page names its own icon; older browsers ask anyway
+            return self._send(204, "image/x-icon", b"")
+        if path == "/review":  # GNU Backgammon's analysis of the match so far (bgc analyze --json)
+            try:
+                body = json.dumps(self.hub.review())
+            except ValueError as exc:
+                return self._send(409, "text/plain; charset=utf-8", "bgc: %s\n" % exc)
+            return self._send(200, "application/json", body)
         if path in ("/match.mat", "/match.sgf"):
             fmt = path[-3:]
             try:
@@ -82,13 +102,59 @@ class _Server(ThreadingHTTPServer):
         self.server_close()
 
 
+WILDCARDS = ("", "0.0.0.0", "::")
+
+
+def local_addresses():
+    """This computer's IPv4 addresses other devices can reach (not loopback), one per network
+    interface, read from the interfaces themselves (Linux), else from the host name."""
+    found = []
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _index, name in socket.if_nameindex():
+                try:
+                    raw = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
+                except OSError:
+                    continue  # no IPv4 address on this interface
+                found.append(socket.inet_ntoa(raw[20:24]))
+    except (ImportError, OSError, AttributeError):
+        pass
+    if not found:
+        try:
+            found = [a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        except OSError:
+            found = []
+    out = []
+    for a in found:
+        if not a.startswith("127.") and a != "0.0.0.0" and a not in out:
+            out.append(a)
+    return out
+
+
+def _url(host, port):
+    return "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
+
+
 def serve(hub, host="127.0.0.1", port=8765):
     """Serve the page for ``hub`` on host:port in a background thread; returns the server
-    (``server.url``; ``server.stop()``). OSError when the port is taken or the host unknown."""
+    (``server.url``: an address to open on this computer; ``server.urls``: (url, who can open
+    it), every address of this computer for a wildcard host such as 0.0.0.0; ``server.stop()``).
+    OSError when the port is taken or the host unknown."""
     handler = type("Handler", (_Handler,), {"hub": hub})
-    server = _Server((host, port), handler)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    server_class = _Server if family == socket.AF_INET else type("Server6", (_Server,), {"address_family": family})
+    server = server_class((host, port), handler)
     server.hub = hub
-    shown = host if ":" not in host else "[%s]" % host
-    server.url = "http://%s:%d/" % (shown, server.server_address[1])
+    bound = server.server_address[1]
+    if host in WILDCARDS:
+        server.urls = [(_url(a, bound), "other devices on the network") for a in local_addresses()]
+        server.urls.append((_url("127.0.0.1" if family == socket.AF_INET else "::1", bound), "this computer"))
+        server.url = server.urls[-1][0]
+    else:
+        server.url = _url(host, bound)
+        server.urls = [(server.url, "this computer" if host in ("127.0.0.1", "localhost", "::1") else "")]
     threading.Thread(target=server.serve_forever, name="bgc-web", daemon=True).start()
     return server

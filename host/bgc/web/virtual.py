@@ -3,8 +3,8 @@ LED of the chain, the OLED's text and its pixels (as the firmware drew them)."""
 
 
 def board_view(board):
-    """(checkers, leds, oled_rows, oled_pixels) of a bgc.virtual board."""
-    from .. import sim as simmod
+    """(checkers, leds, oled_rows, oled_pixels) of a bgc.board.virtual board."""
+    from ..board import sim as simmod
 
     checkers = simmod.board_counts(board)
     leds = [simmod.led_name(rgb).lower() for rgb in board.leds]
@@ -31,7 +31,7 @@ class Follower:
         self.push()
 
     def push(self):
-        from .. import sim as simmod
+        from ..board import sim as simmod
 
         b = self.sim.board
         w, bl = simmod.board_counts(b)

@@ -1,0 +1,753 @@
+"""GNU Backgammon's analysis of a journaled match: every play, every cube action, per player.
+
+The analysis is GNU Backgammon's own, not a reimplementation: the journal is exported as .mat
+(export_mat, the format GNU Backgammon imports), GNU Backgammon's engine (PyPI ``gnubg``, the
+full program as a Python extension; ``pip install 'bgcompanion[analysis]'``) imports it, runs
+``analyse match`` at the asked ply and saves the match as its own SGF, which holds every
+evaluation it made (gnubg's sgf.c writes it; this module reads it back). The engine runs in a
+child process: it prints boards on the C-level stdout, keeps global state and must be told
+``set threads 1`` (with worker threads, ``analyse match`` never returns inside Python).
+
+What is taken from GNU Backgammon as it is: the candidate plays and their equities (the best
+is the first), the played one's index, the marks (BM/DO on a play, BC/DC on a cube decision
+made by not doubling, BM/DO on a double, take or pass), the luck of each roll (LU), the cube
+evaluations (DA: no double and double/take; in match play match winning chances, which the
+engine's own mwc2eq turns into equities at that score and cube; double/pass is +1), the thresholds
+("show analysis") and the match totals and rating ("show statistics match"). What is computed
+here: the equity lost (best minus played, as GNU Backgammon does), the right cube action and its
+error from the DA equities (GNU Backgammon's rule: the doubler's best of no double and the
+smaller of double/take and double/pass), the per-player sums.
+
+Equities are GNU Backgammon's normalised ones (EMG: equivalent to money game, the cube at 1),
+in match play computed with its match equity table and the Crawford rule.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Variants GNU Backgammon has a net for: the standard game and Nackgammon (its own variation, the
+# same net). Hypergammon is a GNU Backgammon variation too, but it is evaluated from databases
+# (hyper1-3.bd) that the PyPI engine does not ship. Every other variant of the board changes the
+# move rules, the start, the dice or the goal, so the net's equities would be wrong for it.
+ANALYSABLE = ("standard", "nackgammon")
+
+ENGINE_MISSING = ("the analysis needs GNU Backgammon's engine (PyPI gnubg), which is not installed\n"
+                  "hint: pip install 'bgcompanion[analysis]' (or pip install gnubg)")
+
+# GNU Backgammon 1.07's move filter at 2-ply (the PyPI 1.1 engine's default differs: it also
+# prunes at 1-ply); set explicitly so that both programs search the same plays.
+MOVE_FILTER_2PLY = ("set analysis movefilter 2 0 0 16 0.32", "set analysis movefilter 2 1 -1 0 0")
+
+
+# The cube efficiencies (Janowski's x) of GNU Backgammon 1.07, the Debian/Ubuntu gnubg. The PyPI
+# 1.1 engine has two sets, for 2-ply and more and for 0-1 ply, and its 0-1 ply set is new (contact
+# 0.68 -> 0.76 among others: "show cubeefficiency"); these commands set the 0-1 ply set (the 2+ ply
+# one is already 1.07's), so that a 0-ply analysis is 1.07's. Without them our 0-ply cubeful
+# equities differ from gnubg 1.07's by up to 4 % (0.03 EMG on a play, 0.05 on a cube decision).
+CUBE_EFFICIENCY_107 = ("set cubeefficiency os 0.6", "set cubeefficiency crashed 0.68",
+                       "set cubeefficiency contact 0.68", "set cubeefficiency race factor 0.00125",
+                       "set cubeefficiency race coefficient 0.55", "set cubeefficiency race min 0.6",
+                       "set cubeefficiency race max 0.7")
+
+
+class AnalysisError(RuntimeError):
+    """The engine is missing or failed."""
+
+
+class NoAnalysis(ValueError):
+    """This match cannot be analysed (a variant without a net, nothing played)."""
+
+
+def engine_version():
+    """The PyPI gnubg engine's version, or None when it is not installed."""
+    try:
+        from importlib.metadata import version
+
+        return version("gnubg")
+    except Exception:
+        return None
+
+
+def settings_commands(ply, jacoby=False, beavers=False):
+    """GNU Backgammon commands for an analysis at ``ply`` (0-ply, 2-ply, ...), the same for our
+    engine and for the gnubg program in the comparison."""
+    cmds = ["set threads 1",
+            "set jacoby %s" % ("on" if jacoby else "off"),
+            "set beavers %s" % ("on" if beavers else "off"),
+            "set analysis chequerplay evaluation plies %d" % ply,
+            "set analysis cubedecision evaluation plies %d" % ply,
+            "set analysis chequerplay evaluation cubeful on",
+            "set analysis cubedecision evaluation cubeful on",
+            "set analysis chequerplay evaluation prune on",
+            "set analysis cubedecision evaluation prune on"]
+    return cmds + list(MOVE_FILTER_2PLY) + list(CUBE_EFFICIENCY_107)
+
+
+_WORKER = r'''
+import json, os, sys
+spec = json.load(open(sys.argv[1]))
+import gnubg
+def mark(text):
+    os.write(1, ("\n=== bgc %s\n" % text).encode())
+for c in spec["commands"]:
+    gnubg.command(c)
+mark("thresholds")
+gnubg.command("show analysis")
+mark("import")
+gnubg.command("import mat " + spec["mat"])
+mark("analyse")
+gnubg.command("analyse match")
+mark("statistics")
+gnubg.command("show statistics match")
+mark("save")
+gnubg.command("save match " + spec["sgf"])
+# GNU Backgammon keeps a cube decision's equities as match winning chances in match play; its
+# own mwc2eq (with the match equity table and the cube at that moment) makes them equities.
+from bgc.logs.analysis import cube_requests
+eqs = {}
+for key, ci, mwcs in cube_requests(open(spec["sgf"], encoding="utf-8", errors="replace").read()):
+    if ci is None:
+        eqs[key] = mwcs
+    else:
+        info = gnubg.cubeinfo(*ci)
+        eqs[key] = [gnubg.mwc2eq(m, info) for m in mwcs]
+json.dump(eqs, open(spec["cube"], "w"))
+mark("end")
+'''
+
+
+def run_engine(mat_text, commands, timeout=1800):
+    """(sgf text, {cube decision key: [no double, double/take] equities}, sections of the
+    engine's output by name) for a .mat analysed by the PyPI gnubg engine in a child process."""
+    if engine_version() is None:
+        raise AnalysisError(ENGINE_MISSING)
+    with tempfile.TemporaryDirectory(prefix="bgc-analyze-") as tmp:
+        mat = os.path.join(tmp, "match.mat")
+        sgf = os.path.join(tmp, "analysed.sgf")
+        cube = os.path.join(tmp, "cube.json")
+        spec = os.path.join(tmp, "spec.json")
+        with open(mat, "w", encoding="utf-8") as f:
+            f.write(mat_text)
+        with open(spec, "w") as f:
+            json.dump({"mat": mat, "sgf": sgf, "cube": cube, "commands": commands}, f)
+        env = dict(os.environ, HOME=tmp)  # no ~/.gnubg settings of the user's
+        try:
+            proc = subprocess.run([sys.executable, "-c", _WORKER, spec], stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=timeout, env=env, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            raise AnalysisError("GNU Backgammon's analysis did not finish within %d s" % timeout) from None
+        out = proc.stdout.decode("utf-8", "replace")
+        if not os.path.exists(cube):
+            lines = [x.strip() for x in (proc.stderr.decode("utf-8", "replace") or out).splitlines() if x.strip()]
+            raise AnalysisError("GNU Backgammon's engine failed (status %d): %s\nhint: check that `python -c "
+                                "'import gnubg'` works; GNUBG_DATA_DIR, if set, must hold its data files"
+                                % (proc.returncode, lines[-1][:300] if lines else "no output"))
+        with open(sgf, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        with open(cube) as f:
+            cube_eqs = json.load(f)
+    return text, cube_eqs, output_sections(out)
+
+
+def output_sections(out):
+    sections, name = {}, None
+    for line in out.splitlines():
+        if line.startswith("=== bgc "):
+            name = line[8:].strip()
+            sections[name] = []
+        elif name is not None:
+            sections[name].append(line)
+    return {k: "\n".join(v) for k, v in sections.items()}
+
+
+# --- GNU Backgammon's SGF ------------------------------------------------------------------------
+
+def parse_sgf(text):
+    """[game], each game a list of nodes, each node [(name, [values], start, end)] with the
+    property's span in ``text`` (SGF: ``(;A[v][w]B[x];...)``, ``\\]`` and ``\\\\`` escaped)."""
+    games, i, n = [], 0, len(text)
+    game = node = None
+    while i < n:
+        ch = text[i]
+        if ch == "(":
+            game = []
+            games.append(game)
+            i += 1
+        elif ch == ")":
+            game = node = None
+            i += 1
+        elif ch == ";" and game is not None:
+            node = []
+            game.append(node)
+            i += 1
+        elif ch.isupper() and node is not None:
+            start = i
+            while i < n and text[i].isupper():
+                i += 1
+            name = text[start:i]
+            values = []
+            while True:
+                while i < n and text[i] in " \t\r\n":
+                    i += 1
+                if i >= n or text[i] != "[":
+                    break
+                i += 1
+                buf = []
+                while i < n and text[i] != "]":
+                    if text[i] == "\\" and i + 1 < n:
+                        i += 1
+                    buf.append(text[i])
+                    i += 1
+                i += 1
+                values.append("".join(buf))
+            node.append((name, values, start, i))
+        else:
+            i += 1
+    return games
+
+
+def _props(node):
+    out = {}
+    for name, values, _, _ in node:
+        out.setdefault(name, values)
+    return out
+
+
+def _sgf_move(letters, player):
+    """GNU Backgammon's SGF move letters as from/to pairs in the mover's numbering (25 the
+    bar, 0 off): sgf.c's Point(), 'a'..'x' from White's side, 'x'..'a' from Black's."""
+    pairs = []
+    for k in range(0, len(letters) - 1, 2):
+        a, b = letters[k], letters[k + 1]
+        pairs.append((_point(a, player), _point(b, player)))
+    return pairs
+
+
+def _point(ch, player):
+    if ch == "y":
+        return 25
+    if "a" <= ch <= "x":
+        return (ord("x") - ord(ch) if player else ord(ch) - ord("a")) + 1
+    return 0
+
+
+def move_text(pairs):
+    return " ".join("%s/%s" % (a if a != 25 else "bar", b if b else "off") for a, b in pairs) or "(no play)"
+
+
+_SKILL = {("BM", "2"): "very bad", ("BM", "1"): "bad", ("DO", ""): "doubtful",
+          ("BC", "2"): "very bad", ("BC", "1"): "bad", ("DC", ""): "doubtful"}
+
+
+def _skill(props, move_kind):
+    keys = ("BM", "DO") if move_kind else ("BC", "DC")
+    for k in keys:
+        if k in props:
+            return _SKILL.get((k, (props[k] or [""])[0]), "bad")
+    return None
+
+
+def _cube_eval(values):
+    """(no double, double/take) equities from a DA value (EVAL_EVAL: a header of five words,
+    "E ver 3 plies[C] deterministic noise prune" (seven words), then 7 outputs of no double, 7 of double/take; the 7th is the cubeful equity)."""
+    words = values[0].split()
+    if not words or words[0] != "E":
+        return None  # a rollout: not written by ``analyse match``
+    nums = [float(w) for w in words[7:]]
+    if len(nums) < 14:
+        return None
+    return nums[6], nums[13]
+
+
+def cube_action(nd, dt):
+    """GNU Backgammon's proper cube action (the doubler's view; double/pass is +1) and the
+    equity of the right action: optimal = max(no double, min(double/take, double/pass))."""
+    dp = 1.0
+    if dt >= dp:
+        right = "too good to double" if nd > dp else "double, pass"
+    else:
+        right = "double, take" if dt > nd else "no double, take"
+    return right, max(nd, min(dt, dp))
+
+
+def _game_info(root):
+    mi = {}
+    for v in root.get("MI", []):
+        if ":" in v:
+            k, _, val = v.partition(":")
+            mi[k] = val
+    rules = (root.get("RU", [""])[0]).split(":")
+    return {"length": int(mi.get("length", 0)), "score": [int(mi.get("ws", 0)), int(mi.get("bs", 0))],
+            "crawford": "CrawfordGame" in rules, "bgv": 1 if "Nackgammon" in rules else 0,
+            "cube": int(root.get("CV", ["1"])[0])}
+
+
+def _player_nodes(nodes):
+    """(node index, props, player, value) of every play and cube action of a game."""
+    for ni, node in enumerate(nodes):
+        if ni == 0:
+            continue
+        p = _props(node)
+        who = "B" if "B" in p else ("W" if "W" in p else None)
+        if who is not None:
+            yield ni, p, (1 if who == "B" else 0), p[who][0]
+
+
+def cube_requests(text):
+    """[(key, cube info or None, [no double, double/take] as GNU Backgammon stored them)] for
+    every analysed cube decision. In match play those are match winning chances, and the cube
+    info (GNU Backgammon's cubeinfo(): cube, owner, player on roll, match length, score,
+    Crawford game, variation) is what its mwc2eq needs; in money play they are equities."""
+    out = []
+    for gi, nodes in enumerate(parse_sgf(text)):
+        info = _game_info(_props(nodes[0]) if nodes else {})
+        cube, owner, pending = info["cube"], -1, None
+        for ni, p, player, value in _player_nodes(nodes):
+            raw = _cube_eval(p["DA"]) if "DA" in p else None
+            mover = player
+            if value in ("take", "drop"):
+                if pending is not None:
+                    mover, ci_cube, ci_owner = pending
+                else:
+                    mover, ci_cube, ci_owner = 1 - player, cube, owner
+                if value == "take":
+                    cube, owner = cube * 2, player
+            else:
+                ci_cube, ci_owner = cube, owner
+                if value == "double":
+                    pending = (player, cube, owner)
+            if raw is None:
+                continue
+            ci = None
+            if info["length"]:
+                ci = (ci_cube, ci_owner, mover, info["length"], tuple(info["score"]), int(info["crawford"]), info["bgv"])
+            out.append(("%d.%d" % (gi, ni), ci, list(raw)))
+    return out
+
+
+def analyse_sgf(text, cube_eqs):
+    """The per-game records of GNU Backgammon's analysed SGF (see the module comment);
+    ``cube_eqs`` the cube decisions' equities by key (cube_requests())."""
+    games = []
+    for gi, nodes in enumerate(parse_sgf(text)):
+        root = _props(nodes[0]) if nodes else {}
+        info = _game_info(root)
+        game = {"number": gi + 1, "score": info["score"], "crawford": info["crawford"],
+                "result": root.get("RE", [None])[0], "records": []}
+        for ni, p, player, value in _player_nodes(nodes):
+            ev = cube_eqs.get("%d.%d" % (gi, ni))
+            rec = {"player": player, "node": "%d.%d" % (gi, ni)}
+            if value in ("double", "take", "drop"):
+                rec["kind"] = {"drop": "pass"}.get(value, value)
+                rec["cube"] = _cube_record(ev, rec["kind"], _skill(p, True))
+            else:
+                dice = [int(value[0]), int(value[1])]
+                played = _sgf_move(value[2:], player)
+                rec.update(kind="move", dice=dice, played=move_text(played), played_steps=played)
+                if ev is not None:
+                    rec["cube"] = _cube_record(ev, "no double", _skill(p, False))
+                if "A" in p:
+                    idx = int(p["A"][0])
+                    cands = []
+                    for v in p["A"][1:]:
+                        letters, _, rest = v.partition(" ")
+                        words = rest.split()
+                        score = float(words[8]) if len(words) > 8 and words[0] == "E" else None  # E ver 3 p0..p4 score
+                        cands.append((_sgf_move(letters, player), score))
+                    rec["candidates"] = len(cands)
+                    rec["best"] = move_text(cands[0][0])
+                    rec["best_steps"] = cands[0][0]
+                    if idx >= len(cands):
+                        # not one of the legal plays: an illegal play the opponent condoned
+                        rec["illegal"] = True
+                    elif cands[0][1] is not None and cands[idx][1] is not None:
+                        rec["equity"] = cands[idx][1]
+                        rec["best_equity"] = cands[0][1]
+                        rec["loss"] = max(0.0, cands[0][1] - cands[idx][1])
+                    rec["mark"] = _skill(p, True)
+                if "LU" in p:
+                    rec["luck"] = float(p["LU"][0])
+            game["records"].append(rec)
+        games.append(game)
+    return games
+
+
+def _cube_record(ev, action, mark):
+    """The cube decision: the action taken, GNU Backgammon's right one, the equity lost."""
+    if ev is None:
+        return {"action": action, "mark": mark}
+    nd, dt = ev
+    right, best = cube_action(nd, dt)
+    if action == "no double":
+        err = best - nd
+    elif action == "double":
+        err = best - min(dt, 1.0)
+    elif action == "take":
+        err = max(0.0, dt - 1.0)  # the taker's loss: double/take better than +1 for the doubler
+    else:  # pass
+        err = max(0.0, 1.0 - dt)
+    # close (GNU Backgammon's isCloseCubedecision): doubling would cost less than 0.16
+    return {"action": action, "no_double": nd, "double_take": dt, "double_pass": 1.0, "right": right,
+            "error": max(0.0, err), "mark": mark, "close": best - min(dt, 1.0) < 0.16}
+
+
+# --- what GNU Backgammon printed -----------------------------------------------------------------
+
+def thresholds(show_analysis):
+    """{"doubtful": 0.03, ...} from ``show analysis`` (GNU Backgammon's marks for this engine)."""
+    out = {}
+    for m in re.finditer(r"^\s*([-+]\d+\.\d+)\s+(doubtful|bad|very bad|very lucky|lucky|unlucky|very unlucky)\s*$",
+                         show_analysis, re.M):
+        out[m.group(2)] = abs(float(m.group(1)))
+    return out
+
+
+_STAT_ROWS = {  # (MWC) in match play, (Points) in money play
+    "Error rate mEMG (": "error_rate",
+    "Error total EMG (": "error_total",
+    "Snowie error rate": "snowie_error_rate",
+    "Overall rating": "rating",
+    "Chequerplay rating": "chequer_rating",
+    "Cube decision rating": "cube_rating",
+    "Luck total EMG (": "luck_total",
+    "Luck rating": "luck_rating",
+    "Luck adjusted result": "luck_adjusted_result",
+}
+
+
+def statistics(text):
+    """{section: {row: [player 0's text, player 1's]}} from ``show statistics match``: the
+    columns start at characters 41 and 65 (GNU Backgammon's formatgs)."""
+    out, section = {}, None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.endswith("statistics") and not line.startswith(" "):
+            section = s.split()[0].lower()
+            out[section] = {}
+            continue
+        if section is None or not s:
+            continue
+        for label, key in _STAT_ROWS.items():
+            if line.startswith(label):
+                a, b = line[41:65].strip(), line[65:].strip()
+                out[section][key] = [a, b]
+                if label.endswith("("):
+                    out[section]["unit"] = line[len(label):].split(")")[0]
+    return out
+
+
+# --- the whole analysis ---------------------------------------------------------------------------
+
+def analyse(log, ply=0, mat=None):
+    """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output)."""
+    from .export_mat import mat_text
+
+    s = log.settings or {}
+    variant = s.get("rules", "standard")
+    if variant not in ANALYSABLE:
+        raise NoAnalysis("no analysis for this game: %s has no GNU Backgammon net\nhint: GNU Backgammon analyses "
+                         "%s only (docs/user-guide.md says why); `bgc export -f text` shows the game"
+                         % (variant, " and ".join(ANALYSABLE)))
+    if not any(g.moves for g in log.games):
+        raise NoAnalysis("nothing to analyse: no play was made before %s\nhint: a journal holds plays once a game "
+                         "has started on the board" % ("the damage" if log.problem else "the journal ends"))
+    warnings = []
+    if mat is None:
+        mat, warnings = mat_text(log)
+    text = mat
+    commands = settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
+                                 beavers=log.money and bool(s.get("beavers")))
+    sgf, cube_eqs, out = run_engine(text, commands)
+    games = analyse_sgf(sgf, cube_eqs)
+    attach_positions(log, games)
+    result = {
+        "journal": log.source, "names": list(log.names), "length": log.length,
+        "money": log.money, "variant": variant, "ply": ply,
+        "engine": "GNU Backgammon %s (PyPI gnubg)" % engine_version(),
+        "thresholds": thresholds(out.get("thresholds", "")),
+        "games": games,
+        "players": player_totals(games),
+        "gnubg_statistics": statistics(out.get("statistics", "")),
+        "notes": notes(log) + [w for w in warnings if not w.startswith("the journal stops") and "beaver" not in w],
+    }
+    result["sgf"] = sgf
+    return result
+
+
+def attach_positions(log, games):
+    """Give each play of ``games`` the journal's Position ID before it ("position", the mover's
+    view), where the journal's plays and GNU Backgammon's match one for one with the same
+    checker steps (a game where they do not gets none)."""
+    for g, ga in zip(log.games, games):
+        ours = [a for a in g.actions if a["a"] == "move"]
+        theirs = [r for r in ga["records"] if r["kind"] == "move"]
+        if len(ours) != len(theirs) or any(
+                sorted((f, t) for f, t, _ in a["steps"]) != sorted(tuple(s) for s in r["played_steps"])
+                for a, r in zip(ours, theirs)):
+            continue
+        for a, r in zip(ours, theirs):
+            r["position"] = a["start"].id()
+
+
+def notes(log):
+    out = []
+    if log.problem:
+        out.append("the journal is damaged: %s; analysed the %d record%s before it" % (
+            log.damage_text(), log.records, "" if log.records == 1 else "s"))
+    if not log.complete and not log.money:
+        out.append("the match is in progress: analysed the plays made so far")
+    beavered = [g.number for g in log.games if any(a["a"] == "beaver" for a in g.actions)]
+    if beavered:
+        out.append("game%s %s: a beaver, which GNU Backgammon does not read back correctly from the .mat the "
+                   "analysis imports (docs/formats-export.md): the cube after it in that game may be wrong"
+                   % ("s" if len(beavered) > 1 else "", ", ".join(map(str, beavered))))
+    return out
+
+
+def player_totals(games):
+    """Per player: plays, unforced plays, marks, equity lost; cube decisions and errors;
+    luck. Error rates in mEMG (thousandths of EMG) per unforced play / cube decision, as
+    GNU Backgammon's statistics."""
+    tot = []
+    for _ in range(2):
+        tot.append({"plays": 0, "unforced": 0, "marks": {"doubtful": 0, "bad": 0, "very bad": 0},
+                    "play_error": 0.0, "cube_decisions": 0, "close_cube_decisions": 0, "cube_errors": 0, "missed_doubles": 0,
+                    "wrong_doubles": 0, "wrong_takes": 0, "wrong_passes": 0, "cube_error": 0.0, "luck": 0.0})
+    for g in games:
+        for r in g["records"]:
+            t = tot[r["player"]]
+            if r["kind"] == "move":
+                t["plays"] += 1
+                if r.get("candidates", 0) > 1:
+                    t["unforced"] += 1
+                    t["play_error"] += r.get("loss", 0.0)
+                if r.get("mark"):
+                    t["marks"][r["mark"]] += 1
+                t["luck"] += r.get("luck", 0.0)
+            c = r.get("cube")
+            if c and "error" in c:
+                t["cube_decisions"] += 1
+                t["cube_error"] += c["error"]
+                if c["action"] != "no double" or c["close"]:
+                    t["close_cube_decisions"] += 1
+                if c["error"] > 1e-6:
+                    t["cube_errors"] += 1
+                    key = {"no double": "missed_doubles", "double": "wrong_doubles", "take": "wrong_takes",
+                           "pass": "wrong_passes"}[c["action"]]
+                    t[key] += 1
+    for t in tot:
+        t["play_error_rate"] = 1000 * t["play_error"] / t["unforced"] if t["unforced"] else 0.0
+        # GNU Backgammon's overall error rate: all equity lost per unforced play and close or
+        # actual cube decision, in thousandths (mEMG)
+        n = t["unforced"] + t["close_cube_decisions"]
+        t["error_rate"] = 1000 * (t["play_error"] + t["cube_error"]) / n if n else 0.0
+    return tot
+
+
+def mark_of(loss, limits):
+    """GNU Backgammon's mark for an equity lost, at ``limits`` (thresholds())."""
+    for name in ("very bad", "bad", "doubtful"):
+        if name in limits and loss > limits[name]:
+            return name
+    return None
+
+
+def commented_sgf(sgf, games, names):
+    """GNU Backgammon's analysed SGF with a C[] comment on every play and cube action saying
+    the analysis in words (GNU Backgammon shows comments and reads its analysis back)."""
+    inserts = []
+    for nodes, game in zip(parse_sgf(sgf), games):
+        recs = iter(game["records"])
+        for node in nodes[1:]:
+            names_in = {p[0] for p in node}
+            if not ({"B", "W"} & names_in):
+                continue
+            rec = next(recs, None)
+            if rec is None or "C" in names_in:
+                continue
+            inserts.append((node[-1][3], "C[%s]" % sgf_escape(comment(rec, names))))
+    out, last = [], 0
+    for pos, text in sorted(inserts):
+        out.append(sgf[last:pos])
+        out.append(text)
+        last = pos
+    out.append(sgf[last:])
+    return "".join(out)
+
+
+def sgf_escape(text):
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def comment(rec, names):
+    who = names[rec["player"]]
+    lines = []
+    c = rec.get("cube")
+    if c and "right" in c:
+        lines.append("Cube: %s %s; right: %s (no double %+.3f, double/take %+.3f)%s" % (
+            who, c["action"], c["right"], c["no_double"], c["double_take"],
+            "; error %.3f%s" % (c["error"], " (%s)" % c["mark"] if c.get("mark") else "") if c["error"] > 0.0005 else ""))
+    if rec["kind"] == "move" and "best" in rec:
+        if rec.get("loss", 0.0) > 0.0005:
+            lines.append("%s played %s, best %s: %.3f lost%s" % (
+                who, rec["played"], rec["best"], rec["loss"], " (%s)" % rec["mark"] if rec.get("mark") else ""))
+        else:
+            lines.append("%s played %s: the best play" % (who, rec["played"]))
+    if "luck" in rec:
+        lines.append("luck %+.3f" % rec["luck"])
+    return "\n".join(lines)
+
+
+# --- the gnubg program, as the independent reference ----------------------------------------------
+
+_REFERENCE = r'''
+import gnubg, json, os, sys
+spec = json.load(open(os.environ["BGC_REF_SPEC"]))
+for c in spec["commands"]:
+    gnubg.command(c)
+gnubg.command("import mat " + spec["mat"])
+gnubg.command("analyse match")
+m = gnubg.match(analysis=1, statistics=1, verbose=0)
+gnubg.command("save match " + spec["sgf"])
+# the cube decisions' equities with this program's own match equity table and mwc2eq
+sys.path.insert(0, spec["host"])
+from bgc.logs.analysis import cube_requests
+eqs = {}
+for key, ci, mwcs in cube_requests(open(spec["sgf"], encoding="utf-8", errors="replace").read()):
+    eqs[key] = mwcs if ci is None else [gnubg.mwc2eq(x, gnubg.cubeinfo(*ci)) for x in mwcs]
+json.dump({"match": m, "cube": eqs}, open(spec["out"], "w"), default=repr)
+'''
+
+
+def find_program_version():
+    """The gnubg program's version line, or None."""
+    from .export import find_gnubg
+
+    exe = find_gnubg()
+    if not exe:
+        return None
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (out.strip().splitlines() or [exe])[0]
+
+
+def reference_analysis(mat_text, commands, timeout=1800):
+    """The gnubg program's (Debian's /usr/games/gnubg) analysis of the same .mat with the same
+    commands: {"match": gnubg.match(analysis=1, statistics=1), "cube": {key: [nd, dt]}}, for
+    the comparison test and the benchmark. The cube equities come from its own SGF and mwc2eq
+    (its gnubg.match() reports a move's cube equities wrongly in 1.07)."""
+    from .export import GNUBG_MISSING, find_gnubg
+
+    exe = find_gnubg()
+    if not exe:
+        raise AnalysisError(GNUBG_MISSING)
+    host = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with tempfile.TemporaryDirectory(prefix="bgc-gnubg-ref-") as tmp:
+        paths = {k: os.path.join(tmp, k) for k in ("match.mat", "ref.py", "spec.json", "out.json", "ref.sgf")}
+        with open(paths["match.mat"], "w", encoding="utf-8") as f:
+            f.write(mat_text)
+        with open(paths["ref.py"], "w") as f:
+            f.write(_REFERENCE)
+        with open(paths["spec.json"], "w") as f:
+            json.dump({"mat": paths["match.mat"], "sgf": paths["ref.sgf"], "out": paths["out.json"],
+                       "commands": commands, "host": host}, f)
+        env = dict(os.environ, HOME=tmp, BGC_REF_SPEC=paths["spec.json"])
+        proc = subprocess.run([exe, "-t", "-q", "-r", "-p", paths["ref.py"]], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
+        if not os.path.exists(paths["out.json"]):
+            raise AnalysisError("gnubg failed (status %d): %s" % (proc.returncode, (proc.stderr or proc.stdout)[-1500:]))
+        with open(paths["out.json"]) as f:
+            return json.load(f)
+
+
+def compare(ours, ref, tolerance=0.005):
+    """(counts, differences) between our analysis and the gnubg program's (reference_analysis()):
+    the best play (a tie of equal equity counts as agreeing), the equity lost and the mark of every
+    play, and of every cube decision the right action, the error and the mark."""
+    counts = {"plays": 0, "best_agrees": 0, "loss_within": 0, "cube": 0, "cube_agrees": 0,
+              "cube_right_agrees": 0, "max_loss_diff": 0.0, "crawford_differences": 0}
+    diffs = []
+    rgames = ref["match"]["games"]
+    if len(rgames) != len(ours["games"]):
+        diffs.append("games: ours %d, gnubg %d" % (len(ours["games"]), len(rgames)))
+    for g, rg in zip(ours["games"], rgames):
+        before = len(diffs)
+        rrecs = [r for r in rg["game"] if r["action"] in ("move", "double", "take", "drop")]
+        if len(rrecs) != len(g["records"]):
+            diffs.append("game %d: ours %d records, gnubg %d" % (g["number"], len(g["records"]), len(rrecs)))
+            continue
+        for i, (r, rr) in enumerate(zip(g["records"], rrecs), 1):
+            where = "game %d record %d" % (g["number"], i)
+            a = rr.get("analysis") or {}
+            if r["kind"] == "move" and "loss" in r and a.get("moves"):
+                counts["plays"] += 1
+                cands = [(sorted(tuple(x) for x in m["move"]), m["score"]) for m in a["moves"]]
+                best = sorted(tuple(x) for x in r["best_steps"])
+                score_of = dict((tuple(k), v) for k, v in cands)
+                if best == cands[0][0] or abs(score_of.get(tuple(best), -9) - cands[0][1]) < 1e-4:
+                    counts["best_agrees"] += 1
+                else:
+                    diffs.append("%s: best play ours %s, gnubg %s" % (where, r["best"], cands[0][0]))
+                rloss = cands[0][1] - a["moves"][a["imove"]]["score"]
+                d = abs(rloss - r.get("loss", 0.0))
+                counts["max_loss_diff"] = max(counts["max_loss_diff"], d)
+                if d <= tolerance:
+                    counts["loss_within"] += 1
+                else:
+                    diffs.append("%s: equity lost ours %.4f, gnubg %.4f" % (where, r.get("loss", 0.0), rloss))
+                if (a.get("skill") or None) != r.get("mark"):
+                    diffs.append("%s: mark ours %s, gnubg %s" % (where, r.get("mark"), a.get("skill")))
+            c = r.get("cube")
+            rc = ref["cube"].get(r["node"])
+            if c and "right" in c:
+                counts["cube"] += 1
+                if rc is None:
+                    diffs.append("%s: gnubg has no cube analysis here" % where)
+                    continue
+                right, best = cube_action(*rc)
+                rerr = _cube_record(rc, c["action"], None)["error"]
+                rmark = a.get("cube-skill") if r["kind"] == "move" else a.get("skill")
+                if right == c["right"]:
+                    counts["cube_right_agrees"] += 1
+                same = right == c["right"] and abs(rerr - c["error"]) <= tolerance and (rmark or None) == c.get("mark")
+                if same:
+                    counts["cube_agrees"] += 1
+                else:
+                    diffs.append("%s: cube %s: ours %s (error %.4f, %s), gnubg %s (error %.4f, %s)" % (
+                        where, c["action"], c["right"], c["error"], c.get("mark"), right, rerr, rmark))
+            elif rc is not None:
+                diffs.append("%s: only gnubg analysed a cube decision here" % where)
+        if g["crawford"]:
+            counts["crawford_differences"] += len(diffs) - before
+    return counts, diffs
+
+
+def data_dir_with_program_nets(dest, program_wd="/usr/share/gnubg/gnubg.wd"):
+    """Make ``dest`` a data directory for our engine (GNUBG_DATA_DIR) holding the gnubg program's
+    own nets (its gnubg.wd, weights 1.00) and our engine's other files, for the comparison: the
+    engine refuses weights whose header is not 1.01, so the copy's header says 1.01 (the nets'
+    layout, 250/214 inputs and 128 hidden units, is the same). Returns ``dest``, or None when
+    either is missing."""
+    if engine_version() is None or not os.path.exists(program_wd):
+        return None
+    import importlib.util
+
+    ours = os.path.join(os.path.dirname(importlib.util.find_spec("gnubg").origin), "data")
+    os.makedirs(dest, exist_ok=True)
+    for name in os.listdir(ours):
+        if name not in ("gnubg.wd", "gnubg.weights") and not os.path.exists(os.path.join(dest, name)):
+            os.symlink(os.path.join(ours, name), os.path.join(dest, name))
+    with open(program_wd, "rb") as f:
+        data = bytearray(f.read())
+    if data[4:8] != bytes.fromhex("0000803f"):  # float 1.00 after the magic number
+        return None
+    data[4:8] = bytes.fromhex("ae47813f")  # 1.01
+    with open(os.path.join(dest, "gnubg.wd"), "wb") as f:
+        f.write(bytes(data))
+    return dest

@@ -1,0 +1,130 @@
+"""Host-side helpers around the rules engine: argument parsing and board text shared by commands."""
+
+from bgrules import Position, PositionError
+from bgrules.position import BAR, OFF, OPP
+
+from ..errors import UserError, shown
+
+
+POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
+
+
+def read_position(text, rules=None, waiting=None):
+    """The Position a Position ID names under ``rules`` (its track; Pin's points holding both
+    colours are read as the opponent's checker pinned), with ``waiting`` (text 'M,O' of
+    --waiting) checkers of the player on roll and the opponent still off the board."""
+    try:
+        pos = Position.from_id(text.strip(), rules.opposite if rules else None, bool(rules and rules.pinning))
+        if waiting:
+            pos.set_waiting(*read_waiting(waiting))
+        return pos
+    except PositionError as exc:
+        why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
+        raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None
+
+
+def read_die(text):
+    try:
+        d = int(text)
+    except ValueError:
+        d = None
+    if d is None or not 1 <= d <= 6:
+        raise UserError("a die is a number from 1 to 6, got %s\nhint: give the two dice as numbers, e.g. 6 4"
+                        % shown(text, 10))
+    return d
+
+
+def add_variant_argument(parser):
+    parser.add_argument("--variant", default="standard", metavar="NAME",
+                        help="the ruleset (bgc variants lists them; default standard)")
+    parser.add_argument("--waiting", metavar="M,O",
+                        help="games entered from off the board (Puff, Acey Deucey...): checkers of the "
+                             "player on roll and of the opponent still waiting, which a Position ID counts "
+                             "as borne off (default 0,0)")
+
+
+def read_waiting(text):
+    """(mover, opponent) from --waiting 'M,O'; a UserError otherwise."""
+    from ..errors import shown
+
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) <= 15 for p in parts):
+        raise UserError("--waiting takes two counts 0-15, the player on roll's first, got %s\n"
+                        "hint: e.g. --waiting 13,15" % shown(text, 20))
+    return int(parts[0]), int(parts[1])
+
+
+def read_variant(name):
+    """The bgrules Rules called ``name``; a UserError naming the choices otherwise."""
+    from bgrules.rules import VARIANTS, ruleset
+
+    from ..errors import shown
+
+    try:
+        return ruleset(name)
+    except ValueError:
+        # (the whole list goes on the hint line: a bgc: line stays short as the games grow)
+        raise UserError("unknown variant %s (e.g. %s)\nhint: `bgc variants` lists them: %s"
+                        % (shown(name, 30), ", ".join(VARIANTS[:4]), ", ".join(VARIANTS))) from None
+
+
+LETTERS = ("O", "X")
+
+
+def board_lines(position, on_roll, names, cube=1, cube_owner=-1, opposite=None):
+    """An ASCII board in GNU Backgammon's style, seen by the player on roll: their home board
+    bottom right (points 1-6), the opponent's checkers on the same points above and below
+    (``opposite``: the ruleset's track, bgrules Rules.opposite; standard 25 - p)."""
+    from bgrules import STANDARD
+
+    opp = opposite or STANDARD.opposite
+    c = position.cells
+    me = LETTERS[on_roll]
+    them = LETTERS[1 - on_roll]
+
+    def cell(point, row):
+        # (letter, count) on the mover's point; the opponent's count is at opp[point].
+        if c[point]:
+            letter, n = me, c[point]
+        elif c[OPP + opp[point]]:
+            letter, n = them, c[OPP + opp[point]]
+        else:
+            return "   "
+        if row < 4 or n <= 5:
+            return " %s " % letter if n > row else "   "
+        return "%2d " % n if n > 5 else " %s " % letter
+
+    def bar(count, letter, row):
+        if not count:
+            return "   "
+        if row < 4 or count <= 5:
+            return " %s " % letter if count > row else "   "
+        return "%2d " % count
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    out = [" +13-14-15-16-17-18------19-20-21-22-23-24-+"]
+    for row in range(5):
+        left = "".join(cell(p, row) for p in top[:6])
+        right = "".join(cell(p, row) for p in top[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[OPP + BAR], them, row), right))
+    cube_text = ""
+    if cube_owner < 0:
+        cube_text = "   (Cube: %d)" % cube
+    out.append("v|                  |BAR|                  |" + cube_text)
+    for row in range(4, -1, -1):
+        left = "".join(cell(p, row) for p in bottom[:6])
+        right = "".join(cell(p, row) for p in bottom[6:])
+        out.append(" |%s|%s|%s|" % (left, bar(c[BAR], me, row), right))
+    out.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    mine, theirs = position.pips()
+    out.append(
+        " %s %s on roll (bottom): pips %d, off %d" % (me, names[on_roll], mine, c[OFF])
+    )
+    out.append(
+        " %s %s: pips %d, off %d" % (them, names[1 - on_roll], theirs, c[OPP + OFF])
+    )
+    if cube_owner >= 0:
+        out.append(" Cube %d with %s" % (cube, names[cube_owner]))
+    out.append(" Position ID %s" % position.id())
+    return out
