@@ -57,7 +57,7 @@ def check_sensor_positions(geometry=None):
 
     sys.path.insert(0, os.path.join(ROOT, "host"))
     try:
-        from bgc import hwdraw
+        from bgc.board import hwdraw
     except ImportError:
         raise BuildError("the bgc package is not installed; run: sh scripts/bootstrap.sh test")
     try:

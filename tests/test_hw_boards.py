@@ -29,7 +29,7 @@ import layout  # noqa: E402
 import netlist  # noqa: E402
 from drivers import pinmap  # noqa: E402
 
-from bgc import hwdraw  # noqa: E402
+from bgc.board import hwdraw  # noqa: E402
 
 try:
     import skidl  # noqa: F401

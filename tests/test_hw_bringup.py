@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from bgc import virtual
-from bgc.virtual.board import BLACK, WHITE, Board, load_geometry
+from bgc.board import virtual
+from bgc.board.virtual.board import BLACK, WHITE, Board, load_geometry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
