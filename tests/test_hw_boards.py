@@ -9,6 +9,7 @@ boards. CI installs skidl (the test extra) and KiCad (scripts/install_test_tools
 these tests skip and say so.
 """
 import filecmp
+import importlib.util
 import os
 import re
 import shutil
@@ -31,12 +32,7 @@ from drivers import pinmap  # noqa: E402
 
 from bgc.board import hwdraw  # noqa: E402
 
-try:
-    import skidl  # noqa: F401
-
-    HAVE_SKIDL = True
-except ImportError:
-    HAVE_SKIDL = False
+HAVE_SKIDL = importlib.util.find_spec("skidl") is not None  # (importing it starts log files)
 
 
 def _have_pcbnew():
