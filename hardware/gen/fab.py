@@ -200,6 +200,8 @@ def bom(board, out_path):
 
 def outputs(fab_dir=FAB_DIR, pictures=PICTURES, kicad_dir=KICAD_DIR):
     for name in sorted(layout.BOARDS):
+        if not layout.BOARDS[name].get("routed", True):
+            continue  # placed only: no fabrication files for a board that is not routed yet
         board = load(os.path.join(kicad_dir, name + ".kicad_pcb"))
         pcbnew.ZONE_FILLER(board).Fill(board.Zones())
         out = os.path.join(fab_dir, name)

@@ -92,8 +92,10 @@ def sensor_positions():
         pos["C%d" % (37 + i)] = (x + 6.0, LED_Y, 90, "F")
     pos["D7"] = (BAR_LED[0], BAR_LED[1], 0, "F")
     pos["C43"] = (BAR_LED[0] + 6.0, BAR_LED[1], 90, "F")
-    pos["J1"] = (138.0, 110.0, 90, "B")  # 2x8 box header under the board (taller than the spacers)
-    pos["C44"] = (138.0, 124.0, 0, "F")
+    # 2x8 box header under the board (taller than the spacers); its pin 1 is its origin, the row
+    # runs 17.8 mm towards smaller x, between the rows of cells.
+    pos["J1"] = (141.0, 110.0, 90, "B")
+    pos["C44"] = (141.0, 124.0, 0, "F")
     return pos
 
 
@@ -135,7 +137,9 @@ def main_positions():
 
 
 BOARDS = {
-    "sensor": {"netlist": "sensor.net", "positions": sensor_positions, "fanout": ("U1", "U2"), "rects": SENSOR_RECTS,
+    "sensor": {"netlist": "sensor.net", "positions": sensor_positions, "fanout": ("U1", "U2"),
+               # the 32 sensor outputs first, while the board is open, then the cable's nets
+               "route_first": (r"MUX_._CH.*", r"MUX_S.|MUX_EN_.|MUX_COM|LED_IN|LED_OUT|BAR_LED_.*"), "rects": SENSOR_RECTS,
                "outline": SENSOR_OUTLINE, "holes": SENSOR_HOLES},
     "main": {"netlist": "main.net", "positions": main_positions, "rects": MAIN_RECTS,
              "outline": MAIN_OUTLINE, "holes": MAIN_HOLES},

@@ -274,6 +274,7 @@ class BoardMaker:
         self.net_ids = {}
         self.pads = {}  # (ref, pin) -> [pad objects]
         self.extra = {}  # (ref, pin) -> cells of its fan-out track and via (part of the pin)
+        self.fanouts = []  # [items of one fan-out: its tracks and via]
         self.stats = {"tracks": 0, "vias": 0}
 
     # ---- parts
@@ -300,6 +301,8 @@ class BoardMaker:
             if side == "B":
                 fp.Flip(fp.GetPosition(), False)
             fp.SetOrientationDegrees(rot)
+            if ref.startswith(("C", "JP")) and self.name == "sensor":
+                fp.Reference().SetVisible(False)  # beside a sensor's pads; positions.csv names them
             for pad in fp.Pads():
                 num = pad.GetNumber()
                 name = self.nl.pin_net.get((ref, num))
@@ -352,10 +355,12 @@ class BoardMaker:
         t.SetNet(self.nets[net_name])
         self.board.Add(t)
         self.stats["tracks"] += 1
+        self._last = t
         net = self.net_ids[net_name]
         hw = width / 2
         self.router.mark_rect((layer,), min(a[0], b[0]) - hw, min(a[1], b[1]) - hw,
                               max(a[0], b[0]) + hw, max(a[1], b[1]) + hw, net, margin=0)
+        return t
 
     def add_via(self, net_name, x, y):
         v = pcbnew.PCB_VIA(self.board)
@@ -368,11 +373,13 @@ class BoardMaker:
         self.board.Add(v)
         self.stats["vias"] += 1
         self.router.mark_circle((0, 1), x, y, self.rules["via_mm"] / 2, self.net_ids[net_name], margin=0)
+        return v
 
     def lay_path(self, net_name, path, width, into_tree=True):
         """Tracks along a path of cells: straight runs merged, a via at each change of layer."""
         r = self.router
         cells = set(path)
+        made = []
         runs = []
         start = path[0]
         prev = path[0]
@@ -382,7 +389,7 @@ class BoardMaker:
                 if prev != start:
                     runs.append((start, prev))
                 x, y = r.xy(cell[2], cell[1])
-                self.add_via(net_name, x, y)
+                made.append(self.add_via(net_name, x, y))
                 start = cell
                 direction = None
             else:
@@ -395,9 +402,10 @@ class BoardMaker:
         if prev != start:
             runs.append((start, prev))
         for a, b in runs:
-            self.add_track(net_name, a[0], r.xy(a[2], a[1]), r.xy(b[2], b[1]), width)
+            made.append(self.add_track(net_name, a[0], r.xy(a[2], a[1]), r.xy(b[2], b[1]), width))
         if into_tree:
             r.tree.setdefault(self.net_ids[net_name], set()).update(cells)
+        return made
 
     # ---- routing
     def route_net(self, name):
@@ -414,9 +422,7 @@ class BoardMaker:
             cells |= self.extra.get(node, set())
             cores.append((node, cells))
         # Grow a tree from the first pad, each time to the pad nearest to what is connected.
-        # Ground starts from every pad's via: the pours join those; the tracks join the rest.
-        tree = set(r.tree.get(net, ())) if name == "GND" else set()
-        tree |= cores[0][1]
+        tree = set(cores[0][1])
         connected = {cores[0][0]}
         centres = [self.centre(cores[0][1])]
         todo = cores[1:]
@@ -457,11 +463,14 @@ class BoardMaker:
                 if len(layers) == 2:
                     continue  # a through-hole pad reaches both pours itself
                 cells = r.core_cells(layers, *self.pad_box(pad))
-                path = r.search(net, "sig", cells, lambda layer, iy, ix, ly=layers[0]: layer != ly,
+                inside = {(iy, ix) for (_, iy, ix) in cells}
+                path = r.search(net, "sig", cells,
+                                lambda layer, iy, ix, ly=layers[0]: layer != ly and (iy, ix) not in inside,
                                 lambda layer, iy, ix: 0, limit=5000)
                 if path is None:
                     raise BoardError("%s: no room for a ground via at %s pin %s" % (self.name, node[0], node[1]))
-                self.lay_path("GND", path, self.rules["track_mm"])
+                self.lay_path("GND", path, self.rules["track_mm"], into_tree=False)
+                self.extra[node] = self.extra.get(node, set()) | set(path)
 
     def fanout(self, refs):
         """Each signal pad of these parts gets a short track to a via of its own first, so that
@@ -478,12 +487,15 @@ class BoardMaker:
                     if not name or name == "GND" or len(layers) == 2:
                         continue
                     cells = r.core_cells(layers, *self.pad_box(pad))
-                    path = r.search(self.net_ids[name], "sig", cells, lambda layer, iy, ix, ly=layers[0]: layer != ly,
+                    inside = {(iy, ix) for (_, iy, ix) in cells}
+                    path = r.search(self.net_ids[name], "sig", cells,
+                                    lambda layer, iy, ix, ly=layers[0]: layer != ly and (iy, ix) not in inside,
                                     lambda layer, iy, ix: 0, limit=5000)
                     if path is None:
                         raise BoardError("%s: no room for a via beside %s pin %s" % (self.name, ref, num))
-                    self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
+                    made = self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
                     self.extra[(ref, num)] = set(path)
+                    self.fanouts.append((pcbnew.B_Cu if layers[0] == 0 else pcbnew.F_Cu, made))
 
     def route(self):
         names = [n for n in self.nl.nets if n != "GND"]
@@ -513,14 +525,34 @@ class BoardMaker:
             names.sort(key=lambda n: (n not in POWER_NETS, span(n), n))
         self.ground_vias()
         self.fanout(self.spec.get("fanout", ()))
-        # Ground last as a net of its own: the pours connect most of it, but a pad inside a
-        # ring of tracks would be left on an island.
+        # Ground last, joined by tracks like every net (the pours alone could leave a pad on an
+        # island inside a ring of tracks).
         names.append("GND")
         for name in names:
             before = self.router.expanded
             self.route_net(name)
             if os.environ.get("BGC_PCB_VERBOSE"):
                 sys.stderr.write("%s: %s routed, %d cells searched\n" % (self.name, name, self.router.expanded - before))
+        self.prune_fanouts()
+
+    def prune_fanouts(self):
+        """A fan-out via that no track reached on the other layer is taken out again, with its
+        track (KiCad's DRC calls it dangling)."""
+        ends = set()
+        for t in self.board.GetTracks():
+            if t.GetClass() == "PCB_TRACK":
+                for p in (t.GetStart(), t.GetEnd()):
+                    ends.add((t.GetLayer(), p.x, p.y))
+        for other, items in self.fanouts:
+            via = [i for i in items if i.GetClass() == "PCB_VIA"]
+            if not via:
+                continue
+            p = via[0].GetPosition()
+            if (other, p.x, p.y) in ends:
+                continue
+            for i in items:
+                self.board.Remove(i)
+                self.stats["vias" if i.GetClass() == "PCB_VIA" else "tracks"] -= 1
 
     # ---- outline, pours, rules
     def outline(self):
@@ -559,7 +591,8 @@ class BoardMaker:
     def build(self):
         apply_rules(self.board, self.rules)
         self.place()
-        self.route()
+        if self.spec.get("routed", True):
+            self.route()
         self.outline()
         return self.board
 
