@@ -495,7 +495,8 @@ class BoardMaker:
                         raise BoardError("%s: no room for a via beside %s pin %s" % (self.name, ref, num))
                     made = self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
                     self.extra[(ref, num)] = set(path)
-                    self.fanouts.append((pcbnew.B_Cu if layers[0] == 0 else pcbnew.F_Cu, made))
+                    self.fanouts.append((pcbnew.B_Cu if layers[0] == 0 else pcbnew.F_Cu,
+                                         [r.xy(ix, iy) for (_, iy, ix) in path], made))
 
     def route(self):
         names = [n for n in self.nl.nets if n != "GND"]
@@ -538,17 +539,18 @@ class BoardMaker:
     def prune_fanouts(self):
         """A fan-out via that no track reached on the other layer is taken out again, with its
         track (KiCad's DRC calls it dangling)."""
-        ends = set()
+        ends = {}
         for t in self.board.GetTracks():
             if t.GetClass() == "PCB_TRACK":
                 for p in (t.GetStart(), t.GetEnd()):
-                    ends.add((t.GetLayer(), p.x, p.y))
-        for other, items in self.fanouts:
-            via = [i for i in items if i.GetClass() == "PCB_VIA"]
-            if not via:
+                    ends.setdefault((p.x, p.y), []).append(t)
+        for other, cells, items in self.fanouts:
+            if not any(i.GetClass() == "PCB_VIA" for i in items):
                 continue
-            p = via[0].GetPosition()
-            if (other, p.x, p.y) in ends:
+            mine = {id(i) for i in items}
+            points = {(mm(x), mm(y)) for x, y in cells}
+            # Used when any other track ends on it (at the via or anywhere along its stub).
+            if any(id(t) not in mine for pt_ in points for t in ends.get(pt_, ())):
                 continue
             for i in items:
                 self.board.Remove(i)
@@ -597,6 +599,26 @@ class BoardMaker:
         return self.board
 
 
+def drop_one_sided_vias(board):
+    """A signal via with tracks on one layer only (a fan-out via that the route reached on the
+    pin's own layer) joins nothing: take it out (KiCad's DRC calls it dangling)."""
+    tracks = [t for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"]
+    pads = list(board.GetPads())
+    dropped = 0
+    for v in list(board.GetTracks()):
+        if v.GetClass() != "PCB_VIA" or v.GetNetname() == "GND":
+            continue  # ground vias also join the pours
+        p = v.GetPosition()
+        layers = {t.GetLayer() for t in tracks if t.GetNetname() == v.GetNetname() and t.HitTest(p)}
+        for pad in pads:  # a via inside a pad joins that pad's layers
+            if pad.GetNetname() == v.GetNetname() and pad.HitTest(p):
+                layers |= {layer for layer in (pcbnew.F_Cu, pcbnew.B_Cu) if pad.IsOnLayer(layer)}
+        if len(layers) < 2:
+            board.Remove(v)
+            dropped += 1
+    return dropped
+
+
 def apply_rules(board, rules=layout.RULES):
     ds = board.GetDesignSettings()
     ds.SetCopperLayerCount(rules["layers"])
@@ -628,6 +650,7 @@ def make(name, out_dir=KICAD_DIR):
     board = pcbnew.LoadBoard(path)
     apply_rules(board)
     maker.pours(board)
+    maker.stats["vias"] -= drop_one_sided_vias(board)
     pcbnew.SaveBoard(path, board)
     prl = os.path.splitext(path)[0] + ".kicad_prl"  # KiCad's per-user view settings: not ours
     if os.path.exists(prl):
