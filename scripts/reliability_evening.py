@@ -10,8 +10,8 @@ collect_if_due exactly as main.run calls them, the real Classifier, Buttons and 
 journal on littlefs (the UNIX port's VfsLfs2 over a 352-block image file, rp2's progsize). The
 virtual board, its hands and the automated players (bgc.board.players, bgc.board.chouette_players) run here on
 CPython: each 10 ms frame the board's raw hall readings (the real HallScanner read on the virtual
-board) and button levels go down to the guest, and the LED chain, the screen and the serial events
-come back. The dice are the simulator's seeded ones, asked for by the guest.
+board) and button levels go down to the guest, and the LED chain, the screen (drawn on the virtual
+board's OLED, which the players read) and the serial events come back. The dice are the simulator's seeded ones, asked for by the guest.
 
 The flash fills on the way: old logs of earlier evenings (some exported by ``bgc pull``, some not)
 at the start; another file copied onto the flash a quarter of the way through (15 % left free); in
@@ -25,7 +25,8 @@ App.collect at the new-match menu after the match) against its value after the f
 the interned names' pools (qstr bytes: never freed, so counted apart), the largest free block
 after every collection of the evening, refusals while something deletable was on the flash, and
 whether "Flash low" was on the screen at every match started with less than a tenth of the flash
-free. Exit status 1 when a target is missed.
+free, and the players' false flags (a play or placement they know to be legal refused). Exit
+status 1 when a target is missed.
 """
 
 import argparse
@@ -107,6 +108,7 @@ class Guest:
         self.screen = []
         self.screens_seen = []  # screens since the last clear (for "Flash low")
         self.leds_pin = 15
+        self.oled = None  # the virtual board's OLED (RemoteApp): the players read it
         self.errors = []
         self.answer()  # M start
         self.answer()  # M loaded
@@ -145,6 +147,10 @@ class Guest:
             elif k == "S":
                 self.screen = line[1:].split("\x1f")[:-1]
                 self.screens_seen.append(self.screen)
+                if self.oled is not None:
+                    # drawn on the virtual board's panel as main.App draws it: the players read
+                    # the screen there ("Which play?" among others)
+                    self.oled.lines(self.screen)
             elif k == "C":
                 measure = {"n": int(line.split()[1]), "kind": "C"}
             elif k == "M":
@@ -215,6 +221,7 @@ class RemoteApp:
 
         from drivers import pinmap
         from drivers.hall import HallScanner
+        from drivers.oled import Oled
 
         self.sim = sim
         self.guest = guest
@@ -224,6 +231,7 @@ class RemoteApp:
         self.raw = None
         self.players = None  # the players of the match on the board (can_defer)
         guest.leds_pin = pinmap.LED_DATA
+        guest.oled = Oled()
         guest.sim = sim
 
     def step(self, now):
@@ -511,6 +519,8 @@ def targets(rep):
         miss.append("%d writes refused with exported logs on the flash" % rep["refusals_with_deletable"])
     if rep["flash_low_missed"]:
         miss.append("%d matches started under a tenth free without Flash low" % rep["flash_low_missed"])
+    if rep["false_flags"]:
+        miss.append("%d false flags (a legal play or placement refused)" % rep["false_flags"])
     if rep["guest_errors"]:
         miss.append("the guest printed: %s" % rep["guest_errors"][0])
     return miss

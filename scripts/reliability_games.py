@@ -10,6 +10,12 @@ off ("checker first"). Nobody makes a wrong move on purpose, so every ``illegal`
 firmware sends is a false flag; each one is reported with the handling that preceded it.
 
     .venv/bin/python scripts/reliability_games.py --games 1000 [--jobs 2] [--hits both|checker-first|blot-first]
+    .venv/bin/python scripts/reliability_games.py --variant all --games 20 --jobs 2
+
+``--variant KEY`` plays that ruleset (``bgc variants``; ``all``: every one, ``--games`` each, with
+a table per ruleset). Every game is capped at ``--max-minutes`` of virtual play: one that has not
+ended by then counts as unfinished (a game that never ends is a finding of its own), and its
+false flags up to then count as usual.
 """
 
 import argparse
@@ -24,27 +30,32 @@ sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 HITS = {"both": 0.5, "checker-first": 1.0, "blot-first": 0.0}
+# rulesets the automated hands cannot play (``bgc sim --demo`` refuses them too): --variant all
+# leaves them out and says so
+HANDS_CANNOT = {"doublets": "the hands know checkers that move, not towers taken apart and stacked again "
+                            "(its whole game on the virtual board: tests/test_variant_doublets.py)"}
 
 
-def play_game(seed, hits="both", max_frames=300000):
+def play_game(seed, hits="both", max_frames=300000, variant="standard"):
     from bgc.board import players as P
     from bgc.board import sim as S
+    from bgrules.rules import ruleset
 
     t0 = time.perf_counter()
-    s = S.Sim(seed=seed)
+    s = S.Sim(seed=seed, rules=ruleset(variant))
     try:
         pl = P.Players(s, seed=seed, handling=P.Handling(illegal=0.0, mixed_hit=HITS[hits]), cube=False)
         s.run_ms(50)
-        s.serial.send("new length=1")
+        s.serial.send("new length=1" if variant == "standard" else "new length=1 variant=" + variant)
         frames = 0
         while not pl.finished and frames < max_frames:
             s.step()
             frames += 1
         flags = []
         for f in pl.false_flags:
-            flags.append({"seed": seed, "at": f["at"], "reason": f["reason"], "pos": f["pos"], "dice": f["dice"],
+            flags.append({"variant": variant, "seed": seed, "at": f["at"], "reason": f["reason"], "pos": f["pos"], "dice": f["dice"],
                           "play": f["play"], "cause": classify(f), "recent": f["recent"][-4:]})
-        return {"seed": seed, "finished": pl.finished, "frames": frames, "turns": pl.stats["turns"],
+        return {"variant": variant, "seed": seed, "finished": pl.finished, "frames": frames, "turns": pl.stats["turns"],
                 "moves": pl.stats["checker_moves"], "flags": flags, "asks": pl.stats["asks"],
                 "seconds": time.perf_counter() - t0}
     finally:
@@ -64,24 +75,84 @@ def classify(flag):
 
 
 def main(argv=None):
+    from bgrules.rules import VARIANTS
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=1000, help="games (per ruleset with --variant all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hits", choices=sorted(HITS), default="both",
                     help="how hands hit a blot (default both, half and half)")
+    ap.add_argument("--variant", default="standard", choices=("all",) + VARIANTS,
+                    help="the ruleset (bgc variants); all: every one in turn")
+    ap.add_argument("--max-minutes", type=float, default=50.0,
+                    help="virtual minutes of play after which a game counts as unfinished (default 50)")
     args = ap.parse_args(argv)
     t0 = time.time()
-    seeds = [(args.seed + i, args.hits) for i in range(args.games)]
+    variants = tuple(v for v in VARIANTS if v not in HANDS_CANNOT) if args.variant == "all" else (args.variant,)
+    if args.variant in HANDS_CANNOT:
+        ap.error("%s: %s" % (args.variant, HANDS_CANNOT[args.variant]))
+    max_frames = int(args.max_minutes * 6000)
+    # seed by seed across the rulesets: a run cut short has played every ruleset alike
+    jobs = [(args.seed + i, args.hits, max_frames, v) for i in range(args.games) for v in variants]
+    results = []
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.starmap(play_game, seeds, chunksize=4)
+            for r in pool.imap_unordered(_play_job, jobs, chunksize=1 if len(variants) > 1 else 4):
+                results.append(r)
+                _progress(r, len(results), len(jobs))
     else:
-        results = [play_game(*x) for x in seeds]
+        for x in jobs:
+            results.append(play_game(*x))
+            _progress(results[-1], len(results), len(jobs))
     summary = summarize(results)
     summary["seconds"] = round(time.time() - t0, 1)
     print(report(summary, args.hits))
+    if len(variants) > 1:
+        print()
+        print(variant_table(results))
+        for v in sorted(set(VARIANTS) - set(variants)):
+            print("not played: %s: %s" % (v, HANDS_CANNOT[v]))
     return 0 if summary["false_flags"] == 0 and summary["unfinished"] == 0 else 1
+
+
+def _play_job(job):
+    return play_game(*job)
+
+
+def _progress(r, done, total):
+    """One line per game on stderr, so that a long run's figures so far are never lost."""
+    sys.stderr.write("%d/%d %s seed %d: %s, %d turns, %d false flags%s\n" % (
+        done, total, r["variant"], r["seed"], "finished" if r["finished"] else "NOT FINISHED", r["turns"],
+        len(r["flags"]), "".join("; %s at %s (%s)" % (f["reason"], f["pos"], f["dice"]) for f in r["flags"][:3])))
+    sys.stderr.flush()
+
+
+def variant_table(results):
+    """One row per ruleset: games, turns, checkers moved, false flags, unfinished games."""
+    rows = collections.OrderedDict()
+    for r in results:
+        row = rows.setdefault(r["variant"], {"games": 0, "turns": 0, "moves": 0, "frames": 0, "flags": 0,
+                                             "flag_seeds": [], "unfinished": [], "cpu": 0.0})
+        row["games"] += 1
+        row["turns"] += r["turns"]
+        row["moves"] += r["moves"]
+        row["frames"] += r["frames"]
+        row["flags"] += len(r["flags"])
+        row["cpu"] += r["seconds"]
+        if r["flags"]:
+            row["flag_seeds"].append(r["seed"])
+        if not r["finished"]:
+            row["unfinished"].append(r["seed"])
+    lines = ["| ruleset | games | turns | checkers moved | min of play | false flags (seeds) | unfinished (seeds) | CPU/game |",
+             "|---|---|---|---|---|---|---|---|"]
+    for v, row in rows.items():
+        lines.append("| %s | %d | %d | %d | %.0f | %d%s | %d%s | %.1f s |" % (
+            v, row["games"], row["turns"], row["moves"], row["frames"] / 6000.0, row["flags"],
+            " (%s)" % ", ".join(map(str, row["flag_seeds"])) if row["flag_seeds"] else "",
+            len(row["unfinished"]), " (%s)" % ", ".join(map(str, row["unfinished"])) if row["unfinished"] else "",
+            row["cpu"] / max(1, row["games"])))
+    return "\n".join(lines)
 
 
 def summarize(results):
@@ -91,7 +162,7 @@ def summarize(results):
             "turns": sum(r["turns"] for r in results), "moves": sum(r["moves"] for r in results),
             "frames": sum(r["frames"] for r in results), "asks": sum(r["asks"] for r in results),
             "false_flags": len(flags), "games_with_flags": sum(1 for r in results if r["flags"]),
-            "causes": dict(causes), "examples": flags[:6],
+            "causes": dict(causes), "examples": flags[:12],
             "cpu_per_game": sum(r["seconds"] for r in results) / max(1, len(results))}
 
 
@@ -104,8 +175,8 @@ def report(s, hits="both"):
     lines.append("which-play questions (ask): %d; games not finished: %d" % (s["asks"], s["unfinished"]))
     lines.append("CPU per game: %.1f s%s" % (s["cpu_per_game"], "; wall %.0f s" % s["seconds"] if "seconds" in s else ""))
     for e in s["examples"]:
-        lines.append("  example: seed %d %s dice %s play %s: %s (%s) after %s" % (
-            e["seed"], e["pos"], e["dice"], e["play"], e["reason"], e["at"], e["recent"]))
+        lines.append("  example: %s seed %d %s dice %s play %s: %s (%s) after %s" % (
+            e["variant"], e["seed"], e["pos"], e["dice"], e["play"], e["reason"], e["at"], e["recent"]))
     return "\n".join(lines)
 
 

@@ -124,6 +124,12 @@ TABLE = [
     ("deploy --port not a serial port", ["deploy", "--firmware", "{firmware}", "--port", "/dev/null"],
      "is not a serial port"),
     ("deploy --port busy", ["deploy", "--firmware", "{firmware}", "--port", "{busy}"], "is busy"),
+    # flash
+    ("flash a missing image", ["flash", "{missing}", "--no-wait"], "cannot read the image"),
+    ("flash a folder as the image", ["flash", "{folder}", "--no-wait"], "not a regular file"),
+    ("flash a device that never ends", ["flash", "/dev/zero", "--no-wait"], "not a regular file"),
+    ("flash a text file", ["flash", "{text}", "--no-wait"], "is not a UF2 image"),
+    ("flash an empty file", ["flash", "{empty}", "--no-wait"], "is not a UF2 image"),
     # devices
     ("devices --port absent", ["devices", "--port", "{missing}"], "does not exist"),
     ("devices --port not a serial port", ["devices", "--port", "/dev/null"], "is not a serial port"),

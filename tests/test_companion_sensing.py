@@ -366,15 +366,18 @@ def test_classifier_never_flags_a_checker_that_reads_weak_from_the_start():
     assert cl.state[0] == WHITE
 
 
-def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_hand_at_20mm_does_not():
+def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_hand_5mm_over_it_does_not():
     # the physical model (hardware/sensing.md): a black checker on top of a white one lowers
-    # the cell by about a quarter of a unit; the classifier's drop threshold is 12 %
+    # the cell by about a quarter of a unit; a hand holding one 5 mm over the white one (the
+    # lowest a player holds a checker still, issue 22) by about a seventh; the classifier's
+    # drop threshold lies between the two, at least four times the reading noise from each
     from bgc.board.virtual.board import Board, BLACK, WHITE
     from drivers.classify import DEFAULT_UNIT, Classifier
 
     drop_pct = Classifier().drop_pct
     for seed in (1, 2, 3):
-        b = Board(seed=seed)
+        b = Board(seed=seed, tremor_mm=0)
+        margin = 4 * b.noise_lsb * 16  # 12-bit LSB to read_u16 counts
         for c in range(25, 30):
             b.place(c, WHITE)
         for c in range(25, 30):
@@ -382,8 +385,26 @@ def test_virtual_board_other_colour_on_top_drops_the_cell_below_the_flag_and_a_h
             b.place(c, BLACK)
             covered = b.expected_counts(c)
             b.remove(c)
-            b.hover(c, 20.0, BLACK)
+            b.hover(c, 5.0, BLACK)
             hand = b.expected_counts(c)
             b.hand = None
-            assert (alone - covered) * 100 > 1.5 * drop_pct * DEFAULT_UNIT, (seed, c)
-            assert (alone - hand) * 100 < drop_pct * DEFAULT_UNIT, (seed, c)
+            assert (alone - covered) * 100 > drop_pct * DEFAULT_UNIT + margin * 100, (seed, c)
+            assert (alone - hand) * 100 < drop_pct * DEFAULT_UNIT - margin * 100, (seed, c)
+
+
+def test_a_checker_too_many_is_told_where_not_counted(tmp_path):
+    # A checker from the tray put on the board (or a borne-off one put back) is no move: the
+    # board says what was done and where, not "White has 16 checkers"
+    h = opened(tmp_path)  # white 3-1
+    h.put("w", 20)
+    ev = h.events("illegal")[-1]
+    assert ev["reason"] == "Extra checker on\nboard: lift it" and ev["board_point"] == 20  # the red LED
+    assert "16 checkers" not in h.screen()
+    h.lift("w", 20)
+    assert h.events("ok")
+    h.clear()
+    h.put("b", 20)  # one of Black's, on Black's own 5 point (White's 20)
+    ev = h.events("illegal")[-1]
+    assert ev["reason"] == "Extra Black\nchecker: lift it" and ev["board_point"] == 20
+    h.press(ROLL_W)  # DONE with the checker still there: the same words
+    assert h.c.refused and "16 checkers" not in h.c.refused[0] and h.c.refused[0].startswith("Extra Black")

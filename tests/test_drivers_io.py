@@ -211,6 +211,50 @@ def test_calibration_round_trip_and_bad_files(tmp_path, board):
         cl.set_unit(3, 5)
 
 
+def _calib_v1(baseline, empty_pct=40, stack_pct=110, unit=13600, n=128):
+    # a calib.bin as the firmware before issue 22 wrote it (hardware/calibration.md: version 1,
+    # its thresholds were that firmware's own 40 % and 110 %)
+    import struct
+
+    body = struct.pack("<4sBBBBHH", b"BGC1", 1, n, empty_pct, stack_pct, unit, 0)
+    body += struct.pack("<%dH" % n, *baseline) + struct.pack("<%dH" % n, *([0] * n))
+    a = b = 0
+    for x in body:
+        a = (a + x) % 255
+        b = (b + a) % 255
+    return body + struct.pack("<H", (b << 8) | a)
+
+
+def test_a_version_1_calibration_keeps_its_baselines_but_not_its_old_empty_threshold(tmp_path):
+    # a hand holding a checker 5 mm over an empty cell reads 40 % of a unit (hardware/sensing.md):
+    # with version 1's 40 % it became a checker; the baselines measured on the board stay
+    from drivers.classify import WHITE, EMPTY, Classifier
+
+    path = str(tmp_path / "calib.bin")
+    base = [32768 + 7 * c for c in range(128)]
+    with open(path, "wb") as f:
+        f.write(_calib_v1(base))
+    cl = Classifier()
+    assert cl.load(path) and cl.calib_source == "file"
+    assert [cl.baseline(c) for c in range(128)] == base
+    assert cl.empty_pct == Classifier().empty_pct > 40
+    raw = [base[c] for c in range(128)]
+    # hardware/sensing.md, the model's extremes: a hand 5 mm over an empty cell (0.41, 0.43 at
+    # the top of its tremor), the weakest checker (0.77), the weakest one with a checker of the
+    # other colour on top (0.526)
+    raw[0] = base[0] + int(0.43 * 13600)
+    raw[1] = base[1] + int(0.77 * 13600)
+    raw[2] = base[2] + int(0.52 * 13600)
+    for _ in range(10):
+        cl.update(raw)
+    assert (cl.state[0], cl.state[1], cl.state[2]) == (EMPTY, WHITE, WHITE)
+    # a file written now keeps what it says
+    cl.empty_pct = 45
+    cl.save(path)
+    other = Classifier()
+    assert other.load(path) and other.empty_pct == 45
+
+
 def test_checker_left_on_board_at_boot_is_reported(board):
     from drivers.classify import Classifier
     from drivers.hall import HallScanner

@@ -365,14 +365,8 @@ def test_a_failed_write_in_a_long_chouette_reads_the_journal_back_line_by_line()
     assert phase == "seating" and msg == "Flash write failed" and to_roll == "Anna" and members == "3", out
 
 
-@pytest.mark.micropython
-def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets():
-    """scripts/reliability_evening.py in short: two variant matches in one power-on, the
-    firmware's own loop from .mpy on the 32-bit MicroPython with a 240 KB heap and a Pico-sized
-    littlefs volume full of old logs; the flash is filled to its last blocks in the middle of the
-    second match. The heap after the second match is within 2 KB of the first's (interned names
-    apart), the largest free block stays over 10 KB, no write is refused while an exported log is
-    on the flash (one is removed instead), and Flash low is never missed."""
+def _evening_run():
+    """scripts/reliability_evening.py as a module (skips without the 32-bit MicroPython)."""
     sys.path.insert(0, SCRIPTS)
     try:
         import reliability_evening as R
@@ -385,6 +379,43 @@ def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets(
             pytest.skip("needs the 32-bit MicroPython of ../shared/tools (Pico-sized objects)")
     except NoMicroPython as exc:
         pytest.skip(str(exc))
+    return R
+
+
+@pytest.mark.micropython
+def test_the_evenings_players_read_what_the_firmware_shows_on_the_boards_oled():
+    """The long-evening run's players read the OLED of the virtual board, as in bgc sim: the
+    firmware in the MicroPython guest sends its screens up the pipe, and they must be drawn on
+    that panel. Left blank, a "Which play?" (six checkers on a point of five cells: 6-1 played
+    5/off 1/off or 5/4/off) was answered with ROLL, unread: the board took the first play shown,
+    counted a checker the hand had borne off, and refused a later legal bear-off with "Checker
+    in hand: put it down" (8 false flags in the 40-match run, docs/reliability.md)."""
+    from bgc.board.sim import oled_rows
+
+    R = _evening_run()
+    ev = R.Evening(1, 240, 1, plan=["standard"], quiet=True, fill=False)
+    try:
+        sim = ev.sim
+        sim.run_ms(300)  # power-up: the menu
+        sim.serial.send("new length=1 force=1")
+        assert sim.run_until(lambda s: (s.status() or {}).get("phase") == "opening", 5000)
+        sim.app.guest.flush()
+        shown = [r.rstrip() for r in ev.guest.screen]
+        assert any(shown), ev.guest.screen
+        assert oled_rows(sim.board) == shown + [""] * (8 - len(shown))
+    finally:
+        ev.close()
+
+
+@pytest.mark.micropython
+def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets():
+    """scripts/reliability_evening.py in short: two variant matches in one power-on, the
+    firmware's own loop from .mpy on the 32-bit MicroPython with a 240 KB heap and a Pico-sized
+    littlefs volume full of old logs; the flash is filled to its last blocks in the middle of the
+    second match. The heap after the second match is within 2 KB of the first's (interned names
+    apart), the largest free block stays over 10 KB, no write is refused while an exported log is
+    on the flash (one is removed instead), and Flash low is never missed."""
+    R = _evening_run()
     ev = R.Evening(2, 240, 7, plan=["hypergammon", "eureka"], quiet=True)
     try:
         rep = ev.run()

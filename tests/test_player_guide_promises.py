@@ -41,6 +41,7 @@ PROMISES = {
     "**Hitting**": ["hit_to_bar", "test_companion_sensing.py::test_taking_the_blot_off_first_is_not_flagged"],
     "**Checkers you do not see**": [
         "done_checker_in_hand", "test_companion_sensing.py::test_bearing_off_with_a_checker_outside_is_refused_with_the_rule"],
+    "**A checker too many**": ["test_companion_sensing.py::test_a_checker_too_many_is_told_where_not_counted"],
     "**Bearing off**": ["bear_off", "game_end", "crowded_point_own"],
     "**DONE** checks the whole play": ["done_incomplete"],
     "**No legal move**": ["no_legal_move"],

@@ -64,16 +64,18 @@ def test_reason_no_play_gives_this():
     assert Turn(START, 6, 4).check(final) == "No play of 6-4 gives this"
 
 
-def test_reason_sixteen_checkers():
+def test_reason_sixteen_checkers_says_what_was_done():
+    # a checker more on the board than the player has (from the tray): say so, not the count
+    # (issue 22: "White has 16 checkers" explained nothing)
     final = START.copy()
     final.cells[10] += 1
-    assert Turn(START, 6, 4).check(final) == "White has 16 checkers"
+    assert Turn(START, 6, 4).check(final) == "Extra checker on\nboard: lift it"
 
 
 def test_reason_names_come_from_the_caller():
     final = START.copy()
-    final.cells[10] += 1
-    assert Turn(START, 6, 4, names=("Red", "Blue")).check(final) == "Red has 16 checkers"
+    final.cells[26 + 10] += 1  # one of the opponent's
+    assert Turn(START, 6, 4, names=("Red", "Blue")).check(final) == "Extra Blue\nchecker: lift it"
 
 
 def test_reason_hit_checker_goes_to_the_bar():

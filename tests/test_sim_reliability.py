@@ -72,3 +72,51 @@ def test_illegal_play_is_flagged_with_its_reason(rule):
         pytest.xfail(KNOWN_GAPS[rule] + ": " + verdict)
     assert reason is not None, verdict
     assert verdict.startswith("flagged"), "%s (%s): %s" % (rule, reason, verdict)
+
+
+def test_hands_held_over_the_board_are_not_flagged_and_checkers_set_on_a_five_point_are():
+    # issue 22: the short version of scripts/reliability_hover.py (docs/reliability.md)
+    rh = _script("reliability_hover")
+    results = [rh.run_trial(kind, seed) for seed in range(1, 7) for kind in ("hold", "setdown")]
+    s = rh.summarize(results)
+    assert s["holds"] == 6 and s["setdowns"] + s["from_tall"] == 6 and s["setdowns"] >= 4
+    assert s["holds_flagged"] == 0, rh.report(s)
+    assert s["setdowns_in_time"] == s["setdowns"] and s["setdowns_false_before"] == 0, rh.report(s)
+
+
+def test_every_ruleset_plays_its_first_turns_with_noise_and_hands_without_a_false_flag():
+    # issue 22: the short version of `reliability_games.py --variant all` (docs/reliability.md):
+    # every ruleset the hands can play, its first 10 s of play (two or three turns)
+    from bgrules.rules import VARIANTS
+
+    rg = _script("reliability_games")
+    played = [v for v in VARIANTS if v not in rg.HANDS_CANNOT]
+    assert len(played) == len(VARIANTS) - 1 == 26
+    results = [rg.play_game(7, "both", 1000, v) for v in played]
+    s = rg.summarize(results)
+    assert s["moves"] > 26 * 2
+    assert s["false_flags"] == 0, rg.report(s)
+
+
+def test_long_puff_entry_unseen_on_a_five_point_then_a_blot_hit_blot_first_is_not_flagged():
+    # found by `reliability_games.py --variant all` (issue 22): Long Puff, White 3-3 with one
+    # checker still waiting, 8, 5 and 1 on its 21, 22 and 23 points, a black blot on 20. The
+    # waiting checker enters on the 22 point, on top of the five there, where the sensors do not
+    # see it; then the blot is taken off first for 23/20*. The tracker thought the checker still
+    # waiting (all must enter before any moves), so nothing could hit on 20: "No play of 3-3
+    # gives this", three times, though the play bar/19 23/20* 22/19 is legal
+    rg = _script("reliability_games")
+    s = rg.summarize([rg.play_game(1, "both", 2200, "longpuff")])
+    assert s["moves"] >= 20
+    assert s["false_flags"] == 0, rg.report(s)
+
+
+def test_long_russian_puff_a_checker_put_unseen_on_a_five_point_then_a_blot_hit_blot_first_is_not_flagged():
+    # found by the same run: Long Russian Puff seed 2, White 6-3 (the smaller die first) with
+    # five on its 3 point: 6/3 puts the checker on top of the five there, unseen, then the black
+    # blot on 16 is taken off first for 22/16*. The tracker took the checker for one still in
+    # the hand, and with it back on 6 the 6 cannot be played first: "No play of 6-3 gives this"
+    rg = _script("reliability_games")
+    s = rg.summarize([rg.play_game(2, "both", 14600, "longrussianpuff")])
+    assert s["turns"] >= 60
+    assert s["false_flags"] == 0, rg.report(s)

@@ -234,12 +234,13 @@ def test_free_choice_chooser_alternates_by_game():
     assert chooser(m) == 1
 
 
-def test_double_played_once_as_two_dice():
-    # French 2: "Bei einem Pasch wird der Wert nur einmal (1x) gezogen."
+def test_double_played_once_its_value_as_one_die():
+    # French 2: "Bei einem Pasch wird der Wert nur einmal (1x) gezogen"; FR "on n'utilise la
+    # valeur qu'une seule fois"; IT "il numero va giocato una sola volta": one step of the value
     once = rules(doubles="once")
     turn = Turn(Position.start(), 4, 4, once)
-    assert turn.dice_to_play == 2
-    assert {len(p.steps) for p in turn.plays()} == {2}
+    assert turn.dice_to_play == 1
+    assert {len(p.steps) for p in turn.plays()} == {1}
     assert Turn(Position.start(), 4, 4).dice_to_play == 4
 
 

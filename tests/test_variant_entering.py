@@ -293,3 +293,15 @@ def test_bgc_moves_and_check_take_the_waiting_counts_beside_the_position_id(caps
     assert cli.main(["moves", "--variant", "puff", empty, "4", "2", "--waiting", "15"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bgc: --waiting takes two counts") and "hint:" in err
+
+
+def test_on_the_board_a_checker_entered_on_a_wrong_point_is_told_the_rule_not_extra(tmp_path):
+    # A checker from beside the board is one of the player's waiting ones, not a checker too many
+    # (companion/tracker.py, _extra): put on a point no die of 4-2 enters on, the board names
+    # the rule
+    h = _board(tmp_path, "puff")
+    h.press(ROLL_W)  # white 4-2
+    h.put("w", 20)  # the 5 point of entry: no die of 4-2 enters there
+    ill = h.events("illegal")
+    assert ill and not ill[-1]["reason"].startswith("Extra"), ill
+    assert ill[-1]["board_point"] == 20

@@ -73,11 +73,14 @@ def test_french2_checkers_keep_their_order_no_passing():
     assert Turn(p, 4, 3, F2).check(pos({5: 1, 6: 1}, {}, 1, 3)) is not None  # 9/5 past 6
 
 
-def test_french2_a_double_is_played_once_as_two_dice():
+def test_french2_a_double_is_played_once_its_value_as_one_die():
+    # DE "Bei einem Pasch wird der Wert nur einmal (1x) gezogen"; FR "En cas de doublet, on
+    # n'utilise la valeur qu'une seule fois"; IT "In caso di una pariglia, il numero va giocato una
+    # sola volta": one checker enters with the 3 (on 10), no second step
     start = F2.start_position()
     turn = Turn(start, 3, 3, F2)
-    assert not turn.double and turn.dice_to_play == 2
-    assert plays(start, 3, 3) == ["bar/7"]  # by way of 10: two entries on 10 would share it
+    assert not turn.double and turn.dice_to_play == 1
+    assert plays(start, 3, 3) == ["bar/10"]
 
 
 def test_french2_the_home_point_is_reached_exactly():

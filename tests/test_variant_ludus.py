@@ -87,7 +87,9 @@ def reference(p, d1, d2):
     opp = [0] + [c[OPP + board(L)] for L in range(1, 13)]
     results = {}
     best = 0
-    for order in ((d1, d2), (d2, d1)):
+    # a double: its value once, one die (FR "on n'utilise la valeur qu'une seule fois", IT "nella
+    # pariglia va giocato un solo numero")
+    for order in ((d1, d2), (d2, d1)) if d1 != d2 else ((d1,),):
         frontier = [(tuple(me), tuple(opp), c[BAR], 0, 0, 0)]
         for k, d in enumerate(order):
             nxt = []
@@ -132,10 +134,12 @@ def test_half_a_board_every_checker_starts_on_point_1_the_boards_18():
     assert c[OPP + 18] == 15  # black's 18 is the board's 7: the two starts face each other
 
 
-def test_a_double_is_played_once_as_two_dice():
+def test_a_double_is_played_once_its_value_as_one_die():
+    # DE "nur der Pasch wird nur einmal gezogen"; FR "si on obtient un doublet, on n'utilise la
+    # valeur qu'une seule fois"; IT "nella pariglia va giocato un solo numero": one die's value
     t = turn(R.start_position(), 3, 3)
-    assert t.dice_to_play == 2
-    assert all(len(pl.steps) == 2 for pl in t.plays())
+    assert t.dice_to_play == 1
+    assert sorted(pl.notation() for pl in t.plays()) == ["18/15"]
 
 
 def test_checkers_enter_on_the_games_point_of_the_die():

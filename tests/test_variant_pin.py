@@ -320,3 +320,42 @@ def test_pin_demo_ends_a_locked_game_by_a_resignation(capsys):
     status, out, _err = bgc(capsys, "demo", "--variant", "pin", "--seed", "1", "--quiet")
     assert status == 0
     assert out.strip() == "White wins a single game (39 points) by resignation: neither player could ever move again."
+
+
+def test_pin_at_the_board_a_checker_that_joined_a_pinned_one_on_a_full_point_is_counted_once(tmp_path):
+    # `bgc sim --demo --seed 913252 --variant pin`: Black 5-4 plays 12/7 5/1. Black's 7 (board
+    # point 18) holds White's pinned checker and four of Black's: 12/7 fills it, the fifth black
+    # goes on top of the white (UNDER). Lifting the checker on Black's 5 then flagged "Checkers
+    # only move forward" on 18: the full point's count, taken from what the tracker knows, already
+    # held the checker on top, and the weak cell counted it a second time.
+    from companion_helpers import Harness, ROLL_W, ROLL_B
+    from drivers.classify import UNDER
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=1, rules="pin")
+    h.press(ROLL_W)
+    start = Position.from_id("3gYBFgeHz4MDAA", PIN.opposite, True)  # Black on roll
+    at(h, start, False, (5, 4))
+    assert (h.white[18], h.black[18]) == (1, 4)
+    plain = h.frame
+
+    def covered():
+        f = plain()
+        cells = [c for c in range(5 * 17, 5 * 18) if f[c] & 3 == 1]
+        assert len(cells) == 1  # White's pinned checker
+        f[cells[0]] |= UNDER
+        return f
+
+    h.move("b", 13, 18, show=False)  # 12/7: on top of the pinned checker, not seen itself
+    h.black[18] -= 1
+    h.frame = covered
+    h.show()
+    assert h.events("illegal") == []
+    h.lift("b", 20)  # Black's 5
+    assert h.events("illegal") == []
+    assert 24 in h.leds("legal")  # 5/1
+    h.put("b", 24)
+    h.press(ROLL_B)
+    assert h.events("illegal") == []
+    assert [e["move"] for e in h.events("play")] == ["12/7 5/1"]

@@ -236,3 +236,106 @@ def test_same_seed_same_readings_on_both_interpreters():
     finally:
         virtual.uninstall()
     assert want in out, (want, out)
+
+
+# --- the hand (issue 22): heights over the stack, tremor, coming down ------------------------
+
+def test_a_hand_held_over_a_cell_is_as_high_as_its_clearance_over_the_stack_there():
+    from bgc.board.virtual.board import Board
+
+    b = Board(seed=4, tremor_mm=0)
+    b.place(60, virtual.WHITE, 2)
+    b.hover(60, 5.0, virtual.BLACK)  # 5 mm over a stack of two: its magnet 8 + 8 + 5 mm above a resting one
+    assert b.magnets()[-1][3] == pytest.approx(b.gap_mm + 2 * b.checker_mm + 5.0)
+    b.hover(61, 5.0)  # an empty cell: 5 mm over the board
+    assert b.magnets()[-1][3] == pytest.approx(b.gap_mm + 5.0)
+    b.drop(61)
+    b.lift(60, 40.0)  # the top checker taken, held 40 mm over the one left
+    assert b.magnets()[-1][3] == pytest.approx(b.gap_mm + b.checker_mm + 40.0)
+
+
+def _dominant_hz(samples, dt):
+    # the strongest frequency of a sampled signal, by a plain DFT over 1..30 Hz in 0.25 Hz steps
+    import math
+
+    n = len(samples)
+    mean = sum(samples) / n
+    best = (0.0, 0.0)
+    for k in range(4, 121):
+        f = k / 4.0
+        re = sum((x - mean) * math.cos(2 * math.pi * f * i * dt) for i, x in enumerate(samples))
+        im = sum((x - mean) * math.sin(2 * math.pi * f * i * dt) for i, x in enumerate(samples))
+        best = max(best, (re * re + im * im, f))
+    return best[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_held_checker_trembles_at_8_to_12_hz_by_tenths_of_a_mm_and_a_resting_one_is_still(seed):
+    # physiological tremor of a healthy hand (docs/hardware-virtual-board.md gives the sources):
+    # 8-12 Hz, a few tenths of a millimetre at most; a checker at rest does not move at all
+    from bgc.board.virtual.board import Board
+
+    b = Board(seed=seed, drift_lsb_per_s=0)
+    b.place(30, virtual.WHITE)
+    b.hover(30, 5.0, virtual.BLACK)
+    heights, counts = [], []
+    for _ in range(400):  # 2 s, every 5 ms
+        b.clock.advance_ms(5)
+        heights.append(b.magnets()[-1][3])
+        counts.append(b.expected_counts(30))
+    rest = b.gap_mm + b.checker_mm + 5.0
+    assert 0.02 < max(abs(h - rest) for h in heights) <= 0.3
+    assert 8.0 <= _dominant_hz(counts, 0.005) <= 12.0
+    assert max(counts) > min(counts)  # the sensor under it sees the tremor
+    b.drop(30)
+    still = []
+    for _ in range(100):
+        b.clock.advance_ms(5)
+        still.append(b.expected_counts(30))
+    assert max(still) == min(still)
+
+
+def test_a_hand_comes_down_at_its_speed_and_lets_the_checker_go_on_the_stack():
+    from bgc.board.virtual.board import Board
+
+    b = Board(seed=5, tremor_mm=0)
+    b.place(70, virtual.WHITE, 1)
+    b.hover(70, 40.0, virtual.BLACK)
+    b.hover(70, 10.0, speed_mm_s=100.0)  # 30 mm down at 100 mm/s: 0.3 s
+    b.clock.advance_ms(150)
+    assert b.hand_moving() and b.hand[3] == pytest.approx(b.checker_mm + 25.0)
+    b.clock.advance_ms(160)
+    assert not b.hand_moving() and b.hand[3] == pytest.approx(b.checker_mm + 10.0)
+    b.drop(70, speed_mm_s=50.0)  # the final 10 mm onto the stack: 0.2 s, then let go
+    b.clock.advance_ms(150)
+    assert b.hand is not None and b.count(70) == 1
+    b.clock.advance_ms(60)
+    assert b.hand is None and b.count(70) == 2 and b.colour(70) == virtual.BLACK
+
+
+@pytest.mark.micropython
+def test_classifier_machine_code_and_bytecode_agree_on_levels_followed_and_drops_under_micropython():
+    # drivers.fastloops.classify_frame (the viper loop, x86 emitter here) against the bytecode
+    # reference: cells settling, drifting a little (followed), dropping by a quarter (UNDER)
+    code = r"""
+from array import array
+from drivers.classify import Classifier, classify_frame
+import random
+random.seed(7)
+a = Classifier()
+b = Classifier()
+same = True
+lv = [random.choice((0, 0, 14000, -14000, 12000, -12500, 28000, 600)) for _ in range(128)]
+for i in range(300):
+    for c in range(128):
+        if random.random() < 0.02:
+            lv[c] = random.choice((0, 14000, -14000, 12000, -12000, 28000))
+        elif random.random() < 0.05 and lv[c]:
+            lv[c] += random.choice((-300, -100, 100, 300, -3000, -4000))
+    raw = array("H", [max(0, min(65535, 32768 + lv[c] + random.randrange(-150, 150))) for c in range(128)])
+    if a.update(raw) != b.update_bytecode(raw) or a.state != b.state or a._level != b._level:
+        same = False
+print("RESULT", classify_frame is not None, same, sum(1 for s in a.state if s & 16) > 0)
+"""
+    out = upy.run(code, sources=[os.path.join(ROOT, "firmware")], heap_kb=512)
+    assert "RESULT True True True" in out, out

@@ -108,6 +108,7 @@ class Match:
         self.last_condoned = False
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
         self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
+        self.repeated = False  # Fixed roll: the position on roll has come back a third time
 
     def _parts(self):
         # The turn-parts code, imported only for a ruleset whose turns have parts.
@@ -188,6 +189,10 @@ class Match:
 
     def closed_out(self):
         """The player on roll has a checker on the bar and every entry point is closed."""
+        if self.rules.turn is not None:
+            # Catch me, Doublets: nothing on the bar ever enters (a caught checker, Doublets'
+            # marker), so nobody is closed out; the listed turn says what the roll can do
+            return False
         c = self.position.cells
         stuck = c[BAR]
         w = waiting(c)
@@ -383,6 +388,8 @@ class Match:
         self.turn = None
         self.part = None
         self.phase = ROLL
+        if self.rules.fixed_roll:
+            self.rules.note_turn(self)  # Fixed roll: the same position a third time (variants/fixedroll.py)
 
     def resign(self, kind=SINGLE, player=None):
         """``player`` (default: the player to act) offers to lose a single game (1), a gammon (2)

@@ -43,7 +43,10 @@ def format_steps(steps):
             w += "/%s*" % _place(m)
         w += "/" + _place(dst) + ("*" if hit else "")
         words.append((src, dst, w))
-    words.sort(key=lambda x: (-x[0], -x[1]))
+    # one order on every Python: MicroPython's sort is not stable, so equal keys would keep no
+    # order of their own (24/20 24/20* and 24/20* 24/20): the words themselves break the tie,
+    # the longer first (a hit written before the plain move: 6/4* 6/4)
+    words.sort(key=lambda x: (-x[0], -x[1], -len(x[2]), x[2]))
     out = []
     i = 0
     while i < len(words):

@@ -21,7 +21,7 @@ _R_BAR = const(1)
 _R_BLOCK = const(2)
 _R_BEAROFF = const(4)
 _R_DICE = const(8)
-_R_CAP = const(16)  # a variant's limit of checkers on a point (relaxed with _R_BLOCK)
+_R_CAP = const(16)  # a variant's limit of checkers on a point (Ludus relaxes it with _R_BLOCK)
 _R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
 # For variant searches (bgrules/variants): MicroPython does not export _-named constants.
 R_BLOCK = _R_BLOCK
@@ -68,6 +68,10 @@ class _Search:
     # and bears off only with every checker in the home board: Turn._may_reach relies on it. A
     # subclass whose steps break this sets it False.
     plain_steps = True
+    # A double's steps are searched from non-increasing source points: every result is reached
+    # once. A rule under which the order of the steps matters (a limit of checkers on a point:
+    # one leaves a full point before another arrives) sets it False to search every order.
+    ordered_doubles = True
 
     def __init__(self, rules):
         self.opp = rules.across or rules.opposite
@@ -207,7 +211,7 @@ class _Search:
                 t = self.dest(src, d)
                 if t >= 0:
                     self.push(src, t, d)
-                    r = self.deepest(dice, k + 1, n, src if double else BAR, double)
+                    r = self.deepest(dice, k + 1, n, src if double and self.ordered_doubles else BAR, double)
                     self.pop()
                     if r > best:
                         if r == n:
@@ -252,8 +256,11 @@ class Turn:
         self.names = names
         self.d1 = max(d1, d2)
         self.d2 = min(d1, d2)
-        # doubles "once" (French 2, Ludus): a double is played as an ordinary roll of two dice.
-        self.double = d1 == d2 and rules.doubles != "once"
+        # doubles "once" (French 2, Ludus): a double's value is played once, as one die ("Bei
+        # einem Pasch wird der Wert nur einmal (1x) gezogen"; "nella pariglia va giocato un solo
+        # numero")
+        once = d1 == d2 and rules.doubles == "once"
+        self.double = d1 == d2 and not once
         self._last = None  # (cells, steps) of the last legal play is_legal / play_to found
         # Backwards: the search's own find/chain/collect try both ways (variants/backwards.py)
         self._back = rules.backwards
@@ -261,11 +268,13 @@ class Turn:
         if rules.pinning:
             s.pinned = start.pinned
         s.load(start.cells)
-        if rules.smaller_first and not self.double:
+        if once or rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
             # played, the larger is lost too, so the only single die ever played is the smaller.
-            self._orders = (bytes((self.d2, self.d1)),)
-            self.dice_to_play = n = s.deepest(self._orders[0], 0, 2, BAR, False)
+            # A double "once": its one die.
+            k = 2 - once
+            self._orders = (bytes((self.d2, self.d1)[:k]),)
+            self.dice_to_play = n = s.deepest(self._orders[0], 0, k, BAR, False)
             self.forced_die = self.d2 if n == 1 else 0
         elif self.double:
             self._orders = (bytes((d1, d1, d1, d1)),)
@@ -330,7 +339,7 @@ class Turn:
         cum = s.cum
         tcum = s.tcum
         target = s.target
-        double = self.double
+        double = self.double and s.ordered_doubles
         src = BAR if c[BAR] and s.bar_first and not s.relax & _R_BAR else top
         any_found = False
         while src > 0:
@@ -577,7 +586,9 @@ class Turn:
         rules = self.rules
         problem = final.problem(names, rules.opposite, rules.checkers, rules.pinning, rules.waiting)
         if problem:
-            return problem
+            from bgrules.turn_why import too_many  # loaded only when a play is refused
+
+            return too_many(self, cells) or problem
         if self.is_legal(cells):
             return None
         from bgrules.turn_why import why  # loaded only when a play is refused

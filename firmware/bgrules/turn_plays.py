@@ -42,6 +42,6 @@ def _collect(turn, dice, k, n, top, seen):
                 t = s.back(src, d) if way else s.dest(src, d)
                 if t >= 0:
                     s.push(src, t, d)
-                    _collect(turn, dice, k + 1, n, src if turn.double and not back else BAR, seen)
+                    _collect(turn, dice, k + 1, n, src if turn.double and not back and s.ordered_doubles else BAR, seen)
                     s.pop()
         src -= 1

@@ -1,7 +1,7 @@
 # Why a play is refused: the rule it breaks, in words that fit the board's screen. Kept apart from
 # bgrules.turn because only a refused play needs it (an illegal flag, a DONE refused), so the Pico
 # loads it then and not at boot.
-from bgrules.position import OPP, BAR, waiting
+from bgrules.position import OPP, BAR, CHECKERS, waiting
 from bgrules.turn import R_BAR, R_BLOCK, R_BEAROFF, R_DICE, R_CAP, R_PIN, FIND_ANY, FIND_BROKEN
 
 
@@ -46,7 +46,9 @@ def why(self, cells):
 
         if larger_first(self, cells):
             return "Play the %d first" % self.d2
-    for rule in (R_BAR, R_BLOCK, R_BEAROFF, R_BAR | R_BLOCK | R_BEAROFF):
+    # a variant's limit of checkers on a point last: a play that breaks another rule on its way
+    # is told that rule, not a limit another order of its steps keeps (Old Britain, Mexican)
+    for rule in (R_BAR, R_BLOCK, R_BEAROFF, R_CAP, R_BAR | R_BLOCK | R_BEAROFF | R_CAP):
         why = _first_violation(self, cells, rule | R_DICE)
         if why:
             return why
@@ -82,3 +84,14 @@ def _first_violation(self, cells, relax):
     if why == R_PIN:
         return "Checker on %d is pinned" % at
     return "Checker still on %d: no bear-off" % at
+
+
+def too_many(self, cells):
+    """A side shows more checkers than it may (one from the tray, a borne-off one put back): what
+    was done, rather than "White has 16 checkers" (the board lights the point red); else None.
+    The opponent's waiting checkers stay beside the board, the mover's may come in (Puff)."""
+    s = self.start.cells
+    for side in (0, OPP):
+        if sum(cells[side + 1:side + 26]) + s[side] + (waiting(s, side) if side else 0) > CHECKERS:
+            return "Extra %s\nchecker: lift it" % self.names[1][:10] if side else "Extra checker on\nboard: lift it"
+    return None

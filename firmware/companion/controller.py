@@ -95,7 +95,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.refused = None  # (reason, cells) after DONE was refused, while the board stays
         self.illegal_out = False  # an "illegal" event awaits its "ok"
         self.pick = None  # [player, kind] while a player chooses a resignation
-        self.locked = False  # Pin: the last turn found neither player able to move again
+        self.locked = False  # Pin: neither player can move again; Fixed roll: a position came back 3x
         self.note_line = ""  # shown on the set-up screen after a torn journal line was dropped
         self._chosen_place = 0
         self.ask = None  # candidate positions (bytes) while asking which play was made
@@ -184,8 +184,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "journal": self.store.path(self.name) if self.name else None}
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
-        if self.locked:
-            f["locked"] = True  # Pin: neither player can ever move again
+        if self.locked or m.repeated:
+            f["locked"] = True  # Pin: neither can ever move again; Fixed roll: a loop (resign)
         return f
 
     def status(self):
@@ -308,6 +308,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if ph == "choose":
             return _pb().HINT
         if ph == "roll":
+            if m.repeated:
+                # Fixed roll: the same position a third time, a loop the one roll lets go on
+                # for ever (bgrules/variants/fixedroll.py): how the game ends, as Pin's lock
+                return "Same position 3x\nhold CUBE:resign"
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
             if m.part:

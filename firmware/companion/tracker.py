@@ -109,6 +109,7 @@ class Tracker:
         self.known = bytearray(52)  # the last legal position seen with every checker accounted
         self.work = bytearray(52)  # the frame as the rules see it (at DONE: the position seen)
         self.alt = bytearray(52)  # the same with blots taken off ahead of the hit put back
+        self.entered = bytearray(52)  # ``alt`` with a missing checker landed unseen (_landed_unseen)
         self.base = bytearray(52)  # the legal position that explains the frame
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
@@ -313,15 +314,22 @@ class Tracker:
             self.under_ok[:] = under
             return
         ok = self.under_ok
+        lo = self.lo
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
-                if (under[p] >> shift) & 15 > (ok[p] >> shift) & 15 and not cover[p]:
+                weak = (under[p] >> shift) & 15
+                if weak > (ok[p] >> shift) & 15 and not cover[p]:
                     i = side + (p if side == wb else self.opp[p])
-                    seen[i] += 1
-                    self.lo[i] += 1
-                    self.mixed[p] = 1
-                    short -= 1
+                    # a full point's count comes from ``known`` (the checker on top already in
+                    # it, Pin: a pinner that joined its pinned checker): count one more only
+                    # while the count is short of the cells seen and the weak ones under a
+                    # checker on top
+                    if seen[i] < lo[i] + weak:
+                        seen[i] += 1
+                        lo[i] += 1
+                        self.mixed[p] = 1
+                        short -= 1
                 p += 1
 
     def _put(self, i, n, ranged):
@@ -423,6 +431,10 @@ class Tracker:
                         if how and self._can_hit(alt if how < _IN_HAND else self.base, pending, recent):
                             cand = alt
                             break
+                        if how and (self.wait0 or deficit) and self._landed_unseen(alt, pending, recent):
+                            how = _SEEN
+                            cand = self.entered
+                            break
                         # 7/1* 2/off, blot first, then 7 lifted: 7/off also reads the frame but
                         # leaves nothing to hit with; the checker in the air may be the hitter
                         if (how == _SEEN_LIFTED and self._in_hand(alt, deficit)
@@ -522,6 +534,26 @@ class Tracker:
                 out.append(q)
                 extra -= 1
         return out
+
+    def _landed_unseen(self, alt, pending, recent):
+        """A checker the frame misses (in a hand, or still waiting to enter) may have landed on
+        a point of the mover's five or more, on top of one of them, where the sensors do not see
+        it (hardware/sensing.md): then the blots in ``pending`` may be hit by checkers that could
+        not move before it (Long Puff: every checker enters first; the Puffs: the smaller die
+        first). True, with that position in ``self.entered``, when such a landing is a legal
+        part of the play and leaves the hits possible."""
+        e = self.entered
+        for p in range(1, 25):
+            if alt[p] >= 5:
+                e[:] = alt
+                e[p] += 1
+                if not self.wait0:
+                    if not e[0]:
+                        return False
+                    e[0] -= 1  # the missing checker was counted as borne off
+                if self._locate(e) and self._can_hit(e, pending, recent):
+                    return True
+        return False
 
     def _can_hit(self, base, pending, recent):
         """Each blot in ``pending`` can still be hit from the legal mid-turn ``base``: a checker

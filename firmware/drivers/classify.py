@@ -8,7 +8,8 @@ stable state changes only after the same instant state was seen ``stable_frames`
 
 Calibration file (little-endian, documented in hardware/calibration.md):
     0  4s  magic b"BGC1"
-    4  B   version (1)
+    4  B   version (2; a version 1 file is read for its baselines and units, its thresholds
+           being those of the firmware that wrote it, superseded: hardware/calibration.md)
     5  B   cell count n (128)
     6  B   empty_pct
     7  B   stack_pct
@@ -47,7 +48,7 @@ DEFAULT_UNIT = const(13600)
 FAULT_LO = const(1500)
 FAULT_HI = const(64000)
 CALIB_MAGIC = b"BGC1"
-CALIB_VERSION = const(1)
+CALIB_VERSION = const(2)
 CALIB_PATH = "calib.bin"
 
 try:
@@ -76,7 +77,7 @@ class CalibrationError(ValueError):
 
 
 class Classifier:
-    def __init__(self, n=N, stable_frames=3, empty_pct=40, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=12,
+    def __init__(self, n=N, stable_frames=3, empty_pct=47, stack_pct=110, unit=DEFAULT_UNIT, drop_pct=19,
                  under_frames=20):
         if stable_frames < 1 or stable_frames > 250:
             raise ValueError("stable_frames must be 1..250")
@@ -180,12 +181,18 @@ class Classifier:
             if st & 3 == 0 or st & STACK:
                 one[c] = 0
             elif s == st and st < STACK:
-                # settled on one checker: follow its level (slowly, as drift moves it)
+                # settled on one checker: follow its level as drift moves it, slowly (0.64 s at
+                # the 10 ms loop) and only from readings within an eighth of the drop threshold
+                # of it: a hand coming down over the cell, however slowly, or held above it
+                # moves the reading by more and is never learned as the checker's level
                 if one[c] != s:
                     one[c] = s
                     level[c] = d
                 else:
-                    level[c] += (d - level[c]) >> 3
+                    # only a reading within noise of the level is drift (drift_ok below)
+                    e = d - level[c]
+                    if -(tdrop[c] >> 3) < e < (tdrop[c] >> 3):
+                        level[c] += e >> 6
         self.faults = faults
         self.frames += 1
         return changed
@@ -258,15 +265,18 @@ class Classifier:
         magic, ver, cells, e_pct, s_pct, unit, _ = struct.unpack_from("<4sBBBBHH", data, 0)
         if magic != CALIB_MAGIC:
             raise CalibrationError("not a calibration file (magic %r)" % (magic,))
-        if ver != CALIB_VERSION or cells != n:
+        if ver not in (1, CALIB_VERSION) or cells != n:
             raise CalibrationError("calibration version %d for %d cells" % (ver, cells))
         (check,) = struct.unpack_from("<H", data, 12 + 4 * n)
         if check != fletcher16(data, 12 + 4 * n):
             raise CalibrationError("calibration checksum mismatch (torn or corrupt file)")
         if not (5 <= e_pct < s_pct <= 250) or not (1000 <= unit <= 40000):
             raise CalibrationError("calibration thresholds out of range")
-        self.empty_pct = e_pct
-        self.stack_pct = s_pct
+        if ver == CALIB_VERSION:
+            # version 1 held the firmware's own 40 % and 110 %: a hand 5 mm over an empty cell
+            # reads 40 % of a unit, so the thresholds of this firmware stand instead
+            self.empty_pct = e_pct
+            self.stack_pct = s_pct
         self.default_unit = unit
         for c in range(n):
             (self.base16[c],) = struct.unpack_from("<H", data, 12 + 2 * c)

@@ -127,13 +127,16 @@ def classify_frame(raw, base16, t_empty, t_stack, t_drop, level, inst, state, co
         if (now & 3) == 0 or (now & 4):
             on[c] = 0
         elif s == now and now < 4:
-            # settled on one checker: follow its level (slowly, as drift moves it)
+            # settled on one checker: follow its level as drift moves it (only readings close to it)
             if on[c] != s:
                 on[c] = s
                 lev[c] = d
             else:
                 lv = lev[c]
-                lev[c] = lv + ((d - lv) >> 3)
+                e = d - lv
+                tol = tdrop[c] >> 3
+                if e < tol and e > 0 - tol:
+                    lev[c] = lv + (e >> 6)
     return changed + (faults << 16)
 '''
 

@@ -1,9 +1,10 @@
 """bgc check: is a final position the result of a legal play of the roll?"""
 
 from bgrules import Position, PositionError, Turn
+from bgrules.position import BAR, OPP
 
 from ..errors import UserError, shown
-from ..rules.engine import POSITION_HINT, add_variant_argument, read_die, read_position, read_variant
+from ..rules.engine import add_variant_argument, position_hint, read_die, read_position, read_variant, unplayed_roll
 
 
 def register(sub):
@@ -25,16 +26,36 @@ def run(args):
         _keep_waiting(start, final)
     except PositionError as exc:
         if _undecodable(exc):
-            raise UserError("bad final Position ID %s: %s\n%s" % (shown(args.final, 20), _why(exc), POSITION_HINT)) from None
+            raise UserError("bad final Position ID %s: %s\n%s" % (shown(args.final, 20), _why(exc), position_hint(rules))) from None
         # It names a board, but one no play can reach (a checker missing, both colours on a point).
         print("illegal: %s" % exc)
         return 1
+    reason = unplayed_roll(rules, d1, d2)
+    if reason:
+        print("illegal: %s" % reason)
+        return 1
     reason = (rules.turn or Turn)(start, d1, d2, rules).check(final)
     if reason is None:
-        print("legal")
+        print("legal" + _ends(rules, start, final))
         return 0
     print("illegal: %s" % reason)
     return 1
+
+
+def _ends(rules, start, final):
+    """What a legal play does to the game when it ends it: won, or lost by the player who
+    played it (No hitting: "Wer seinen Gegner schlägt, verliert"; Reverse: the first out)."""
+    r = rules.result(start, final)
+    if not r:
+        return ""
+    kind = ("", "a single game", "a gammon", "a backgammon")[min(abs(r), 3)]
+    if r > 0:
+        return ": the player on roll wins %s" % kind
+    if rules.hit_loses and final.cells[OPP + BAR] > start.cells[OPP + BAR]:
+        return ": a hit, so the player on roll loses %s (%s: whoever hits loses)" % (kind, rules.name)
+    if rules.last_out_wins:
+        return ": the last checker off, so the player on roll loses %s (%s: whoever bears off first loses)" % (kind, rules.name)
+    return ": the player on roll loses %s" % kind
 
 
 def _keep_waiting(start, final):

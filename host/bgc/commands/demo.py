@@ -58,9 +58,11 @@ def play_game(rng, rules=None):
         after = play.position if play else pos
         yield number, names[mover], m.dice, play, after
         m.play(after)
-        if not plays and m.rules.pinning and m.phase == "roll" and m.rules.locked(m.position, m.rules):
-            # Pin: neither player can ever move again (the seed has no rule for it): the one
-            # further from home resigns, as players at the board would end it
+        if m.phase == "roll" and ((not plays and m.rules.pinning and m.rules.locked(m.position, m.rules))
+                                  or m.repeated):
+            # Pin: neither player can ever move again; Fixed roll: the same position a third
+            # time (the seed has a rule for neither): the one further from home resigns, as
+            # players at the board would end it
             pips = m.pips()
             m.resign(1, 0 if pips[0] >= pips[1] else 1)
             m.accept()
@@ -86,6 +88,9 @@ def run(args):
         print()
         print("\n".join(board_lines(after, names.index(colour), names)))
         print()
-    by = " by resignation: neither player could ever move again" if how == "resign" else ""
+    by = ""
+    if how == "resign":
+        by = (" by resignation: the same position came back a third time" if rules.fixed_roll
+              else " by resignation: neither player could ever move again")
     print("%s wins %s (%d point%s)%s." % (names[winner], KINDS[kind], points, "" if points == 1 else "s", by))
     return 0

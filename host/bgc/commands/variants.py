@@ -8,12 +8,14 @@ listed so that nobody mistakes a missing game for a forgotten one.
 
 import json
 
-from bgrules.rules import VARIANTS
+from bgrules.rules import VARIANTS, ruleset
+
+from ..rules.engine import start_of
 
 # key, name, summary, assumed (what the seed does not fix; empty when nothing is)
 CATALOGUE = (
     ("standard", "Backgammon", "the modern rules (seeds 000, 002)", ""),
-    ("nackgammon", "Nackgammon", "standard rules, 4 back checkers (2 on 24, 2 on 23), 4 mid, 4 on 6", ""),
+    ("nackgammon", "Nackgammon", "standard rules, 4 back checkers (2 on 24, 2 on 23), 4 mid, 3 on 8, 4 on 6", ""),
     ("hypergammon", "Hypergammon", "standard rules with 3 checkers a side on the opponent's 1, 2, 3 points", ""),
     ("eureka", "Eureka", "a bear-off race from the home board, no hitting, cube optional",
      "start 3-3-3-2-2-2 on points 1-6 (picture lost)"),
@@ -38,7 +40,8 @@ CATALOGUE = (
      "doubles that pass to the opponent; no cube; 2 points if the loser bore off none",
      "all 15 on one point (picture lost); a part not played whole passes back and forth; the roller's "
      "opponent rolls next; rising doubles from the first roll"),
-    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting opposite",
+    ("french2", "French Backgammon 2", "3 checkers entered on the own half, no passing, exact home point, hitting "
+     "opposite; a double's value moved once (one die)",
      "start (picture lost): Tourne-case, all three waiting to enter; an enterable checker enters first; no cube"),
     ("aceydeucey", "Acey Deucey", "entered at will; 1-2 plays, then a chosen double, then rolls again; no cube; "
      "a point for each checker left",
@@ -57,15 +60,18 @@ CATALOGUE = (
      "then bears it off; a die with nothing to do is lost; doubles once, roll again; no cube",
      "towers of two on points 1-6 (picture lost); a tower is borne off whole; the stage is that at the roll; "
      "a marker checker on the bar once all are apart (the board's need); a single game"),
-    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); doubles once; "
+    ("ludus", "Ludus Lumbadorum", "half a board (12 points a side, all 15 start on point 1); a double's value "
+     "played once (one die); "
      "no point on the opponent's 3-5; the own start entered only when empty",
      "bkgm.com's numbering, mirrored onto the board's points 7-18 (picture lost); a single game"),
     ("backwards", "Backwards", "standard rules, dice may also move checkers backwards",
      "back from point to point only (not from the bar, not past the 24), landing and hitting as forward; "
      "bearing off forward with all home"),
     ("straight", "Straight", "both players move the same way from the standard start",
-     "backgammon: a loser's checker still in its first quarter; cube and gammons as standard"),
-    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players", ""),
+     "backgammon: a loser's checker still in its first quarter; cube and gammons as standard; a hit checker "
+     "of either colour enters on its own 25 - d, the first quarter of the common track (no text says where)"),
+    ("fixedroll", "Fixed roll", "the opening roll is every roll of the game, for both players",
+     "a position on roll coming back a third time ends the game by a resignation ('Same position 3x')"),
     ("openroll", "Open roll", "the opponent rolls before you move, so you see the dice of their next turn",
      "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
@@ -74,6 +80,29 @@ CATALOGUE = (
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
 )
+
+
+# What the German, French and Italian texts of the seed say where they differ or where one is
+# unclear, and which reading the board follows (docs/variants.md, "The three texts").
+TEXTS = {
+    "gioul": "DE 'auf den ersten Spitzen' (one for each player), FR 'la première case', IT 'la prima punta': "
+             "all on the opponent's 1 point",
+    "french2": "DE 'der Wert nur einmal (1x)', FR 'la valeur qu'une seule fois', IT 'il numero ... una sola "
+               "volta': all three: a double's value moved once, one die",
+    "mexican": "all three: 1-2 is never played ('Die Kombination 1-2 wird nicht gezogen!')",
+    "oldbritain": "all three: 'auch den niedrigeren' / 'aussi ... la valeur plus petite' / 'anche ... il numero "
+                  "inferiore': either die when only one can be played",
+    "pin": "its rule list stands under Old Britain (DE), Pin (FR), Mexican (IT): Pin's",
+    "catchme": "DE 'immer gezogen', FR 'pour des déplacements normaux', IT 'in modo semplice': a double once by "
+               "its sum; Doublets' paragraphs stand under Catch me in FR and IT",
+    "doublets": "all three: twelve checkers, a double's value once and a new roll",
+    "ludus": "DE 'nur der Pasch wird nur einmal gezogen' (unclear), FR 'on n'utilise la valeur qu'une seule "
+             "fois', IT 'va giocato un solo numero': one die's value, once",
+    "straight": "all three: both the same way, black too bears off past 24; none says where a hit checker enters",
+    "fixedroll": "DE 'Eröffnungswurf', FR 'le premier lancer', IT 'uno dei due tira i dadi una sola volta': the "
+                 "game's first roll; none says how a game nobody can finish ends",
+    "snake": "DE breaks off mid-sentence; FR and IT whole; the start picture is lost in all",
+}
 
 
 def register(sub):
@@ -90,11 +119,37 @@ def rows(include_missing=False):
     for key, name, summary, assumed in order:
         playable = key in VARIANTS
         if playable or include_missing:
-            out.append({"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable})
+            row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable,
+                   "texts": TEXTS.get(key, "")}
+            if playable:
+                rules = ruleset(key)
+                row["start"], row["waiting"] = start_of(rules)
+                row["waiting"] = list(row["waiting"])
+                row["start_words"] = start_words(rules)
+            out.append(row)
     # playable games in the order of VARIANTS (as the board's menu offers them), then the others
     order = {k: i for i, k in enumerate(VARIANTS)}
     out.sort(key=lambda r: order.get(r["key"], len(order)))
     return out
+
+
+def start_words(rules):
+    """The ruleset's start in words, each side in its own numbering: 'White 2 on 24, 5 on 13,
+    3 on 8, 5 on 6; Black the same'."""
+    from bgrules.position import OPP, BAR, waiting
+
+    c = rules.start_position().cells
+    sides = []
+    for side in (0, OPP):
+        parts = ["%d on %d" % (c[side + p], p) for p in range(24, 0, -1) if c[side + p]]
+        if c[side + BAR]:
+            parts.append("%d on the bar" % c[side + BAR])
+        if waiting(c, side):
+            parts.append("%d waiting to enter" % waiting(c, side))
+        sides.append(", ".join(parts))
+    if sides[0] == sides[1]:
+        return "White and Black each %s (own numbering)" % sides[0]
+    return "White %s; Black %s (own numbering)" % tuple(sides)
 
 
 def run(args):
@@ -107,6 +162,12 @@ def run(args):
     for r in table:
         flags = ("assumed" if r["assumed"] else "       ") + ("" if r["playable"] else "  not playable yet")
         print("%-*s  %s  %s: %s" % (width, r["key"], flags, r["name"], r["summary"]))
+        if r.get("start"):
+            waiting = r["waiting"]
+            print("%-*s  start: %s%s: %s" % (width, "", r["start"], " with --waiting %d,%d" % tuple(waiting)
+                                             if any(waiting) else "", r["start_words"]))
+        if r["texts"]:
+            print("%-*s  texts: %s" % (width, "", r["texts"]))
         if r["assumed"]:
             print("%-*s  assumed: %s" % (width, "", r["assumed"]))
     print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "

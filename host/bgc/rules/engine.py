@@ -9,18 +9,64 @@ from ..errors import UserError, shown
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
+def position_hint(rules=None):
+    """The hint after a refused Position ID: an example the ruleset takes (its start)."""
+    if rules is None or rules.key == "standard":
+        return POSITION_HINT
+    pid, (mover, opponent) = start_of(rules)
+    words = "hint: %s's start is %s" % (rules.name, pid)
+    if mover or opponent:
+        words += " with --waiting %d,%d" % (mover, opponent)
+    return words + " (bgc variants --json gives every game's start)"
+
+
+def start_of(rules):
+    """(Position ID, (waiting of the player on roll, of the opponent)) of the ruleset's start;
+    the ID counts the waiting checkers as borne off (--waiting gives them back)."""
+    from bgrules.position import waiting
+
+    pos = rules.start_position()
+    return pos.id(), (waiting(pos.cells), waiting(pos.cells, OPP))
+
+
 def read_position(text, rules=None, waiting=None):
     """The Position a Position ID names under ``rules`` (its track; Pin's points holding both
     colours are read as the opponent's checker pinned), with ``waiting`` (text 'M,O' of
-    --waiting) checkers of the player on roll and the opponent still off the board."""
+    --waiting, or a (mover, opponent) pair) checkers of the player on roll and the opponent
+    still off the board. A side with more checkers in play than the ruleset has is refused."""
     try:
         pos = Position.from_id(text.strip(), rules.opposite if rules else None, bool(rules and rules.pinning))
         if waiting:
-            pos.set_waiting(*read_waiting(waiting))
+            pos.set_waiting(*(read_waiting(waiting) if isinstance(waiting, str) else waiting))
+        if rules is not None:
+            _check_checkers(pos, rules)
         return pos
     except PositionError as exc:
         why = str(exc).split(": ", 1)[0]  # without the input it repeats, which may be huge
-        raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, POSITION_HINT)) from None
+        raise UserError("bad Position ID %s: %s\n%s" % (shown(text, 20), why, position_hint(rules))) from None
+
+
+def _check_checkers(pos, rules):
+    """PositionError when a side has more checkers on the board, the bar or waiting than the
+    ruleset gives it (Hypergammon 3 a side: a 15-checker ID is no Hypergammon position)."""
+    from bgrules.position import waiting
+
+    c = pos.cells
+    for side, who in ((0, "the player on roll"), (OPP, "the opponent")):
+        n = waiting(c, side)
+        for i in range(1, 26):
+            n += c[side + i]
+        if n > rules.checkers:
+            raise PositionError("%s has %d checkers in play, %s plays with %d a side"
+                                % (who, n, rules.name, rules.checkers))
+
+
+def unplayed_roll(rules, d1, d2):
+    """Why a roll is never played as it fell under ``rules`` (Mexican's 1-2: "Die Kombination
+    1-2 wird nicht gezogen!"), or None."""
+    if rules is not None and rules.acey_deucey == "skip" and sorted((d1, d2)) == [1, 2]:
+        return "1-2 is not played in %s: the player chooses a double, plays it and rolls again" % rules.name
+    return None
 
 
 def read_die(text):

@@ -6,7 +6,13 @@ checker resting on its cell; the field of every magnet (on the board, stacked, o
 summed as a point dipole, so a stack raises a cell's field, a checker of the other colour on top
 lowers it (a crowded point, hardware/sensing.md), a neighbour leaks a little, and a hovering
 checker shows faintly. Each sensor has its own resting-output offset, sensitivity,
-noise and slow drift (hardware/calibration.md documents the figures). Readings reach the ADC only
+noise and slow drift (hardware/calibration.md documents the figures).
+
+The hand is never still: a held checker trembles with the physiological tremor of a healthy hand
+(``tremor_mm`` peak at 8-12 Hz in each axis, docs/hardware-virtual-board.md gives the sources),
+and it can come down at a given speed (``hover(..., speed_mm_s=)``) and be lowered onto the
+stack and let go (``drop(..., speed_mm_s=)``), as a hand does. Heights of the hand are its
+clearance: from the held checker's underside down to the top of what stands on the cell below it. Readings reach the ADC only
 through the multiplexer address the firmware drives on the GPIOs: a wrong address reads the wrong
 cell and a disabled bank reads the pulled-down common line (about 0 V).
 
@@ -37,6 +43,7 @@ OLED_ADDR = 0x3C
 BUTTONS = {"ROLL_W": 10, "CUBE_W": 11, "ROLL_B": 12, "CUBE_B": 13}
 NOISE_N = 4093  # prime: a cell's noise does not repeat in step with the 128-read frame
 PHYSICS_PERIOD_MS = 50
+TWO_PI = 2 * math.pi
 
 
 def load_geometry(path=None):
@@ -65,7 +72,8 @@ class Board(Sio):
 
     def __init__(self, geometry=None, seed=1, noise_lsb=6.0, offset_lsb=62, gain_spread=0.04,
                  drift_lsb_per_s=1.0, drift_max_lsb=40, place_mm=3.0, gap_mm=14.0,
-                 checker_mm=8.0, sensitivity_v_per_mt=0.060, magnet_tmm3=15.6, clock=None):
+                 checker_mm=8.0, sensitivity_v_per_mt=0.060, magnet_tmm3=15.6, clock=None,
+                 tremor_mm=(0.05, 0.3), tremor_hz=(8.0, 12.0)):
         if geometry is None or isinstance(geometry, str):
             geometry = load_geometry(geometry)
         self.geometry = geometry
@@ -106,7 +114,23 @@ class Board(Sio):
         self.clock.listeners.append(self._on_time)
         # Checkers: per cell a list of [colour, dx, dy], bottom first.
         self.stacks = [[] for _ in range(self.n)]
-        self.hand = None  # [colour, x, y, height_mm] or None
+        # [colour, x, y, height_mm] or None; height_mm: the held checker's underside above the
+        # board surface (its magnet is at gap_mm + height_mm), where it sits at rest
+        self.hand = None
+        # The hand's own motion: a peak tremor amplitude (mm) drawn per hold from ``tremor_mm``
+        # (a pair: the range; 0: a hand of stone), frequencies from ``tremor_hz``; the hand's
+        # own PRNG, so that the checkers' placement draws stay the same with or without it.
+        if not isinstance(tremor_mm, (tuple, list)):
+            tremor_mm = (tremor_mm, tremor_mm)
+        self.tremor_range = tremor_mm
+        self.tremor_hz = tremor_hz
+        self.hand_rng = Prng(seed * 7919 + 17)
+        self.tremor = None  # per axis x, y, z: (amplitude, freq, phase, freq2, phase2)
+        self._new_tremor()
+        self._motion = None  # [x, y, height_mm, speed_mm_s, release_cell or -1]: where the hand goes
+        self._motion_ms = -1.0  # virtual time the motion was last carried on to
+        self._static_v = [0.0] * self.n  # each sensor's volts without the hand
+        self._hand_ms = -1  # the virtual time of the hand's last contribution to the codes
         # GPIO state (SIO) and instrumentation.
         Sio.__init__(self)
         self._inputs = {}  # gpio -> level driven from outside (buttons)
@@ -144,6 +168,7 @@ class Board(Sio):
     def clear(self):
         self.stacks = [[] for _ in range(self.n)]
         self.hand = None
+        self._motion = None
         self._stale = True
 
     def count(self, cell):
@@ -153,31 +178,109 @@ class Board(Sio):
         s = self.stacks[cell]
         return s[-1][0] if s else 0
 
+    def stack_top_mm(self, cell):
+        """Height of the top of what stands on ``cell`` above the board surface (0: nothing)."""
+        return len(self.stacks[cell]) * self.checker_mm
+
+    def _new_tremor(self):
+        """Draw the tremor of a new hold: a peak amplitude and, per axis, two close frequencies
+        of the 8-12 Hz band whose beating gives the waxing and waning of a real tremor."""
+        r = self.hand_rng
+        lo, hi = self.tremor_range
+        amp = r.uniform(lo, hi)
+        f_lo, f_hi = self.tremor_hz
+        axes = []
+        for _ in range(3):
+            f = r.uniform(f_lo, f_hi)
+            f2 = f + r.uniform(-1.0, 1.0)
+            axes.append((amp / 2, f, r.uniform(0.0, TWO_PI), f2, r.uniform(0.0, TWO_PI)))
+        self.tremor = axes
+
+    def tremor_at(self, seconds):
+        """The hand's tremor displacement (dx, dy, dz) in mm at ``seconds`` of virtual time."""
+        out = []
+        for a, f, ph, f2, ph2 in self.tremor:
+            out.append(a * (math.sin(TWO_PI * f * seconds + ph) + math.sin(TWO_PI * f2 * seconds + ph2)))
+        return out
+
     def lift(self, cell, height_mm=40.0):
-        """A hand takes the top checker from ``cell`` and holds it above it."""
+        """A hand takes the top checker from ``cell`` and holds it ``height_mm`` above what is
+        left there."""
         if self.hand is not None:
             raise ValueError("the hand already holds a checker")
         colour = self.remove(cell)
-        self.hand = [colour, self.cx[cell], self.cy[cell], height_mm]
+        self.hand = [colour, self.cx[cell], self.cy[cell], self.stack_top_mm(cell) + height_mm]
+        self._motion = None
+        self._new_tremor()
         return colour
 
-    def hover(self, cell, height_mm=20.0, colour=None):
-        """Move the hand (taking a fresh checker of ``colour`` if it holds none) over ``cell``."""
+    def hover(self, cell, height_mm=20.0, colour=None, speed_mm_s=None, dx_mm=0.0, dy_mm=0.0):
+        """Move the hand (taking a fresh checker of ``colour`` if it holds none) over ``cell``,
+        the held checker's underside ``height_mm`` above the top of what stands there, ``dx_mm``,
+        ``dy_mm`` off the cell's centre. At once, or with ``speed_mm_s`` moving there in a
+        straight line at that speed as virtual time passes (``hand_moving()`` says while)."""
         if self.hand is None:
             if colour is None:
                 raise ValueError("the hand holds no checker")
             self.hand = [colour, 0.0, 0.0, height_mm]
-        self.hand[1] = self.cx[cell]
-        self.hand[2] = self.cy[cell]
-        self.hand[3] = height_mm
+            self._new_tremor()
+        x = self.cx[cell] + dx_mm
+        y = self.cy[cell] + dy_mm
+        h = self.stack_top_mm(cell) + height_mm
+        if speed_mm_s:
+            self._motion = [x, y, h, float(speed_mm_s), -1]
+            self._motion_ms = self.clock.ms + self.clock.sub_us / 1000.0
+        else:
+            self._motion = None
+            self.hand[1] = x
+            self.hand[2] = y
+            self.hand[3] = h
         self._stale = True
 
-    def drop(self, cell):
+    def drop(self, cell, speed_mm_s=None):
+        """Put the held checker on ``cell``: at once, or lowered at ``speed_mm_s`` from where the
+        hand is onto the top of the stack there and let go when it gets there."""
         if self.hand is None:
             raise ValueError("the hand holds no checker")
+        if speed_mm_s:
+            self._motion = [self.cx[cell], self.cy[cell], self.stack_top_mm(cell), float(speed_mm_s), cell]
+            self._motion_ms = self.clock.ms + self.clock.sub_us / 1000.0
+            return
         colour = self.hand[0]
         self.hand = None
+        self._motion = None
         self.place(cell, colour)
+
+    def hand_moving(self):
+        return self._motion is not None
+
+    def _move_hand(self, dt):
+        """Carry the hand ``dt`` seconds along its motion; let the checker go where it lands."""
+        m = self._motion
+        hand = self.hand
+        if hand is None:
+            self._motion = None
+            return
+        dx = m[0] - hand[1]
+        dy = m[1] - hand[2]
+        dz = m[2] - hand[3]
+        dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+        step = m[3] * dt
+        if step >= dist:
+            hand[1] = m[0]
+            hand[2] = m[1]
+            hand[3] = m[2]
+            cell = m[4]
+            self._motion = None
+            if cell >= 0:
+                self.hand = None
+                self.place(cell, hand[0])
+        else:
+            k = step / dist
+            hand[1] += dx * k
+            hand[2] += dy * k
+            hand[3] += dz * k
+        self._stale = True
 
     def set_position(self, points):
         """Place a whole position: {cell: (colour, count)}; counts above 5 per point stack on the
@@ -207,21 +310,38 @@ class Board(Sio):
 
     # ---------------------------------------------------------------- physics
     def _on_time(self, clock):
+        if self._motion is not None:
+            ms = clock.ms + clock.sub_us / 1000.0
+            last = self._motion_ms
+            if last >= 0 and ms > last:
+                self._move_hand((ms - last) / 1000.0)
+            self._motion_ms = ms
+        else:
+            self._motion_ms = -1.0
         if clock.ms - self._physics_ms >= PHYSICS_PERIOD_MS:
             self._stale = True
 
-    def magnets(self):
-        """Every magnet as (polarity, x, y, z above the sensor plane) in mm."""
+    def magnets(self, hand=True):
+        """Every magnet as (polarity, x, y, z above the sensor plane) in mm; the hand's where
+        its tremor has it now (``hand=False``: the checkers on the board only)."""
         mags = []
         for c in range(self.n):
             st = self.stacks[c]
             for level in range(len(st)):
                 colour, dx, dy = st[level]
                 mags.append((colour, self.cx[c] + dx, self.cy[c] + dy, self.gap_mm + level * self.checker_mm))
-        if self.hand is not None:
-            colour, hx, hy, h = self.hand
-            mags.append((colour, hx, hy, self.gap_mm + h))
+        if hand and self.hand is not None:
+            mags.append(self._hand_magnet())
         return mags
+
+    def _hand_magnet(self):
+        colour, hx, hy, h = self.hand
+        if self.tremor_range[1] > 0:
+            tx, ty, tz = self.tremor_at(self.clock.seconds())
+            hx += tx
+            hy += ty
+            h += tz
+        return (colour, hx, hy, self.gap_mm + h)
 
     def field_mt(self, cell, mags=None):
         """Field (mT, + = south pole towards the sensor) at the sensor under ``cell``."""
@@ -251,19 +371,35 @@ class Board(Sio):
                 d = self.drift[c] + self.rng.gauss(step)
                 self.drift[c] = lim if d > lim else (-lim if d < -lim else d)
         self._physics_ms = now
-        mags = self.magnets()
+        mags = self.magnets(hand=False)
+        sv = self._static_v
         for c in range(self.n):
-            v = self.vq[c] + self.gain[c] * self.sens * self.field_mt(c, mags) + self.drift[c] * LSB_V
+            sv[c] = self.vq[c] + self.gain[c] * self.sens * self.field_mt(c, mags) + self.drift[c] * LSB_V
+        self._stale = False
+        self._hand_codes()
+
+    def _hand_codes(self):
+        """The codes: each sensor's volts without the hand plus the held checker's field where
+        its tremor has it at this instant (redone every millisecond of virtual time while a
+        hand is held: cheap, one magnet)."""
+        hand = [self._hand_magnet()] if self.hand is not None else None
+        self._hand_ms = self.clock.ms if hand is not None else -1
+        sv = self._static_v
+        for c in range(self.n):
+            v = sv[c]
+            if hand is not None:
+                v += self.gain[c] * self.sens * self.field_mt(c, hand)
             # DRV5055 output saturates about 0.2 V from either rail.
             v = 0.2 if v < 0.2 else (VDD - 0.2 if v > VDD - 0.2 else v)
             code = int(v / LSB_V + 0.5)
             self._codes[self.slot_of_cell[c]] = code if code < ADC_FULL else ADC_FULL - 1
-        self._stale = False
 
     def expected_counts(self, cell):
         """Noiseless read_u16 value of ``cell`` now (for tests and calibration tools)."""
         if self._stale:
             self.update()
+        elif self._hand_ms >= 0 and self._hand_ms != self.clock.ms:
+            self._hand_codes()
         code = self._codes[self.slot_of_cell[cell]]
         return (code << 4) | (code >> 8)
 
@@ -283,6 +419,8 @@ class Board(Sio):
         self.adc_reads += 1
         if self._stale:
             self.update()
+        elif self._hand_ms >= 0 and self._hand_ms != self.clock.ms:
+            self._hand_codes()  # the held checker trembles
         ni = self._ni
         noise = self._noise[ni]
         ni += 1

@@ -1,0 +1,216 @@
+"""The firmware image (scripts/build_image.sh, scripts/image_manifest.py): its manifest freezes every
+module of firmware/; a built image boots on the emulated Pico, starts the companion by itself and
+plays; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
+image over it, modelled as the RP2040 boot ROM writes a UF2: each block's 256 bytes at its address,
+every 4 KB sector it touches erased first, nothing else changed.
+
+The build itself is not run here (minutes of two cores, and the ARM toolchain): the image tests run
+where one is built (build/image/bgcompanion-*.uf2, or BGC_IMAGE=FILE) and the emulated Pico is
+present; the re-flash test writes the stock MicroPython .uf2 where no image is built. With
+BGC_MICROPYTHON_DIR=<MicroPython source at v1.27.0> the manifest is also read by MicroPython's own
+tools/manifestfile.py."""
+import glob
+import os
+import shutil
+import struct
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+MANIFEST = os.path.join(ROOT, "scripts", "image_manifest.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import bench_pico  # noqa: E402
+
+
+def firmware_modules():
+    found = set()
+    for root, dirs, names in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+        for name in names:
+            if name.endswith(".py"):
+                found.add(os.path.relpath(os.path.join(root, name), FIRMWARE).replace(os.sep, "/"))
+    return found
+
+
+def read_manifest():
+    """The manifest's calls, by running it with recording stand-ins of the manifest functions."""
+    calls = []
+    env = {name: (lambda *a, _name=name, **k: calls.append((_name, a, k)))
+           for name in ("include", "require", "freeze", "freeze_as_mpy", "freeze_as_str", "package", "module")}
+    with open(MANIFEST) as f:
+        exec(compile(f.read(), MANIFEST, "exec"), env)
+    return calls
+
+
+def test_the_manifest_freezes_every_firmware_module_and_the_display_driver():
+    calls = read_manifest()
+    frozen = set()
+    for name, args, kw in calls:
+        if name == "freeze":
+            assert os.path.abspath(os.path.join(os.path.dirname(MANIFEST), args[0])) == FIRMWARE
+            assert kw.get("opt") == 3  # as bgc deploy compiles (mpy-cross -O3)
+            frozen.update(args[1])
+    modules = firmware_modules()
+    assert "main.py" in modules and "bgrules/variants/backwards.py" in modules
+    missing = sorted(modules - frozen)
+    assert not missing, "firmware modules not frozen into the image (add them to scripts/image_manifest.py): %s" % missing
+    gone = sorted(frozen - modules)
+    assert not gone, "scripts/image_manifest.py lists modules that firmware/ no longer has: %s" % gone
+    assert ("require", ("ssd1306",), {}) in calls
+    assert ("include", ("$(PORT_DIR)/boards/manifest.py",), {}) in calls  # the stock RPI_PICO modules
+
+
+def test_micropythons_own_manifest_reader_freezes_the_firmware():
+    src = os.environ.get("BGC_MICROPYTHON_DIR")
+    if not src:
+        pytest.skip("BGC_MICROPYTHON_DIR (a MicroPython source tree at v1.27.0) is not set")
+    sys.path.insert(0, os.path.join(src, "tools"))
+    try:
+        import manifestfile
+    finally:
+        sys.path.pop(0)
+    m = manifestfile.ManifestFile(manifestfile.MODE_FREEZE, {
+        "MPY_DIR": src, "MPY_LIB_DIR": os.path.join(src, "lib", "micropython-lib"),
+        "PORT_DIR": os.path.join(src, "ports", "rp2"), "BOARD_DIR": os.path.join(src, "ports", "rp2", "boards", "RPI_PICO")})
+    m.execute(MANIFEST)
+    targets = {f.target_path for f in m.files()}
+    assert firmware_modules() <= targets
+    assert {"ssd1306.py", "neopixel.py", "_boot.py"} <= targets
+
+
+def built_image():
+    path = os.environ.get("BGC_IMAGE")
+    if path:
+        return path
+    found = glob.glob(os.path.join(ROOT, "build", "image", "bgcompanion-*.uf2"))
+    return max(found, key=os.path.getmtime) if found else None
+
+
+def need_emulator():
+    try:
+        bench_pico.find_emulator()
+    except bench_pico.BenchError as exc:
+        pytest.skip(str(exc))
+
+
+def need_image():
+    image = built_image()
+    if not image:
+        pytest.skip("no firmware image built (sh scripts/build_image.sh MICROPYTHON_DIR)")
+    need_emulator()
+    return image
+
+
+# Right after power-up the runner breaks into the REPL (Ctrl-C): whatever of the firmware is
+# imported by then was imported by the image's own main.py, which nothing put on the filesystem.
+AT_BOOT = r"""
+import os, sys, gc
+print("FILES", sorted(os.listdir("/")))
+print("STARTED", sorted(k for k in sys.modules if k.split(".")[0] in ("companion", "drivers", "bgrules")))
+print("BUILD", (sys.implementation.version[:3], sys.implementation._build))
+"""
+
+
+def test_the_image_starts_the_companion_by_itself_and_plays_a_match():
+    image = need_image()
+    out, _ = bench_pico.emulate([("at_boot", AT_BOOT)], image=image, soft_reset=False, max_emu_s=30, timeout=300)
+    assert not [n for n in bench_pico.results(out, "FILES")[0] if n.endswith((".py", ".mpy"))]
+    assert "companion.controller" in bench_pico.results(out, "STARTED")[0]
+    assert bench_pico.results(out, "BUILD")[0] == ((1, 27, 0), "RPI_PICO")
+
+    # The first turns of a 1-point match through main.App, from the frozen modules only (/lib gets
+    # just the harness's frame maker); the plays are chosen on CPython by the same program.
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        plays = bench_pico.choose_plays(tmp, "standard", 4)[:4]
+        tree = bench_pico.compile_tree(os.path.join(tmp, "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
+                                       firmware=False)
+        assert os.listdir(tree) == ["frames.mpy"]
+        data = os.path.join(tmp, "data")
+        bench_pico.write_data(data, [], plays)
+        match = ("import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\nVARIANT = 'standard'\n"
+                 + bench_pico.MATCH)
+        out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("imports", bench_pico.IMPORT), ("match", match)],
+                                    puts=[(tree, "/lib"), (data, "/data")], image=image, max_emu_s=120, timeout=900)
+    assert bench_pico.results(out, "HEAP_IMPORT")[0] >= 200_000  # frozen: the code stays in flash
+    st = bench_pico.results(out, "MATCH")[0]
+    assert st["turns"] == 4 and st["phase"] in ("moving", "roll")
+    assert st["done"][0] == 4 and st["frame"][0] > 10
+
+
+# ---------------------------------------------------------------- re-flash
+
+def write_uf2(flash, uf2):
+    """What the RP2040 boot ROM does with a UF2 copied onto its drive, on a 2 MB flash image."""
+    flash = bytearray(flash)
+    erased = set()
+    for k in range(0, len(uf2), 512):
+        m0, m1, flags, addr, size = struct.unpack_from("<5I", uf2, k)
+        assert (m0, m1) == (0x0A324655, 0x9E5D5157) and size == 256
+        offset = addr - 0x10000000
+        sector = offset // 4096
+        if sector not in erased:
+            flash[sector * 4096:(sector + 1) * 4096] = b"\xff" * 4096
+            erased.add(sector)
+        flash[offset:offset + 256] = uf2[k + 32:k + 32 + 256]
+    return bytes(flash)
+
+
+# The calibration as the firmware saves it (drivers/classify.py), and a journal record
+# (companion/journal.py), written before the re-flash and read back after it.
+SAVE = r"""
+import sys
+sys.path.insert(0, "/lib")
+from drivers.classify import Classifier
+from companion.journal import Journal
+import os
+c = Classifier()
+c.set_unit(7, 12345)
+c.empty_pct = 31
+c.save()
+os.mkdir("/journal")
+Journal("/journal/0001.jnl").append({"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]]})
+for n in ("/calib.bin", "/journal/0001.jnl"):
+    print("SAVED", (n, open(n, "rb").read()))
+"""
+
+LOAD = r"""
+import sys
+sys.path.insert(0, "/lib")
+from drivers.classify import Classifier
+c = Classifier()
+print("LOADED", (c.load(), c.calib_source, c.unit[7], c.empty_pct))
+for n in ("/calib.bin", "/journal/0001.jnl"):
+    print("SAVED", (n, open(n, "rb").read()))
+print("BUILD", repr(sys.implementation._build))
+"""
+
+
+def test_calibration_and_journals_survive_writing_an_image_over_them(tmp_path):
+    need_emulator()
+    image = built_image()
+    stock = os.path.join(bench_pico.find_emulator(), "firmware.uf2")
+    new = image or stock  # without a built image: the stock MicroPython written over itself
+    tree = bench_pico.compile_tree(str(tmp_path / "lib"))
+    shutil.rmtree(os.path.join(tree, "bgrules"))  # copying files is slow: only what SAVE uses
+    for name in os.listdir(os.path.join(tree, "companion")):
+        if name not in ("__init__.mpy", "journal.mpy"):
+            os.remove(os.path.join(tree, "companion", name))
+    before = str(tmp_path / "before.bin")
+    out, _ = bench_pico.emulate([("save", SAVE)], puts=[(tree, "/lib")], flash_out=before, max_emu_s=30, timeout=300)
+    saved = dict(bench_pico.results(out, "SAVED"))
+    assert len(saved["/calib.bin"]) == 12 + 4 * 128 + 2
+
+    with open(before, "rb") as f, open(new, "rb") as g:
+        after = write_uf2(f.read(), g.read())
+    reflashed = str(tmp_path / "after.bin")
+    with open(reflashed, "wb") as f:
+        f.write(after)
+    out, _ = bench_pico.emulate([("load", LOAD)], flash_in=reflashed, soft_reset=bool(image), max_emu_s=30, timeout=300)
+    assert bench_pico.results(out, "LOADED")[0] == (True, "file", 12345, 31)
+    assert dict(bench_pico.results(out, "SAVED")) == saved
+    assert bench_pico.results(out, "BUILD")[0] == "RPI_PICO"
