@@ -1,6 +1,7 @@
 """Bring-up check of one sensor board on the Pico (hardware/README.md, "Bring-up").
 
-    mpremote mount firmware exec "import bringup; bringup.run(0)"   # the board under points 1..6
+    mpremote exec "import bringup; bringup.run(0)"   # the board under points 1..6 (frozen in the image)
+    mpremote mount firmware exec "import bringup; bringup.run(0)"   # on a stock MicroPython
 
 Keep the board empty for the first second (baselines), then walk one checker over the board's
 cells in the order printed, rim first, point by point, then the two bar cells. Each cell prints
