@@ -301,7 +301,7 @@ def drc(board, tmp_path):
 @needs_kicad
 def test_kicad_drc_finds_no_violation_and_no_unconnected_pad_on_the_main_board(tmp_path):
     r, report = drc("main", tmp_path)
-    assert "0 DRC violations, 0 unconnected pads" in r.stdout, (r.stdout, report[:3000])
+    assert "0 DRC violations (0 errors), 0 unconnected pads" in r.stdout, (r.stdout, report[:3000])
     assert r.returncode == 0
 
 

@@ -216,9 +216,10 @@ def outputs(fab_dir=FAB_DIR, pictures=PICTURES, kicad_dir=KICAD_DIR):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["drc"] and len(argv) == 2:
-        v, u, _ = drc(argv[1], argv[1] + ".drc.txt")
-        print("%s: %d DRC violations, %d unconnected pads" % (argv[1], v, u))
-        return 0 if v == 0 and u == 0 else 1
+        v, u, text = drc(argv[1], argv[1] + ".drc.txt")
+        errors = text.count("Severity: error")
+        print("%s: %d DRC violations (%d errors), %d unconnected pads" % (argv[1], v, errors, u))
+        return 0 if errors == 0 and u == 0 else 1  # warnings are reported, errors fail
     if argv[:1] == ["outputs"]:
         outputs(*argv[1:3])
         return 0
