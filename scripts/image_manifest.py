@@ -15,7 +15,9 @@ require("ssd1306")  # micropython-lib, at the commit the MicroPython tag pins
 
 FIRMWARE_MODULES = (
     "main.py",
+    "bringup.py",  # hardware/README.md: the bring-up check of one sensor board
     "drivers/__init__.py",
+    "drivers/bringup.py",
     "drivers/buttons.py",
     "drivers/classify.py",
     "drivers/dice.py",

@@ -4,11 +4,15 @@
 #   libc6-i386   only where ../shared/tools is present: runs its 32-bit MicroPython (Pico-sized objects)
 #   nodejs, npm  only where ../shared/tools/rp2emu is present: the emulated Pico
 #   chromium     the web view's test draws the page in headless Chromium (tests/test_web_view.py)
+#   kicad, kicad-symbols, kicad-footprints
+#                KiCad 6: the hardware tests build the boards with its pcbnew module (system python3)
+#                from its own symbol and footprint libraries and run its DRC (hardware/README.md)
 # Needs root (or sudo) the first time something is missing.
 set -eu
 cd "$(dirname "$0")/.."
 TOOLS=${BGC_SHARED_TOOLS:-../shared/tools}
 want=""
+kicad=""
 if ! { [ -x /usr/games/gnubg ] || command -v gnubg >/dev/null 2>&1; }; then
     want="$want gnubg"
 fi
@@ -21,15 +25,27 @@ fi
 if ! command -v chromium >/dev/null 2>&1; then
     want="$want chromium"
 fi
-[ -z "$want" ] && exit 0
+if ! /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then
+    kicad="$kicad kicad"
+fi
+if [ ! -d /usr/share/kicad/symbols ]; then
+    kicad="$kicad kicad-symbols"
+fi
+if [ ! -d /usr/share/kicad/footprints ]; then
+    kicad="$kicad kicad-footprints"
+fi
+[ -z "$want$kicad" ] && exit 0
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-        echo "install_test_tools.sh: missing Debian packages:$want; run 'apt-get install$want' as root" >&2
+        echo "install_test_tools.sh: missing Debian packages:$want$kicad; run 'apt-get install$want$kicad' as root" >&2
         exit 1
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq $want >/dev/null
+[ -z "$want" ] || $SUDO apt-get install -y -qq $want >/dev/null
+# KiCad without its recommends (the 3D models alone are about a gigabyte; the tests need none).
+# shellcheck disable=SC2086
+[ -z "$kicad" ] || $SUDO apt-get install -y -qq --no-install-recommends $kicad >/dev/null
