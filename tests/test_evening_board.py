@@ -3,30 +3,12 @@ does not fire again at boot, and a file where the journal folder goes is kept as
 board journals as usual (also through ``bgc sim --flash DIR``)."""
 import os
 
-import pytest
 
 from bgc import cli
-from bgc.board import sim as simmod, virtual
+from bgc.board import sim as simmod
 from bgrules import Position
 
-
-@pytest.fixture
-def board():
-    b = virtual.install(seed=3)
-    yield b
-    virtual.uninstall()
-
-
-def _events(btn, board, ms, step=2):
-    out = []
-    for _ in range(ms // step):
-        board.clock.advance_ms(step)
-        while True:
-            ev = btn.poll(board.clock.ticks_ms())
-            if not ev:
-                break
-            out.append(ev)
-    return out
+from test_drivers_io import board, run_buttons  # noqa: F401 (board: the virtual board fixture)
 
 
 def test_a_button_held_at_power_up_counts_only_once_it_was_seen_released(board):
@@ -34,13 +16,13 @@ def test_a_button_held_at_power_up_counts_only_once_it_was_seen_released(board):
 
     board.button("CUBE_B", True)  # held as the board comes back
     btn = B.Buttons(long_ms=800)
-    assert _events(btn, board, 1500) == []  # no long press from a hold that began before boot
+    assert run_buttons(btn, board, 1500) == []  # no long press from a hold that began before boot
     board.button("CUBE_B", False)
-    assert _events(btn, board, 100) == []  # and its release is no short press either
+    assert run_buttons(btn, board, 100) == []  # and its release is no short press either
     board.button("CUBE_B", True)
-    _events(btn, board, 100)
+    run_buttons(btn, board, 100)
     board.button("CUBE_B", False)
-    assert [B.name(e) for e in _events(btn, board, 100)] == ["CUBE_B short"]  # the next press counts
+    assert [B.name(e) for e in run_buttons(btn, board, 100)] == ["CUBE_B short"]  # the next press counts
 
 
 def test_a_drop_held_through_a_power_cut_is_not_taken_again_at_boot(tmp_path):
