@@ -3,7 +3,6 @@ does not fire again at boot, and a file where the journal folder goes is kept as
 board journals as usual (also through ``bgc sim --flash DIR``)."""
 import os
 
-
 from bgc import cli
 from bgc.board import sim as simmod
 from bgrules import Position
