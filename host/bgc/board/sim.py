@@ -84,21 +84,9 @@ def set_position(board, pos, mover_colour, opposite=None):
     waiting to be entered stay beside the board). ``opposite``: as in physical_position."""
     from bgrules import STANDARD
 
-    opposite = opposite or STANDARD.opposite
-    w = [0] * 26
-    b = [0] * 26
-    own, other = (w, b) if mover_colour == WHITE else (b, w)
-    for q in range(1, 25):
-        # White's point q is board point q; black's is opposite[q] (25 - q, or q when both move
-        # the same way).
-        if mover_colour == WHITE:
-            own[q] += pos.mover(q)
-            other[opposite[q]] += pos.opponent(q)
-        else:
-            own[opposite[q]] += pos.mover(q)
-            other[q] += pos.opponent(q)
-    own[25] = pos.mover(25)
-    other[25] = pos.opponent(25)
+    from ..rules.engine import colour_counts
+
+    w, b = colour_counts(pos, mover_colour == WHITE, opposite or STANDARD.opposite)
     board.set_points(w, b)
 
 

@@ -9,6 +9,27 @@ from ..errors import UserError, shown
 POSITION_HINT = "hint: a Position ID is 14 characters as GNU Backgammon shows them, e.g. 4HPwATDgc/ABMA"
 
 
+def colour_counts(pos, white_on_roll, opposite):
+    """(white, black): checkers per board point 1..24 (board numbering = White's) and on the bar
+    (index 25) of the Position ``pos`` seen by the player on roll. ``opposite``: the ruleset's
+    mapping of a player's point to the other's (Rules.opposite); waiting checkers are not counted."""
+    w = [0] * 26
+    b = [0] * 26
+    own, other = (w, b) if white_on_roll else (b, w)
+    for q in range(1, 25):
+        # White's point q is board point q; black's is opposite[q] (25 - q, or q when both move
+        # the same way)
+        if white_on_roll:
+            own[q] += pos.mover(q)
+            other[opposite[q]] += pos.opponent(q)
+        else:
+            own[opposite[q]] += pos.mover(q)
+            other[q] += pos.opponent(q)
+    own[25] = pos.mover(25)
+    other[25] = pos.opponent(25)
+    return w, b
+
+
 def position_hint(rules=None):
     """The hint after a refused Position ID: an example the ruleset takes (its start)."""
     if rules is None or rules.key == "standard":

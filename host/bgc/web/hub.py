@@ -5,6 +5,7 @@ import json
 import threading
 
 from ..pico.events import describe
+from ..rules.engine import colour_counts
 
 LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 
@@ -22,20 +23,7 @@ def counts_from_status(status, variant=None):
         pos = Position.from_id(status.get("pos") or "", opposite)
     except (PositionError, TypeError, ValueError, AttributeError):
         return None
-    w = [0] * 26
-    b = [0] * 26
-    white_on_roll = status.get("on_roll", 0) == 0
-    own, other = (w, b) if white_on_roll else (b, w)
-    for q in range(1, 25):
-        if white_on_roll:
-            own[q] += pos.mover(q)
-            other[opposite[q]] += pos.opponent(q)
-        else:
-            own[opposite[q]] += pos.mover(q)
-            other[q] += pos.opponent(q)
-    own[25] = pos.mover(25)
-    other[25] = pos.opponent(25)
-    return w, b
+    return colour_counts(pos, status.get("on_roll", 0) == 0, opposite)
 
 
 def off_from_status(status, variant=None):
