@@ -174,6 +174,7 @@ class BoardSim(simmod.Sim):
         from ..pico.vpico import VirtualPico
 
         self.rules = rules or STANDARD
+        self.towers = self.rules.key in simmod.TOWERS
         self.seed = seed
         self.frame_ms = frame_ms
         self.lock = threading.RLock()
@@ -288,6 +289,8 @@ class BoardSim(simmod.Sim):
     take_waiting = _hold("take_waiting")
     hover = _hold("hover")
     place = _hold("place")
+    stack = _hold("stack")
+    lift_tower = _hold("lift_tower")
     setup_start = _hold("setup_start")
     setup_position = _hold("setup_position")
     del _hold
