@@ -232,7 +232,6 @@ class Sim:
         from bgrules import STANDARD
 
         self.rules = rules or STANDARD  # the variant's start for setup_start and the players
-        self.towers = self.rules.key in TOWERS
         self.seed = seed
         self.firmware_main = firmware_main  # the module with build(); tests may swap in their own
         self.frame_ms = frame_ms
@@ -266,6 +265,11 @@ class Sim:
             raise ValueError("setup is 'start', 'empty' or None")
         if boot:
             self.boot()
+
+    @property
+    def towers(self):
+        """True when the ruleset's checkers stand in towers (TOWERS); follows ``rules``."""
+        return self.rules.key in TOWERS
 
     # --- board set-up
     def setup_start(self):

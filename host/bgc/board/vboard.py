@@ -174,7 +174,6 @@ class BoardSim(simmod.Sim):
         from ..pico.vpico import VirtualPico
 
         self.rules = rules or STANDARD
-        self.towers = self.rules.key in simmod.TOWERS
         self.seed = seed
         self.frame_ms = frame_ms
         self.lock = threading.RLock()
