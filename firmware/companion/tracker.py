@@ -590,9 +590,23 @@ class Tracker:
                 if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
-            if not ok:
+            if not ok and not self._hit_after_a_step(base, q):
                 return False
         return True
+
+    def _hit_after_a_step(self, base, q):
+        """Nothing of the mover's seen to move yet and a legal play hits on ``q``: the hit may
+        need another checker's step first, one the sensors may not see (Long Puff's smaller die
+        first, from a full point to a full point), so no single checker reaches ``q`` yet."""
+        start = self.start.cells
+        for i in range(1, 26):
+            if base[i] != start[i]:
+                return False
+        for play in self.turn.plays():
+            for step in play.steps:
+                if step[2] and step[1] == q:
+                    return True
+        return False
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED
