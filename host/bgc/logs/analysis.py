@@ -25,6 +25,7 @@ in match play computed with its match equity table and the Crawford rule.
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -72,9 +73,11 @@ def engine_version():
         return None
 
 
-def settings_commands(ply, jacoby=False, beavers=False):
+def settings_commands(ply, jacoby=False, beavers=False, weights="1.00"):
     """GNU Backgammon commands for an analysis at ``ply`` (0-ply, 2-ply, ...), the same for our
-    engine and for the gnubg program in the comparison."""
+    engine and for the gnubg program in the comparison. ``weights``: the nets' version; with 1.00
+    nets (GNU Backgammon 1.07 and before) the 0-1 ply cube efficiencies are 1.07's, with 1.01
+    (1.08 and after, the engine's own) the engine's, which came with them."""
     cmds = ["set threads 1",
             "set jacoby %s" % ("on" if jacoby else "off"),
             "set beavers %s" % ("on" if beavers else "off"),
@@ -84,7 +87,151 @@ def settings_commands(ply, jacoby=False, beavers=False):
             "set analysis cubedecision evaluation cubeful on",
             "set analysis chequerplay evaluation prune on",
             "set analysis cubedecision evaluation prune on"]
-    return cmds + list(MOVE_FILTER_2PLY) + list(CUBE_EFFICIENCY_107)
+    return cmds + list(MOVE_FILTER_2PLY) + (list(CUBE_EFFICIENCY_107) if weights == "1.00" else [])
+
+
+# --- the nets ------------------------------------------------------------------------------------
+#
+# GNU Backgammon keeps its six neural nets in one file, gnubg.wd (binary; gnubg.weights is the same
+# as text): contact, race, crashed, and the three small pruning nets, after a header of a magic
+# number and the weights' version (eval.c's EvalInitialise; lib/neuralnet.c NeuralNetLoadBinary
+# for each net: inputs, hidden units, outputs, a dummy, two betas, then the floats). The PyPI engine
+# carries weights 1.01, GNU Backgammon 1.07 (Debian's, Ubuntu's, the Windows and macOS builds of
+# 2023) 1.00: the contact and crashed nets were retrained (every weight differs), the race and
+# pruning nets are the same; the layout is the same. The two sets differ by about 0.001 in most
+# positions and by up to 0.02 in some, which moves a play's equity lost by up to 0.012 in a 7-point
+# match (docs/analysis.md). So by default the analysis uses the nets of the GNU Backgammon the player
+# has installed, whose analysis of the same match they would compare with ours, and the engine's own
+# where there is none; the engine refuses weights whose version is not its own, so it gets a copy
+# of the installed file with its own version in the header.
+
+WD_MAGIC = struct.pack("<f", 472.3782)  # eval.h's WEIGHTS_MAGIC_BINARY
+
+# Where GNU Backgammon installs gnubg.wd, beside its program (Windows), in ../share/gnubg (Unix,
+# Homebrew), Debian's /usr/games/gnubg -> /usr/share/gnubg, the macOS application bundle.
+NET_DIRS = (".", "../share/gnubg", "../lib/gnubg", "../Resources/share/gnubg", "../Resources")
+
+
+def engine_data_dir():
+    """The PyPI engine's data directory (nets, bearoff databases, match equity tables), or None."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("gnubg")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    return os.path.join(os.path.dirname(spec.origin), "data")
+
+
+def net_file_info(path):
+    """(weights version "1.00", [(inputs, hidden, outputs) of each net]) of a gnubg.wd or
+    gnubg.weights file, or None when it is not one."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if data[:4] == WD_MAGIC:
+        version = "%.2f" % struct.unpack_from("<f", data, 4)[0]
+        shapes, off = [], 8
+        while off + 24 <= len(data):
+            ci, ch, co = struct.unpack_from("<3i", data, off)
+            if min(ci, ch, co) < 1:
+                return None
+            shapes.append((ci, ch, co))
+            off += 24 + 4 * (ci * ch + ch * co + ch + co)
+        return (version, shapes) if off == len(data) else None
+    m = re.match(rb"GNU Backgammon (\S+)\r?\n", data)
+    if not m:
+        return None
+    shapes = [tuple(int(x) for x in h.split()[:3]) for h in re.findall(rb"^(\d+ \d+ \d+) \d+ \S+ \S+\r?$", data, re.M)]
+    return m.group(1).decode(), shapes
+
+
+def installed_net_file():
+    """The installed gnubg program's gnubg.wd (or gnubg.weights), or None."""
+    from .export import find_gnubg
+
+    exe = find_gnubg()
+    if not exe:
+        return None
+    here = os.path.dirname(os.path.realpath(exe))
+    for d in NET_DIRS + ("/usr/share/gnubg",):
+        for name in ("gnubg.wd", "gnubg.weights"):
+            path = os.path.normpath(os.path.join(here, d, name))
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def choose_nets(which="auto"):
+    """The nets the analysis uses: {"file", "version", "source", "text"}; ``which`` is "auto"
+    (GNUBG_DATA_DIR's if it is set, else the installed GNU Backgammon's, else the engine's),
+    "engine" or a gnubg.wd/gnubg.weights file. Raises AnalysisError for a file that is not a
+    GNU Backgammon weights file with the engine's layout."""
+    ours_dir = engine_data_dir()
+    ours_file = os.path.join(ours_dir or "", "gnubg.wd")
+    ours = net_file_info(ours_file) if ours_dir else None
+    env_dir = os.environ.get("GNUBG_DATA_DIR")
+    if which == "auto" and env_dir:
+        path = os.path.join(env_dir, "gnubg.wd")
+        info = net_file_info(path) or (None, [])
+        return {"file": path, "version": info[0], "source": "GNUBG_DATA_DIR",
+                "text": "%s (GNUBG_DATA_DIR, weights %s)" % (path, info[0])}
+    path, source = None, "engine"
+    if which == "auto":
+        path = installed_net_file()
+        source = "installed"
+    elif which != "engine":
+        path, source = os.path.abspath(which), "given"
+    if path is not None:
+        info = net_file_info(path)
+        if info is None or (ours is not None and info[1] != ours[1]):
+            if source == "given":
+                raise AnalysisError("%s is not a GNU Backgammon weights file with the engine's nets (%s)\n"
+                                    "hint: give a gnubg.wd or gnubg.weights of GNU Backgammon 1.x, or --nets engine"
+                                    % (path, "not a weights file" if info is None else "another layout"))
+            path = None  # an installed program with other nets: the engine's own
+        else:
+            return {"file": path, "version": info[0], "source": source,
+                    "text": "%s (%s, weights %s)" % (path, "the installed GNU Backgammon's" if source == "installed"
+                                                     else "given", info[0])}
+    return {"file": ours_file, "version": ours[0] if ours else None, "source": "engine",
+            "text": "%s (PyPI gnubg's own, weights %s)" % (ours_file, ours[0] if ours else "?")}
+
+
+def data_dir_with_nets(nets, dest):
+    """``dest`` made a data directory for the engine (GNUBG_DATA_DIR) holding ``nets``'s file
+    with the engine's weights version in its header and links to the engine's other data files;
+    None where the engine's own directory serves (its own nets, or GNUBG_DATA_DIR set)."""
+    if nets["source"] in ("engine", "GNUBG_DATA_DIR"):
+        return None
+    ours_dir = engine_data_dir()
+    ours = net_file_info(os.path.join(ours_dir, "gnubg.wd"))
+    with open(nets["file"], "rb") as f:
+        data = f.read()
+    if data[:4] == WD_MAGIC:
+        name = "gnubg.wd"
+        data = data[:4] + struct.pack("<f", float(ours[0])) + data[8:]
+    else:
+        name = "gnubg.weights"
+        data = re.sub(rb"^GNU Backgammon \S+", b"GNU Backgammon " + ours[0].encode(), data, count=1)
+    os.makedirs(dest, exist_ok=True)
+    for entry in os.listdir(ours_dir):
+        if entry in ("gnubg.wd", "gnubg.weights"):
+            continue
+        src, dst = os.path.join(ours_dir, entry), os.path.join(dest, entry)
+        try:
+            os.symlink(src, dst)
+        except OSError:  # no symbolic links (Windows without the right): a copy
+            import shutil
+
+            (shutil.copytree if os.path.isdir(src) else shutil.copyfile)(src, dst)
+    with open(os.path.join(dest, name), "wb") as f:
+        f.write(data)
+    return dest
 
 
 _WORKER = r'''
@@ -120,12 +267,14 @@ mark("end")
 '''
 
 
-def run_engine(mat_text, commands, timeout=1800):
+def run_engine(mat_text, commands, timeout=1800, nets=None):
     """(sgf text, {cube decision key: [no double, double/take] equities}, sections of the
-    engine's output by name) for a .mat analysed by the PyPI gnubg engine in a child process."""
+    engine's output by name) for a .mat analysed by the PyPI gnubg engine in a child process,
+    with ``nets`` (choose_nets(); the engine's own when None)."""
     if engine_version() is None:
         raise AnalysisError(ENGINE_MISSING)
     with tempfile.TemporaryDirectory(prefix="bgc-analyze-") as tmp:
+        data_dir = data_dir_with_nets(nets, os.path.join(tmp, "data")) if nets else None
         mat = os.path.join(tmp, "match.mat")
         sgf = os.path.join(tmp, "analysed.sgf")
         cube = os.path.join(tmp, "cube.json")
@@ -135,6 +284,8 @@ def run_engine(mat_text, commands, timeout=1800):
         with open(spec, "w") as f:
             json.dump({"mat": mat, "sgf": sgf, "cube": cube, "commands": commands}, f)
         env = dict(os.environ, HOME=tmp)  # no ~/.gnubg settings of the user's
+        if data_dir:
+            env["GNUBG_DATA_DIR"] = data_dir
         try:
             proc = subprocess.run([sys.executable, "-c", _WORKER, spec], stdin=subprocess.DEVNULL,
                                   capture_output=True, timeout=timeout, env=env, cwd=tmp)
@@ -442,8 +593,9 @@ def statistics(text):
 
 # --- the whole analysis ---------------------------------------------------------------------------
 
-def analyse(log, ply=0, mat=None):
-    """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output)."""
+def analyse(log, ply=0, mat=None, nets="auto"):
+    """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
+    ``nets`` as choose_nets() takes it."""
     from .export_mat import mat_text
 
     s = log.settings or {}
@@ -459,15 +611,17 @@ def analyse(log, ply=0, mat=None):
     if mat is None:
         mat, warnings = mat_text(log)
     text = mat
+    chosen = choose_nets(nets)
     commands = settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
-                                 beavers=log.money and bool(s.get("beavers")))
-    sgf, cube_eqs, out = run_engine(text, commands)
+                                 beavers=log.money and bool(s.get("beavers")), weights=chosen["version"])
+    sgf, cube_eqs, out = run_engine(text, commands, nets=chosen)
     games = analyse_sgf(sgf, cube_eqs)
     attach_positions(log, games)
     result = {
         "journal": log.source, "names": list(log.names), "length": log.length,
         "money": log.money, "variant": variant, "ply": ply,
         "engine": "GNU Backgammon %s (PyPI gnubg)" % engine_version(),
+        "nets": chosen,
         "thresholds": thresholds(out.get("thresholds", "")),
         "games": games,
         "players": player_totals(games),
@@ -666,12 +820,46 @@ def reference_analysis(mat_text, commands, timeout=1800):
             return json.load(f)
 
 
+def piploss_quirk(position_id, steps):
+    """True where GNU Backgammon 1.07's PIPLOSS input (eval.c CalculateHalfInputs) differs from
+    1.08's for the position after the play ``steps`` (from/to pairs, the mover's numbering) from
+    ``position_id``: 1.07 counted a home point with one checker as made when it decided whether to
+    count shots at blots on the opponent's 23- and 24-points (3 points or more), 1.08 fixed it
+    (bug #65035) and retrained the nets. So a side with 3 or more home points taken but 2 or
+    fewer made, facing an opponent's blot on its 23- or 24-point, gets another input in our
+    engine than in 1.07, even with 1.07's nets."""
+    from bgrules import Position
+
+    c = Position.from_id(position_id).cells
+    me, opp = [c[i] for i in range(1, 26)], [c[26 + i] for i in range(1, 26)]
+    for f, t in steps:
+        me[f - 1] -= 1
+        if t > 0:
+            if opp[24 - t] == 1:
+                opp[24 - t] = 0
+                opp[24] += 1
+            me[t - 1] += 1
+
+    def half(a, b):
+        return sum(1 for n in a[:6] if n) > 2 >= sum(1 for n in a[:6] if n >= 2) and 1 in (b[22], b[23])
+
+    return half(me, opp) or half(opp, me)
+
+
 def compare(ours, ref, tolerance=0.005):
     """(counts, differences) between our analysis and the gnubg program's (reference_analysis()):
     the best play (a tie of equal equity counts as agreeing), the equity lost and the mark of every
-    play, and of every cube decision the right action, the error and the mark."""
+    play, and of every cube decision the right action, the error and the mark. A play whose equity
+    lost differs and whose best or played candidate is a PIPLOSS position (piploss_quirk()) is
+    counted apart ("loss_apart_piploss")."""
     counts = {"plays": 0, "best_agrees": 0, "loss_within": 0, "cube": 0, "cube_agrees": 0,
-              "cube_right_agrees": 0, "max_loss_diff": 0.0, "crawford_differences": 0}
+              "cube_right_agrees": 0, "cube_error_within": 0, "max_loss_diff": 0.0, "crawford_differences": 0,
+              "marks_apart_off_threshold": 0, "loss_apart_piploss": 0}
+    limits = [v for k, v in ours.get("thresholds", {}).items() if k in ("doubtful", "bad", "very bad")]
+
+    def off_threshold(a, b):
+        # two marks differ on a threshold when the threshold lies within ``tolerance`` of either error
+        return not any(min(a, b) - tolerance <= t <= max(a, b) + tolerance for t in limits)
     diffs = []
     rgames = ref["match"]["games"]
     if len(rgames) != len(ours["games"]):
@@ -700,9 +888,16 @@ def compare(ours, ref, tolerance=0.005):
                 if d <= tolerance:
                     counts["loss_within"] += 1
                 else:
-                    diffs.append("%s: equity lost ours %.4f, gnubg %.4f" % (where, r.get("loss", 0.0), rloss))
+                    quirk = "position" in r and any(
+                        piploss_quirk(r["position"], m) for m in (r["played_steps"], r["best_steps"],
+                                                                  [tuple(x) for x in a["moves"][0]["move"]]))
+                    counts["loss_apart_piploss"] += quirk
+                    diffs.append("%s: equity lost ours %.4f, gnubg %.4f%s" % (
+                        where, r.get("loss", 0.0), rloss, " (a PIPLOSS position)" if quirk else ""))
                 if (a.get("skill") or None) != r.get("mark"):
                     diffs.append("%s: mark ours %s, gnubg %s" % (where, r.get("mark"), a.get("skill")))
+                    if off_threshold(r.get("loss", 0.0), rloss):
+                        counts["marks_apart_off_threshold"] += 1
             c = r.get("cube")
             rc = ref["cube"].get(r["node"])
             if c and "right" in c:
@@ -715,6 +910,10 @@ def compare(ours, ref, tolerance=0.005):
                 rmark = a.get("cube-skill") if r["kind"] == "move" else a.get("skill")
                 if right == c["right"]:
                     counts["cube_right_agrees"] += 1
+                if abs(rerr - c["error"]) <= tolerance:
+                    counts["cube_error_within"] += 1
+                if (rmark or None) != c.get("mark") and off_threshold(rerr, c["error"]):
+                    counts["marks_apart_off_threshold"] += 1
                 same = right == c["right"] and abs(rerr - c["error"]) <= tolerance and (rmark or None) == c.get("mark")
                 if same:
                     counts["cube_agrees"] += 1
@@ -726,28 +925,3 @@ def compare(ours, ref, tolerance=0.005):
         if g["crawford"]:
             counts["crawford_differences"] += len(diffs) - before
     return counts, diffs
-
-
-def data_dir_with_program_nets(dest, program_wd="/usr/share/gnubg/gnubg.wd"):
-    """Make ``dest`` a data directory for our engine (GNUBG_DATA_DIR) holding the gnubg program's
-    own nets (its gnubg.wd, weights 1.00) and our engine's other files, for the comparison: the
-    engine refuses weights whose header is not 1.01, so the copy's header says 1.01 (the nets'
-    layout, 250/214 inputs and 128 hidden units, is the same). Returns ``dest``, or None when
-    either is missing."""
-    if engine_version() is None or not os.path.exists(program_wd):
-        return None
-    import importlib.util
-
-    ours = os.path.join(os.path.dirname(importlib.util.find_spec("gnubg").origin), "data")
-    os.makedirs(dest, exist_ok=True)
-    for name in os.listdir(ours):
-        if name not in ("gnubg.wd", "gnubg.weights") and not os.path.exists(os.path.join(dest, name)):
-            os.symlink(os.path.join(ours, name), os.path.join(dest, name))
-    with open(program_wd, "rb") as f:
-        data = bytearray(f.read())
-    if data[4:8] != bytes.fromhex("0000803f"):  # float 1.00 after the magic number
-        return None
-    data[4:8] = bytes.fromhex("ae47813f")  # 1.01
-    with open(os.path.join(dest, "gnubg.wd"), "wb") as f:
-        f.write(bytes(data))
-    return dest
