@@ -489,9 +489,13 @@ def analyse_sgf(text, cube_eqs):
         info = _game_info(root)
         game = {"number": gi + 1, "score": info["score"], "crawford": info["crawford"],
                 "result": root.get("RE", [None])[0], "records": []}
+        cube, owner = info["cube"], -1
         for ni, p, player, value in _player_nodes(nodes):
             ev = cube_eqs.get("%d.%d" % (gi, ni))
-            rec = {"player": player, "node": "%d.%d" % (gi, ni)}
+            # the cube as it stands when the action is taken (owner -1: in the middle)
+            rec = {"player": player, "node": "%d.%d" % (gi, ni), "cube_value": cube, "cube_owner": owner}
+            if value == "take":
+                cube, owner = cube * 2, player
             if value in ("double", "take", "drop"):
                 rec["kind"] = {"drop": "pass"}.get(value, value)
                 rec["cube"] = _cube_record(ev, rec["kind"], _skill(p, True))
@@ -645,6 +649,17 @@ def attach_positions(log, games):
             continue
         for a, r in zip(ours, theirs):
             r["position"] = a["start"].id()
+        # a double, take or pass: the position after the play before it (its mover's view)
+        last = None
+        for a, r in zip(ours, theirs):
+            r["final"] = a["final"].id()
+        for r in ga["records"]:
+            if r["kind"] == "move":
+                last = r
+            elif last is not None:
+                r["position"], r["position_player"] = last["final"], last["player"]
+        for r in theirs:
+            del r["final"]
 
 
 def notes(log):

@@ -212,12 +212,13 @@ class Hub:
         except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
             raise ValueError(str(exc).replace("\nhint: ", "; ")) from None
         result.pop("sgf", None)
-        # the board before each play, as the page draws it (white's numbering)
+        # the board before each play and at each cube action, as the page draws it (white's numbering)
         variant = (log.settings or {}).get("rules")
         for g in result["games"]:
             for rec in g["records"]:
                 if rec.get("position"):
-                    counts = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]}, variant)
+                    counts = counts_from_status({"pos": rec["position"],
+                                                 "on_roll": rec.get("position_player", rec["player"])}, variant)
                     if counts:
                         rec["board"] = {"white": counts[0], "black": counts[1]}
         return result
