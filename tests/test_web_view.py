@@ -499,6 +499,42 @@ def test_live_review_tells_each_plays_error_only_when_switched_on():
 
 @pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
                     reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_after_a_play_the_review_analyses_that_play_alone_not_the_match_again():
+    """issue 24, item 2 (live review): the engine's work after a new play or cube action is that
+    record's (the analysed nodes in what GNU Backgammon wrote), not the whole match's, and the
+    record is what GNU Backgammon's analysis of the whole match says of it."""
+    from bgc.logs import analysis
+
+    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    shown = [40]
+    hub = Hub("the virtual board", journal_text=lambda: "".join(lines[:shown[0]]))
+    first = hub.review()
+    records = [r for g in first["games"] for r in g["records"]]
+    assert first["engine_records"] >= 15 and len(records) == 19
+    # line 46: White doubles, 47: Black takes, then plays; each step one record, or two for an answer
+    # (GNU Backgammon analyses a take with its double; a forced play with the cube the opponent's
+    # has nothing to analyse)
+    work = []
+    for upto, most in ((45, 3), (46, 1), (47, 2), (49, 1), (52, 2)):
+        shown[0] = upto
+        result = hub.review()
+        work.append(result["engine_records"])
+        assert result["engine_records"] <= most, (upto, work)
+        whole = analysis.analyse(journals.replay_text("".join(lines[:upto]), "live"), 0)
+        ours = [r for g in result["games"] for r in g["records"]]
+        theirs = [r for g in whole["games"] for r in g["records"]]
+        assert len(ours) == len(theirs) > len(records)
+        for a, b in zip(ours, theirs):
+            if b["kind"] == "double" and "right" not in b["cube"]:
+                continue  # analyse match leaves a double not answered yet alone; we have its analysis
+            assert {k: v for k, v in a.items() if k != "board"} == b
+        records = ours
+    assert sum(work) >= 4
+
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
 def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn():
     """issue 24, item 2 (part): the board at a reviewed play, the play made and the best one drawn."""
     from bgc.web.hub import counts_from_status

@@ -238,51 +238,73 @@ _WORKER = r'''
 import json, os, sys
 spec = json.load(open(sys.argv[1]))
 import gnubg
+from bgc.logs.analysis import cube_requests
 def mark(text):
     os.write(1, ("\n=== bgc %s\n" % text).encode())
 for c in spec["commands"]:
     gnubg.command(c)
 mark("thresholds")
 gnubg.command("show analysis")
-mark("import")
-gnubg.command("import mat " + spec["mat"])
-mark("analyse")
-gnubg.command("analyse match")
-mark("statistics")
-gnubg.command("show statistics match")
-mark("save")
-gnubg.command("save match " + spec["sgf"])
-# GNU Backgammon keeps a cube decision's equities as match winning chances in match play; its
-# own mwc2eq (with the match equity table and the cube at that moment) makes them equities.
-from bgc.logs.analysis import cube_requests
-eqs = {}
-for key, ci, mwcs in cube_requests(open(spec["sgf"], encoding="utf-8", errors="replace").read()):
-    if ci is None:
-        eqs[key] = mwcs
+for job in spec["jobs"]:
+    mark("import")
+    gnubg.command("import mat " + job["mat"])
+    mark("analyse")
+    if job["what"] == "match":
+        gnubg.command("analyse match")
     else:
-        info = gnubg.cubeinfo(*ci)
-        eqs[key] = [gnubg.mwc2eq(m, info) for m in mwcs]
-json.dump(eqs, open(spec["cube"], "w"))
+        # the last record only: ``analyse move`` analyses the record after the one the match
+        # stands at (analysis.c), and an imported match stands at its last; an answer to a
+        # double is analysed with the double (GNU Backgammon refuses a take)
+        gnubg.command("previous")
+        if job["what"] == "answer":
+            gnubg.command("previous")
+        gnubg.command("analyse move")
+    if job["what"] == "match":
+        mark("statistics")
+        gnubg.command("show statistics match")
+    mark("save")
+    gnubg.command("save match " + job["sgf"])
+    # GNU Backgammon keeps a cube decision's equities as match winning chances in match play; its
+    # own mwc2eq (with the match equity table and the cube at that moment) makes them equities.
+    eqs = {}
+    for key, ci, mwcs in cube_requests(open(job["sgf"], encoding="utf-8", errors="replace").read()):
+        if ci is None:
+            eqs[key] = mwcs
+        else:
+            info = gnubg.cubeinfo(*ci)
+            eqs[key] = [gnubg.mwc2eq(m, info) for m in mwcs]
+    json.dump(eqs, open(job["cube"], "w"))
 mark("end")
 '''
 
 
-def run_engine(mat_text, commands, timeout=1800, nets=None):
+def run_engine(mat_text, commands, timeout=1800, nets=None, what="match"):
     """(sgf text, {cube decision key: [no double, double/take] equities}, sections of the
     engine's output by name) for a .mat analysed by the PyPI gnubg engine in a child process,
     with ``nets`` (choose_nets(); the engine's own when None)."""
+    results, sections = run_engine_jobs([(mat_text, what)], commands, timeout, nets)
+    return results[0][0], results[0][1], sections
+
+
+def run_engine_jobs(jobs, commands, timeout=1800, nets=None):
+    """([(sgf text, cube equities)] for each (mat text, what) of ``jobs``, sections
+    of the engine's output), all in one child process (the nets load once). What: "match" analyses
+    every record, "move" the last one, "answer" the double before the last one (a take or pass)."""
     if engine_version() is None:
         raise AnalysisError(ENGINE_MISSING)
     with tempfile.TemporaryDirectory(prefix="bgc-analyze-") as tmp:
         data_dir = data_dir_with_nets(nets, os.path.join(tmp, "data")) if nets else None
-        mat = os.path.join(tmp, "match.mat")
-        sgf = os.path.join(tmp, "analysed.sgf")
-        cube = os.path.join(tmp, "cube.json")
+        spec_jobs = []
+        for i, (mat_text, what) in enumerate(jobs):
+            job = {k: os.path.join(tmp, "%s%d.%s" % (k, i, ext))
+                   for k, ext in (("mat", "mat"), ("sgf", "sgf"), ("cube", "json"))}
+            job["what"] = what
+            with open(job["mat"], "w", encoding="utf-8") as f:
+                f.write(mat_text)
+            spec_jobs.append(job)
         spec = os.path.join(tmp, "spec.json")
-        with open(mat, "w", encoding="utf-8") as f:
-            f.write(mat_text)
         with open(spec, "w") as f:
-            json.dump({"mat": mat, "sgf": sgf, "cube": cube, "commands": commands}, f)
+            json.dump({"jobs": spec_jobs, "commands": ["set confirm new off"] + list(commands)}, f)
         env = dict(os.environ, HOME=tmp)  # no ~/.gnubg settings of the user's
         if data_dir:
             env["GNUBG_DATA_DIR"] = data_dir
@@ -292,16 +314,18 @@ def run_engine(mat_text, commands, timeout=1800, nets=None):
         except subprocess.TimeoutExpired:
             raise AnalysisError("GNU Backgammon's analysis did not finish within %d s" % timeout) from None
         out = proc.stdout.decode("utf-8", "replace")
-        if not os.path.exists(cube):
+        if not all(os.path.exists(j["cube"]) for j in spec_jobs):
             lines = [x.strip() for x in (proc.stderr.decode("utf-8", "replace") or out).splitlines() if x.strip()]
             raise AnalysisError("GNU Backgammon's engine failed (status %d): %s\nhint: check that `python -c "
                                 "'import gnubg'` works; GNUBG_DATA_DIR, if set, must hold its data files"
                                 % (proc.returncode, lines[-1][:300] if lines else "no output"))
-        with open(sgf, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        with open(cube) as f:
-            cube_eqs = json.load(f)
-    return text, cube_eqs, output_sections(out)
+        results = []
+        for job in spec_jobs:
+            with open(job["sgf"], encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            with open(job["cube"]) as f:
+                results.append((text, json.load(f)))
+    return results, output_sections(out)
 
 
 def output_sections(out):
@@ -597,13 +621,9 @@ def statistics(text):
 
 # --- the whole analysis ---------------------------------------------------------------------------
 
-def analyse(log, ply=0, mat=None, nets="auto"):
-    """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
-    ``nets`` as choose_nets() takes it."""
-    from .export_mat import mat_text
-
-    s = log.settings or {}
-    variant = s.get("rules", "standard")
+def check_analysable(log):
+    """Raise NoAnalysis where ``log`` (journals.MatchLog) cannot be analysed; its variant."""
+    variant = (log.settings or {}).get("rules", "standard")
     if variant not in ANALYSABLE:
         raise NoAnalysis("no analysis for this game: %s has no GNU Backgammon net\nhint: GNU Backgammon analyses "
                          "%s only (docs/user-guide.md says why); `bgc export -f text` shows the game"
@@ -611,29 +631,129 @@ def analyse(log, ply=0, mat=None, nets="auto"):
     if not any(g.moves for g in log.games):
         raise NoAnalysis("nothing to analyse: no play was made before %s\nhint: a journal holds plays once a game "
                          "has started on the board" % ("the damage" if log.problem else "the journal ends"))
-    warnings = []
-    if mat is None:
-        mat, warnings = mat_text(log)
-    text = mat
-    chosen = choose_nets(nets)
-    commands = settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
-                                 beavers=log.money and bool(s.get("beavers")), weights=chosen["version"])
-    sgf, cube_eqs, out = run_engine(text, commands, nets=chosen)
-    games = analyse_sgf(sgf, cube_eqs)
-    attach_positions(log, games)
-    result = {
+    return variant
+
+
+def _settings_for(log, ply, chosen):
+    s = log.settings or {}
+    return settings_commands(ply, jacoby=log.money and bool(s.get("jacoby")),
+                             beavers=log.money and bool(s.get("beavers")), weights=chosen["version"])
+
+
+def _result(log, ply, variant, chosen, th, games, warnings=(), stats=None):
+    return {
         "journal": log.source, "names": list(log.names), "length": log.length,
         "money": log.money, "variant": variant, "ply": ply,
         "engine": "GNU Backgammon %s (PyPI gnubg)" % engine_version(),
         "nets": chosen,
-        "thresholds": thresholds(out.get("thresholds", "")),
+        "thresholds": th,
         "games": games,
         "players": player_totals(games),
-        "gnubg_statistics": statistics(out.get("statistics", "")),
+        "gnubg_statistics": stats or {},
         "notes": notes(log) + [w for w in warnings if not w.startswith("the journal stops") and "beaver" not in w],
     }
+
+
+def analyse(log, ply=0, mat=None, nets="auto"):
+    """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
+    ``nets`` as choose_nets() takes it."""
+    from .export_mat import mat_text
+
+    variant = check_analysable(log)
+    warnings = []
+    if mat is None:
+        mat, warnings = mat_text(log)
+    chosen = choose_nets(nets)
+    sgf, cube_eqs, out = run_engine(mat, _settings_for(log, ply, chosen), nets=chosen)
+    games = analyse_sgf(sgf, cube_eqs)
+    attach_positions(log, games)
+    result = _result(log, ply, variant, chosen, thresholds(out.get("thresholds", "")), games, warnings,
+                     statistics(out.get("statistics", "")))
     result["sgf"] = sgf
     return result
+
+
+def analysed_nodes(sgf):
+    """How many plays and cube decisions GNU Backgammon analysed in its SGF ``sgf`` (the nodes
+    with a chequer-play analysis, A, or a cube analysis, DA)."""
+    return sum(1 for game in parse_sgf(sgf) for node in game if {"A", "DA"} & {p[0] for p in node})
+
+
+RECORD_ACTIONS = ("move", "double", "take", "drop")  # the journal's actions GNU Backgammon has a record for
+
+
+class MatchAnalysis:
+    """The analysis of a match that grows play by play (the web page's live review): each play
+    and cube decision goes to the engine once, when it is new, and is kept here by its place in
+    the match (game, record); the journal only grows, so a record analysed stays right. A new
+    record is analysed as GNU Backgammon's ``analyse move`` of the match imported up to it (its
+    position, dice, cube and score are all a record's analysis depends on); many new ones at
+    once (the first review) as one ``analyse match``. ``engine_records``: how many records the
+    engine analysed in the last update() (analysed_nodes() of what it wrote)."""
+
+    WHOLE_MATCH_FROM = 4
+
+    def __init__(self, ply=0, nets="auto"):
+        self.ply, self.nets = ply, nets
+        self.text = ""
+        self.records = {}  # (game index, record index) -> record
+        self.games = {}  # game index -> {"number", "score", "crawford", "result"}
+        self.thresholds = {}
+        self.engine_records = 0
+
+    def update(self, text, source="live"):
+        """The analysis (analyse()'s dict, without the SGF and GNU Backgammon's statistics) of
+        the match in journal ``text``, the engine asked only for what is new."""
+        from .export_mat import mat_text
+        from .journals import replay_text
+
+        if not text.startswith(self.text):  # another match
+            self.records, self.games = {}, {}
+        self.text = text
+        log = replay_text(text, source)
+        variant = check_analysable(log)
+        chosen = choose_nets(self.nets)
+        places = [((gi, k), a) for gi, g in enumerate(log.games)
+                  for k, a in enumerate(x for x in g.actions if x["a"] in RECORD_ACTIONS)]
+        missing = [(place, a) for place, a in places if place not in self.records]
+        self.engine_records = 0
+        mat, warnings = mat_text(log)
+        if len(missing) >= self.WHOLE_MATCH_FROM or not self.thresholds:
+            result = analyse(log, self.ply, mat=mat, nets=self.nets)
+            self.thresholds = result["thresholds"]
+            self.engine_records += analysed_nodes(result["sgf"])
+            for gi, game in enumerate(result["games"]):
+                self._keep_game(gi, game)
+                ours = [place for place, _ in places if place[0] == gi]
+                if len(ours) == len(game["records"]):
+                    for place, rec in zip(ours, game["records"]):
+                        # ``analyse match`` leaves a double not answered yet unanalysed: not kept
+                        if rec["kind"] != "double" or "right" in rec["cube"]:
+                            self.records.setdefault(place, rec)
+            missing = [(place, a) for place, a in places if place not in self.records]
+        if missing:
+            lines = text.splitlines(True)
+            prefixes = [replay_text("".join(lines[:a["line"]]), source) for _, a in missing]
+            jobs = [(mat_text(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
+                    for p, (_, a) in zip(prefixes, missing)]
+            results, _ = run_engine_jobs(jobs, _settings_for(log, self.ply, chosen), nets=chosen)
+            for ((gi, k), _), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
+                self.engine_records += analysed_nodes(sgf)
+                games = analyse_sgf(sgf, cube_eqs)
+                attach_positions(prefix, games)
+                if len(games) == gi + 1 and len(games[gi]["records"]) == k + 1:
+                    self._keep_game(gi, games[gi])
+                    self.records[(gi, k)] = games[gi]["records"][k]
+        games = []
+        for gi in range(len(log.games)):
+            recs = [self.records[place] for place, _ in places if place[0] == gi and place in self.records]
+            games.append(dict(self.games.get(gi, {"number": gi + 1}), records=recs))
+        result = _result(log, self.ply, variant, chosen, self.thresholds, games, warnings)
+        result["engine_records"] = self.engine_records
+        return result
+
+    def _keep_game(self, gi, game):
+        self.games[gi] = {k: v for k, v in game.items() if k != "records"}
 
 
 def attach_positions(log, games):
