@@ -331,3 +331,13 @@ def test_port_analyses_the_match_in_progress_on_the_board_and_the_game_goes_on(t
         assert (flash / "starts").read_text() == "2"
     status, out, err = bgc(capsys, "analyze", "--port", "/dev/null")
     assert status == 2 and "is not a serial port" in err
+
+
+@needs_engine
+def test_the_progress_follows_the_engine_game_by_game():
+    """The progress bar's steps: the engine reports each game as it finishes it (in order, one
+    report per game of the match), before the analysis of the match returns."""
+    log = journals.load(os.path.join(FIXTURES, "journal_3point_cubes.jnl"))
+    reports = []
+    result = analysis.analyse(log, 0, progress=reports.append)
+    assert reports == list(range(len(log.games))) == list(range(len(result["games"])))

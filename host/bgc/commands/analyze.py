@@ -142,16 +142,16 @@ def _run(args):
 
 def _analyse_all(logs, ply, nets="auto"):
     """Yield (path, log, result or the exception that stopped it), with a progress bar on a
-    terminal (one step per play; the engine analyses a whole match at a time)."""
+    terminal (in plays; it advances as the engine finishes each game)."""
     from ..logs import analysis
 
-    def one(path, log):
+    def one(path, log, progress=None):
         if log.settings is None:
             why = log.problem[1] if log.problem else "the file is empty"
             return analysis.NoAnalysis("nothing to analyse: %s\nhint: is it a match journal from the board "
                                        "(/journal/mNNNN.jnl)?" % why)
         try:
-            return analysis.analyse(log, ply, nets=nets)
+            return analysis.analyse(log, ply, nets=nets, progress=progress)
         except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
             return exc
 
@@ -168,8 +168,16 @@ def _analyse_all(logs, ply, nets="auto"):
         done = []
         for path, log in logs:
             progress.update(task, description="%s, %d-ply" % (os.path.basename(path), ply))
-            done.append((path, log, one(path, log)))
-            progress.advance(task, sum(len(g.moves) for g in log.games))
+            plays = [len(g.moves) for g in log.games]
+            advanced = []
+
+            def game_done(index, plays=plays, advanced=advanced):
+                step = plays[index] if index < len(plays) else 0
+                advanced.append(step)
+                progress.advance(task, step)
+
+            done.append((path, log, one(path, log, game_done)))
+            progress.advance(task, sum(plays) - sum(advanced))
     yield from done
 
 

@@ -250,7 +250,13 @@ for job in spec["jobs"]:
     gnubg.command("import mat " + job["mat"])
     mark("analyse")
     if job["what"] == "match":
-        gnubg.command("analyse match")
+        # game by game (the same as ``analyse match``), so that the caller can show progress
+        gnubg.command("first game")
+        for i in range(job["games"]):
+            if i:
+                gnubg.command("next game")
+            gnubg.command("analyse game")
+            mark("game %d" % i)
     else:
         # the last record only: ``analyse move`` analyses the record after the one the match
         # stands at (analysis.c), and an imported match stands at its last; an answer to a
@@ -278,15 +284,16 @@ mark("end")
 '''
 
 
-def run_engine(mat_text, commands, timeout=1800, nets=None, what="match"):
+def run_engine(mat_text, commands, timeout=1800, nets=None, what="match", progress=None):
     """(sgf text, {cube decision key: [no double, double/take] equities}, sections of the
     engine's output by name) for a .mat analysed by the PyPI gnubg engine in a child process,
-    with ``nets`` (choose_nets(); the engine's own when None)."""
-    results, sections = run_engine_jobs([(mat_text, what)], commands, timeout, nets)
+    with ``nets`` (choose_nets(); the engine's own when None); ``progress(game index)`` is called
+    as each game is done."""
+    results, sections = run_engine_jobs([(mat_text, what)], commands, timeout, nets, progress)
     return results[0][0], results[0][1], sections
 
 
-def run_engine_jobs(jobs, commands, timeout=1800, nets=None):
+def run_engine_jobs(jobs, commands, timeout=1800, nets=None, progress=None):
     """([(sgf text, cube equities)] for each (mat text, what) of ``jobs``, sections
     of the engine's output), all in one child process (the nets load once). What: "match" analyses
     every record, "move" the last one, "answer" the double before the last one (a take or pass)."""
@@ -299,6 +306,7 @@ def run_engine_jobs(jobs, commands, timeout=1800, nets=None):
             job = {k: os.path.join(tmp, "%s%d.%s" % (k, i, ext))
                    for k, ext in (("mat", "mat"), ("sgf", "sgf"), ("cube", "json"))}
             job["what"] = what
+            job["games"] = len(re.findall(r"^\s*Game \d+", mat_text, re.M))
             with open(job["mat"], "w", encoding="utf-8") as f:
                 f.write(mat_text)
             spec_jobs.append(job)
@@ -308,17 +316,12 @@ def run_engine_jobs(jobs, commands, timeout=1800, nets=None):
         env = dict(os.environ, HOME=tmp)  # no ~/.gnubg settings of the user's
         if data_dir:
             env["GNUBG_DATA_DIR"] = data_dir
-        try:
-            proc = subprocess.run([sys.executable, "-c", _WORKER, spec], stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=timeout, env=env, cwd=tmp)
-        except subprocess.TimeoutExpired:
-            raise AnalysisError("GNU Backgammon's analysis did not finish within %d s" % timeout) from None
-        out = proc.stdout.decode("utf-8", "replace")
+        out, err, status = _run_worker(spec, env, tmp, timeout, progress)
         if not all(os.path.exists(j["cube"]) for j in spec_jobs):
-            lines = [x.strip() for x in (proc.stderr.decode("utf-8", "replace") or out).splitlines() if x.strip()]
+            lines = [x.strip() for x in (err or out).splitlines() if x.strip()]
             raise AnalysisError("GNU Backgammon's engine failed (status %d): %s\nhint: check that `python -c "
                                 "'import gnubg'` works; GNUBG_DATA_DIR, if set, must hold its data files"
-                                % (proc.returncode, lines[-1][:300] if lines else "no output"))
+                                % (status, lines[-1][:300] if lines else "no output"))
         results = []
         for job in spec_jobs:
             with open(job["sgf"], encoding="utf-8", errors="replace") as f:
@@ -326,6 +329,34 @@ def run_engine_jobs(jobs, commands, timeout=1800, nets=None):
             with open(job["cube"]) as f:
                 results.append((text, json.load(f)))
     return results, output_sections(out)
+
+
+def _run_worker(spec, env, tmp, timeout, progress):
+    """(stdout, stderr, status) of the engine's child process, its stdout read as it comes so
+    that ``progress(game index)`` follows its "game N" marks."""
+    import threading
+
+    with open(os.path.join(tmp, "stderr.txt"), "w+b") as errf:
+        proc = subprocess.Popen([sys.executable, "-c", _WORKER, spec], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=errf, env=env, cwd=tmp)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        chunks = []
+        try:
+            for line in proc.stdout:
+                chunks.append(line)
+                if progress is not None and line.startswith(b"=== bgc game "):
+                    progress(int(line.split()[-1]))
+            status = proc.wait()
+        finally:
+            expired = not timer.is_alive()
+            timer.cancel()
+            proc.stdout.close()
+        if expired:
+            raise AnalysisError("GNU Backgammon's analysis did not finish within %d s" % timeout)
+        errf.seek(0)
+        err = errf.read().decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace"), err, status
 
 
 def output_sections(out):
@@ -654,9 +685,9 @@ def _result(log, ply, variant, chosen, th, games, warnings=(), stats=None):
     }
 
 
-def analyse(log, ply=0, mat=None, nets="auto"):
+def analyse(log, ply=0, mat=None, nets="auto", progress=None):
     """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
-    ``nets`` as choose_nets() takes it."""
+    ``nets`` as choose_nets() takes it; ``progress(game index)`` called as each game is done."""
     from .export_mat import mat_text
 
     variant = check_analysable(log)
@@ -664,7 +695,7 @@ def analyse(log, ply=0, mat=None, nets="auto"):
     if mat is None:
         mat, warnings = mat_text(log)
     chosen = choose_nets(nets)
-    sgf, cube_eqs, out = run_engine(mat, _settings_for(log, ply, chosen), nets=chosen)
+    sgf, cube_eqs, out = run_engine(mat, _settings_for(log, ply, chosen), nets=chosen, progress=progress)
     games = analyse_sgf(sgf, cube_eqs)
     attach_positions(log, games)
     result = _result(log, ply, variant, chosen, thresholds(out.get("thresholds", "")), games, warnings,
