@@ -3,12 +3,12 @@ scripts/install_test_tools.sh installs) imports the same .mat, analyses it at th
 same settings, and its gnubg.match(analysis=1, statistics=1) is compared with ours play by play.
 
 Our engine is PyPI gnubg 1.1.0a16 (GNU Backgammon 1.1), whose neural nets are newer (weights 1.01:
-the contact and crashed nets retrained; the program's are 1.00). As shipped, `bgc analyze` loads the
-nets of the GNU Backgammon installed beside it (here the program's: analysis.choose_nets), and then
-every play's equity lost agrees within 0.005 on the virtual board's matches; with the engine's own
-nets (--nets engine) a few plays differ by up to 0.012 (docs/analysis.md). In the odd positions of
-random plays (money sessions, Nackgammon from the encoder) the two versions evaluate a few
-positions differently even with the same nets (docs/analysis.md says where).
+GNU Backgammon 1.08 fixed the PIPLOSS input and retrained the contact and crashed nets; the
+program's are 1.00). As shipped, `bgc analyze` loads the nets of the GNU Backgammon installed beside
+it (here the program's: analysis.choose_nets), and then every play's equity lost agrees within 0.005
+on the virtual board's matches but for a play leading to a position where 1.08's PIPLOSS input
+differs from 1.07's (analysis.piploss_quirk; at most 1 in 100). In the odd positions of random plays
+(money sessions, Nackgammon from the encoder) that happens more often (docs/analysis.md).
 """
 
 import json

@@ -96,12 +96,12 @@ def settings_commands(ply, jacoby=False, beavers=False, weights="1.00"):
 # as text): contact, race, crashed, and the three small pruning nets, after a header of a magic
 # number and the weights' version (eval.c's EvalInitialise; lib/neuralnet.c NeuralNetLoadBinary
 # for each net: inputs, hidden units, outputs, a dummy, two betas, then the floats). The PyPI engine
-# carries weights 1.01, GNU Backgammon 1.07 (Debian's, Ubuntu's, the Windows and macOS builds of
-# 2023) 1.00: the contact and crashed nets were retrained (every weight differs), the race and
-# pruning nets are the same; the layout is the same. The two sets differ by about 0.001 in most
-# positions and by up to 0.02 in some, which moves a play's equity lost by up to 0.012 in a 7-point
-# match (docs/analysis.md). So by default the analysis uses the nets of the GNU Backgammon the player
-# has installed, whose analysis of the same match they would compare with ours, and the engine's own
+# carries weights 1.01 (GNU Backgammon 1.08 and after), GNU Backgammon up to 1.07 (Debian's and
+# Ubuntu's package) 1.00: 1.08 fixed a quirk of the PIPLOSS input (piploss_quirk()) and retrained the
+# contact and crashed nets with it (every weight differs; the race and pruning nets are the same,
+# the layout too). A 7-point match's plays differ by up to 0.066 in equity lost between the two
+# (docs/analysis.md). So by default the analysis uses the nets of the GNU Backgammon the player has
+# installed, whose analysis of the same match they would compare with ours, and the engine's own
 # where there is none; the engine refuses weights whose version is not its own, so it gets a copy
 # of the installed file with its own version in the header.
 
