@@ -144,6 +144,8 @@ def test_a_file_that_is_not_weights_for_nets_is_one_line_and_exit_2(capsys):
     assert status == 2 and out == ""
     assert err.splitlines()[0].endswith("README.md is not a GNU Backgammon weights file with the engine's nets "
                                         "(not a weights file)") and err.count("\n") == 2
+    status, out, err = bgc(capsys, "analyze", "--nets", "/no/such/gnubg.wd", os.path.join(FIXTURES, "journal_3point.jnl"))
+    assert status == 2 and out == "" and err.startswith("bgc: no such weights file: /no/such/gnubg.wd\nhint: ")
 
 
 @needs_both

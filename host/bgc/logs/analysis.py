@@ -186,6 +186,9 @@ def choose_nets(which="auto"):
         source = "installed"
     elif which != "engine":
         path, source = os.path.abspath(which), "given"
+        if not os.path.isfile(path):
+            raise AnalysisError("no such weights file: %s\nhint: --nets auto (the installed GNU Backgammon's), "
+                                "engine, or a gnubg.wd or gnubg.weights file" % path)
     if path is not None:
         info = net_file_info(path)
         if info is None or (ours is not None and info[1] != ours[1]):
