@@ -95,3 +95,18 @@ def too_many(self, cells):
         if sum(cells[side + 1:side + 26]) + s[side] + (waiting(s, side) if side else 0) > CHECKERS:
             return "Extra %s\nchecker: lift it" % self.names[1][:10] if side else "Extra checker on\nboard: lift it"
     return None
+
+
+def unseen_step_hit(turn, start, cells, q):
+    """Nothing of the mover's has moved from ``start`` (mover-view cells) to ``cells`` yet, and a
+    legal play of ``turn`` hits on ``q``: the hit may need another checker's step first, one the
+    sensors may not see (Long Puff's smaller die first, from a full point to a full point), so no
+    single checker reaches ``q`` yet."""
+    for i in range(1, 26):
+        if cells[i] != start[i]:
+            return False
+    for play in turn.plays():
+        for step in play.steps:
+            if step[2] and step[1] == q:
+                return True
+    return False

@@ -114,8 +114,9 @@ class Tracker:
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
         self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
-        self.cover = bytearray(25)  # points where a checker on top is one the rules placed there
-        self.beside = bytearray(25)  # points with a weak cell whose other colour was seen in its own cell
+        # per point: 1 = a checker on top is one the rules placed there; 2 = a weak cell whose
+        # other colour was seen in a cell of its own (beside it, not on top)
+        self.cover = bytearray(25)
         self.turn = None
         self.start = None
         self.mover_white = True
@@ -298,9 +299,9 @@ class Tracker:
         # A checker on top that the position already holds there (Pin: the pinner on its pinned
         # checker) stays counted, whatever else is missing or counted from the rules.
         for p in range(1, 25):
-            cover[p] = 0
+            cover[p] &= 2
             u = under[p]
-            if u and not self.beside[p]:
+            if u and not cover[p]:
                 i = wb + p if u >> 4 else bb + self.opp[p]
                 if known[i] > seen[i]:
                     seen[i] += 1
@@ -316,10 +317,10 @@ class Tracker:
             # and where the other colour was then seen in a cell of its own (Pin: the pinner
             # beside a weakly sensed pinned checker), nothing is on top: when that checker
             # leaves, the weak cell must not keep it counted
-            beside = self.beside
             mixed = self.mixed
             for p in range(1, 25):
-                beside[p] = 1 if under[p] and mixed[p] and not cover[p] else 0
+                c = cover[p] & 1
+                cover[p] = 2 if under[p] and mixed[p] and not c else c
             return
         ok = self.under_ok
         lo = self.lo
@@ -327,7 +328,7 @@ class Tracker:
             p = 1
             while short > 0 and p < 25:
                 weak = (under[p] >> shift) & 15
-                if weak > (ok[p] >> shift) & 15 and not cover[p]:
+                if weak > (ok[p] >> shift) & 15 and not cover[p] & 1:
                     i = side + (p if side == wb else self.opp[p])
                     # a full point's count comes from ``known`` (the checker on top already in
                     # it, Pin: a pinner that joined its pinned checker): count one more only
@@ -590,23 +591,14 @@ class Tracker:
                 if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
-            if not ok and not self._hit_after_a_step(base, q):
-                return False
-        return True
+            if not ok:
+                # (loaded only here, as the diagnosis is: a hit whose other checker's step the
+                # sensors may not see, Long Puff's smaller die first)
+                from bgrules.turn_why import unseen_step_hit
 
-    def _hit_after_a_step(self, base, q):
-        """Nothing of the mover's seen to move yet and a legal play hits on ``q``: the hit may
-        need another checker's step first, one the sensors may not see (Long Puff's smaller die
-        first, from a full point to a full point), so no single checker reaches ``q`` yet."""
-        start = self.start.cells
-        for i in range(1, 26):
-            if base[i] != start[i]:
-                return False
-        for play in self.turn.plays():
-            for step in play.steps:
-                if step[2] and step[1] == q:
-                    return True
-        return False
+                if not unseen_step_hit(self.turn, self.start.cells, base, q):
+                    return False
+        return True
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED
