@@ -153,7 +153,8 @@ def test_the_image_plays_a_whole_match():
     assert bench_pico.results(out, "HEAP_IMPORT")[0] >= 200_000  # frozen: the code stays in flash
     st = bench_pico.results(out, "MATCH")[0]
     assert st["turns"] == len(plays) >= 10
-    assert st["done"][0] >= len(plays) and st["frame"][0] > 10 * len(plays)
+    assert st["done"][0] >= len(plays)  # a DONE answered for every turn
+    assert st["frame"][0] >= sum(len(steps) for steps in plays)  # every checker moved was answered
     phase, score = bench_pico.results(out, "RESULT")[0]
     assert phase == "matchover" and sorted(score) == [0, 1]
 
