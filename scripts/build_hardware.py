@@ -2,7 +2,7 @@
 
 1. the netlists (hardware/kicad/*.net) from the SKiDL circuit, with its ERC (this python: skidl);
 2. the boards (hardware/kicad/*.kicad_pcb) placed and routed with KiCad's pcbnew (system python3);
-3. KiCad's DRC on each board (an error or an unconnected pad fails the build; warnings are counted);
+3. KiCad's DRC on each board (any violation, a warning too, or an unconnected pad fails the build);
 4. the fabrication outputs (hardware/fab/<board>/: Gerbers, drill, bom.csv, positions.csv) and the
    pictures of each side (hardware/pictures/);
 5. hardware/cost.md, the cost of one board set (an estimate);
@@ -10,6 +10,9 @@
 
     .venv/bin/python scripts/build_hardware.py            # everything
     .venv/bin/python scripts/build_hardware.py --no-route # keep the boards, redo netlists and outputs
+    .venv/bin/python scripts/build_hardware.py --geometry PATH  # check the sensors against another file
+
+hardware/geometry.json is read and checked first, so that a broken one stops the build at once.
 
 Needs `sh scripts/bootstrap.sh test` (skidl, and KiCad 6 with its libraries through
 scripts/install_test_tools.sh).
@@ -51,20 +54,27 @@ def run(cmd):
     return out
 
 
-def check_sensor_positions(geometry=None):
-    """Every hall sensor of every fitted board within 0.5 mm of its cell; the worst distance."""
-    import layout
-    import netlist
-
+def load_geometry(path=None):
+    """hardware/geometry.json (or ``path``), checked, or BuildError saying what is wrong with it."""
     sys.path.insert(0, os.path.join(ROOT, "host"))
     try:
         from bgc.board import hwdraw
     except ImportError:
         raise BuildError("the bgc package is not installed; run: sh scripts/bootstrap.sh test")
+    path = path or hwdraw.GEOMETRY_PATH
     try:
-        geo = hwdraw.load(geometry or hwdraw.GEOMETRY_PATH)
+        return hwdraw.load(path)
     except (OSError, ValueError) as e:
-        raise BuildError("hardware/geometry.json: %s; regenerate it with: bgc draw-board" % e)
+        shown = os.path.relpath(path, ROOT) if os.path.abspath(path).startswith(ROOT + os.sep) else path
+        raise BuildError("%s: %s; regenerate it with: bgc draw-board" % (shown, e))
+
+
+def check_sensor_positions(geo):
+    """Every hall sensor of every fitted board within 0.5 mm of its cell of ``geo`` (the loaded
+    geometry); the worst distance."""
+    import layout
+    import netlist
+
     cells = {(c["x"], c["y"]): c for c in geo["cells"]}
     placed = {ref: fp["at"] for ref, fp in netlist.load_pcb(os.path.join(ROOT, "hardware", "kicad", "sensor.kicad_pcb")).items()}
     worst = 0.0
@@ -85,7 +95,9 @@ def check_sensor_positions(geometry=None):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     route = "--no-route" not in argv
+    geometry = argv[argv.index("--geometry") + 1] if "--geometry" in argv[:-1] else None
     try:
+        geo = load_geometry(geometry)
         import importlib.util
 
         if importlib.util.find_spec("skidl") is None:  # (importing it would start its log files)
@@ -101,7 +113,7 @@ def main(argv=None):
             os.remove(os.path.join(ROOT, "hardware", "kicad", name + ".kicad_pcb.drc.txt"))
         print(run([kpy, os.path.join(GEN, "fab.py"), "outputs"]))
         print(run([sys.executable, os.path.join(GEN, "cost.py")]))
-        print("hall sensors: every one within %.2f mm of its cell" % check_sensor_positions())
+        print("hall sensors: every one within %.2f mm of its cell" % check_sensor_positions(geo))
     except BuildError as e:
         print("build_hardware: %s" % e, file=sys.stderr)
         return 2

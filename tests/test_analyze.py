@@ -2,11 +2,13 @@
 scripts/install_test_tools.sh installs) imports the same .mat, analyses it at the same ply with the
 same settings, and its gnubg.match(analysis=1, statistics=1) is compared with ours play by play.
 
-Our engine is PyPI gnubg 1.1.0a16 (GNU Backgammon 1.1), whose neural nets are newer (weights 1.01;
-the program's are 1.00). So the comparison runs twice: as shipped, and with the program's own nets
-loaded into our engine. Either way the best play and the right cube action agree; a play's equity
-lost differs by more than 0.005 on a few plays (up to a few hundredths: the two versions evaluate
-some positions differently even with the same nets, docs/performance.md says where).
+Our engine is PyPI gnubg 1.1.0a16 (GNU Backgammon 1.1), whose neural nets are newer (weights 1.01:
+GNU Backgammon 1.08 fixed the PIPLOSS input and retrained the contact and crashed nets; the
+program's are 1.00). As shipped, `bgc analyze` loads the nets of the GNU Backgammon installed beside
+it (here the program's: analysis.choose_nets), and then every play's equity lost agrees within 0.005
+on the virtual board's matches but for a play leading to a position where 1.08's PIPLOSS input
+differs from 1.07's (analysis.piploss_quirk; at most 1 in 100). In the odd positions of random plays
+(money sessions, Nackgammon from the encoder) that happens more often (docs/analysis.md).
 """
 
 import json
@@ -57,12 +59,12 @@ def journals_to_compare(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def nets_100(tmp_path_factory):
-    """Our engine's data directory with the gnubg program's own nets (analysis.data_dir_with_program_nets)."""
-    d = analysis.data_dir_with_program_nets(str(tmp_path_factory.mktemp("nets100") / "data"))
-    if d is None:
+def installed_nets():
+    """The nets `bgc analyze` uses by default must be the gnubg program's for the comparison."""
+    nets = analysis.choose_nets() if ENGINE else None
+    if nets is None or nets["source"] != "installed":
         pytest.skip("the gnubg program's weights or our engine are missing")
-    return d
+    return nets
 
 
 def both(path, ply=0):
@@ -74,11 +76,20 @@ def both(path, ply=0):
     return ours, ref
 
 
-def check_agreement(paths, loss_share):
+def check_agreement(paths, loss_share, every_play=False):
     plays = cubes = 0
     for path in paths:
         ours, ref = both(path)
         c, diffs = analysis.compare(ours, ref)
+        if every_play:
+            # issue 24: each play's equity lost within 0.005, every cube decision's right action and
+            # error; a mark may differ only where the error sits within 0.005 of its threshold. The
+            # one exception: a play after which 1.07's PIPLOSS input differs from our engine's
+            # (analysis.piploss_quirk: a rule of the inputs, not our outcome), at most 1 in 100
+            assert c["loss_within"] + c["loss_apart_piploss"] == c["plays"], (path, c, diffs)
+            assert c["loss_apart_piploss"] <= 0.01 * c["plays"], (path, c, diffs)
+            assert c["cube_error_within"] == c["cube"], (path, c, diffs)
+            assert c["marks_apart_off_threshold"] == 0, (path, c, diffs)
         plays += c["plays"]
         cubes += c["cube"]
         assert c["plays"] > 40 and c["cube"] > 10, (path, c)
@@ -94,22 +105,52 @@ def check_agreement(paths, loss_share):
 
 
 @needs_both
-def test_as_shipped_bgc_analyze_agrees_with_the_gnubg_program_on_virtual_board_matches(tmp_path):
-    plays, cubes = check_agreement(journals_to_compare(tmp_path)[:2], 0.97)
-    assert plays > 250 and cubes > 100
+def test_as_shipped_bgc_analyze_agrees_with_the_gnubg_program_on_every_play_of_virtual_board_matches(
+        tmp_path, installed_nets):
+    paths = journals_to_compare(tmp_path)[:2] + [os.path.join(FIXTURES, "journal_7point.jnl")]
+    plays, cubes = check_agreement(paths, 0.99, every_play=True)
+    assert plays > 550 and cubes > 350
 
 
 @needs_both
-def test_with_the_programs_nets_the_agreement_holds_for_money_and_nackgammon_too(tmp_path, monkeypatch, nets_100):
-    monkeypatch.setenv("GNUBG_DATA_DIR", nets_100)
+def test_the_agreement_holds_for_money_and_nackgammon_too(tmp_path, installed_nets):
     plays, cubes = check_agreement(journals_to_compare(tmp_path)[2:], 0.9)
     assert plays > 150 and cubes > 60
 
 
 @needs_both
-def test_player_totals_are_the_gnubg_programs_statistics(monkeypatch, nets_100):
+def test_analyze_says_which_nets_it_loaded_and_uses_the_engines_own_when_asked(capsys, installed_nets):
+    """The installed GNU Backgammon's nets by default, the engine's newer ones with --nets engine:
+    the two sets give other equities (the reason the default is the installed one)."""
+    path = os.path.join(FIXTURES, "journal_3point.jnl")
+    runs = {}
+    for which in ("auto", "engine"):
+        status, out, err = bgc(capsys, "analyze", "--json", "--nets", which, path)
+        assert status == 0, err
+        runs[which] = json.loads(out)
+    assert runs["auto"]["nets"]["file"] == installed_nets["file"] and runs["auto"]["nets"]["version"] == "1.00"
+    assert runs["engine"]["nets"]["source"] == "engine" and runs["engine"]["nets"]["version"] == "1.01"
+    equities = [[r.get("equity") for g in runs[w]["games"] for r in g["records"] if r["kind"] == "move"]
+                for w in ("auto", "engine")]
+    assert len(equities[0]) == len(equities[1]) and equities[0] != equities[1]
+    status, out, err = bgc(capsys, "analyze", path)
+    assert status == 0 and "nets: %s (the installed GNU Backgammon's, weights 1.00)" % installed_nets["file"] in out
+
+
+@needs_engine
+def test_a_file_that_is_not_weights_for_nets_is_one_line_and_exit_2(capsys):
+    status, out, err = bgc(capsys, "analyze", "--nets", os.path.join(ROOT, "README.md"),
+                           os.path.join(FIXTURES, "journal_3point.jnl"))
+    assert status == 2 and out == ""
+    assert err.splitlines()[0].endswith("README.md is not a GNU Backgammon weights file with the engine's nets "
+                                        "(not a weights file)") and err.count("\n") == 2
+    status, out, err = bgc(capsys, "analyze", "--nets", "/no/such/gnubg.wd", os.path.join(FIXTURES, "journal_3point.jnl"))
+    assert status == 2 and out == "" and err.startswith("bgc: no such weights file: /no/such/gnubg.wd\nhint: ")
+
+
+@needs_both
+def test_player_totals_are_the_gnubg_programs_statistics(installed_nets):
     """Errors, marks, cube errors, close decisions and luck per player, as the program counts them."""
-    monkeypatch.setenv("GNUBG_DATA_DIR", nets_100)
     ours, ref = both(os.path.join(FIXTURES, "journal_3point_cubes.jnl"))
     info = ref["match"]["match-info"]
     side = {info["X"]["name"]: "X", info["O"]["name"]: "O"}
@@ -292,3 +333,13 @@ def test_port_analyses_the_match_in_progress_on_the_board_and_the_game_goes_on(t
         assert (flash / "starts").read_text() == "2"
     status, out, err = bgc(capsys, "analyze", "--port", "/dev/null")
     assert status == 2 and "is not a serial port" in err
+
+
+@needs_engine
+def test_the_progress_follows_the_engine_game_by_game():
+    """The progress bar's steps: the engine reports each game as it finishes it (in order, one
+    report per game of the match), before the analysis of the match returns."""
+    log = journals.load(os.path.join(FIXTURES, "journal_3point_cubes.jnl"))
+    reports = []
+    result = analysis.analyse(log, 0, progress=reports.append)
+    assert reports == list(range(len(log.games))) == list(range(len(result["games"])))

@@ -238,6 +238,44 @@ def test_the_led_chain_runs_in_pinmap_order(system, geometry):
         assert abs(led["x"] - x) <= 0.5 and abs(led["y"] - y) <= 0.5, (index, ref, x, y, led)
 
 
+def _wiring_tables():
+    with open(os.path.join(ROOT, "hardware", "wiring.md"), encoding="utf-8") as f:
+        text = f.read()
+    cable = {}
+    for m in re.finditer(r"^\| (\d+) \| ([^|]+) \| (\d+) \| ([^|]+) \|$", text, re.M):
+        for pin, what in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+            cable[pin] = re.match(r"[+\w]+", what.strip()).group(0)
+    headers = {}
+    for m in re.finditer(r"^\| (J\d+) [^|]*\| ([^|]+) \|$", text, re.M):
+        pins = dict(re.findall(r"(?:^|, )(\d+) ([+\w]+)", m.group(2).strip()))
+        if "1" in pins:  # a pin list (the jack's row is prose)
+            headers[m.group(1)] = pins
+    return cable, headers
+
+
+def test_the_cables_and_headers_of_wiring_md_are_the_netlists():
+    """wiring.md's ribbon-cable table is sensor board J1's pins in sensor.net, and main board
+    J2..J5 carry the same nets pin for pin (the board's mux enables as the decoder's outputs
+    2q, 2q+1); its header table is main.net's J6..J9."""
+    cable, headers = _wiring_tables()
+    assert sorted(cable, key=int) == [str(n) for n in range(1, 17)]
+    sensor = netlist.load(os.path.join(KICAD_DIR, "sensor.net"))
+    main = netlist.load(os.path.join(KICAD_DIR, "main.net"))
+    assert nets_of(sensor, "J1") == cable
+    chain_in = ("LED_DIN", "LED_Q0_OUT", "LED_Q1_OUT", "LED_Q2_OUT")
+    for q in range(4):
+        on_main = nets_of(main, "J%d" % (2 + q))
+        for pin, net in cable.items():
+            want = {"MUX_EN_A": "MUX_EN%d" % (2 * q), "MUX_EN_B": "MUX_EN%d" % (2 * q + 1),
+                    "LED_IN": chain_in[q], "LED_OUT": "LED_Q%d_OUT" % q}.get(net, net)
+            if net.startswith("BAR_LED"):
+                continue  # only quadrants 0 and 2 chain a bar LED (the tests of the LED chain)
+            assert on_main.get(pin) == want, (q, pin, net, on_main.get(pin))
+    assert sorted(headers) == ["J6", "J7", "J8", "J9"]
+    for ref, pins in headers.items():
+        assert nets_of(main, ref) == pins, ref
+
+
 def test_every_sensor_and_mux_has_its_own_100nf(sensor_pcb):
     nl = netlist.load(os.path.join(KICAD_DIR, "sensor.net"))
     caps = {r: sensor_pcb[r] for r, c in nl.components.items() if c["value"].startswith("100nF")}
@@ -299,22 +337,15 @@ def drc(board, tmp_path):
 
 
 @needs_kicad
-def test_kicad_drc_finds_no_violation_and_no_unconnected_pad_on_the_main_board(tmp_path):
-    r, report = drc("main", tmp_path)
-    assert "0 DRC violations (0 errors), 0 unconnected pads" in r.stdout, (r.stdout, report[:3000])
-    assert r.returncode == 0
-
-
-@needs_kicad
-def test_kicad_drc_of_the_sensor_board_finds_no_error_and_no_unconnected_pad(tmp_path):
-    """NOT yet 0 violations: the fan-out stubs that a route joined part-way leave a short dangling
-    end each, which KiCad reports as warnings (track_dangling). No error, nothing unconnected,
-    no other kind of finding."""
-    r, report = drc("sensor", tmp_path)
-    assert "0 unconnected pads" in r.stdout, (r.stdout, report[:3000])
-    kinds = set(re.findall(r"^\[(\w+)\]", report, re.M))
-    assert kinds <= {"track_dangling"}, report[:3000]
-    assert "Severity: error" not in report
+@pytest.mark.parametrize("board", sorted(layout.BOARDS))
+def test_kicad_drc_finds_no_violation_and_no_unconnected_pad(board, tmp_path):
+    """KiCad's own DRC under layout.RULES: nothing at all, warnings (a dangling track end, say)
+    counted as violations like errors, and every pad connected."""
+    r, report = drc(board, tmp_path)
+    found = {kind: int(n) for n, kind in re.findall(r"\*\* Found (\d+) (DRC violations|unconnected pads) \*\*", report)}
+    findings = re.findall(r"^\[(\w+)\]: .*\n.*Severity: (\w+)", report, re.M)
+    assert found == {"DRC violations": 0, "unconnected pads": 0} and not findings, report[:3000]
+    assert r.returncode == 0, r.stdout
 
 
 @needs_kicad
@@ -332,6 +363,24 @@ def test_committed_fabrication_outputs_are_the_ones_the_boards_make(tmp_path):
                 assert os.path.exists(committed), committed
                 assert filecmp.cmp(made, committed, shallow=False), (
                     "%s is out of date: run .venv/bin/python scripts/build_hardware.py --no-route" % committed)
+
+
+def test_every_price_has_its_source_and_date():
+    """Issue 19: each price of the cost estimate with its source and date; a part without a
+    published price has none (no made-up figure) and cost.md says so on its line."""
+    import cost
+    import parts
+
+    items, extras = cost.rows()
+    for what, _, n, price in items + extras:
+        if price is None:
+            continue
+        assert price.amount > 0 and price.currency and price.source, what
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", price.date), (what, price.date)
+    text = cost.markdown()
+    unpriced = [what for what, _, _, price in items + extras if price is None]
+    assert text.count("no published price found (searched %s)" % parts.LOOKED_UP) == len(unpriced)
+    assert "(an estimate)" in text
 
 
 def test_committed_cost_estimate_is_up_to_date():
@@ -358,14 +407,35 @@ def test_missing_kicad_is_one_line_with_a_hint():
     assert len(lines) == 1 and lines[0].startswith("build_hardware: ") and "install_test_tools" in lines[0]
 
 
-def test_broken_geometry_is_one_clear_error(tmp_path):
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    import build_hardware
-
+@pytest.mark.parametrize("text, says", [
+    ('{"board": {}, "cells": [], "leds": []}', "board has no number 'width'"),
+    ('{"board": {"width": 612', "Expecting"),
+])
+def test_broken_geometry_stops_the_build_at_once_with_one_line(tmp_path, text, says):
     bad = tmp_path / "geometry.json"
-    bad.write_text('{"board": {}, "cells": [], "leds": []}')
-    with pytest.raises(build_hardware.BuildError, match="geometry.json: board has no number 'width'"):
-        build_hardware.check_sensor_positions(str(bad))
+    bad.write_text(text)
+    r = run_build("--geometry", str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("build_hardware: ") and says in lines[0], r.stderr
+    assert "regenerate it with: bgc draw-board" in lines[0]
+    assert r.stdout == ""  # nothing built before the check
+
+
+def test_a_part_missing_from_parts_py_is_one_line_naming_it(tmp_path):
+    """cost.py on a system netlist with a part parts.py does not know (here the hall sensor's
+    value changed): one line naming the part and where to add it, no cost.md written."""
+    with open(os.path.join(KICAD_DIR, "system.net"), encoding="utf-8") as f:
+        text = f.read()
+    net = tmp_path / "system.net"
+    net.write_text(text.replace('(value "DRV5055A1QDBZR")', '(value "SS49E")'))
+    out = tmp_path / "cost.md"
+    r = subprocess.run([sys.executable, os.path.join(GEN, "cost.py"), str(out), str(net)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SS49E" in lines[0] and "hardware/gen/parts.py" in lines[0], r.stderr
+    assert not out.exists()
 
 
 def test_unknown_part_names_the_part_and_the_known_ones():

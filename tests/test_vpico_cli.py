@@ -8,8 +8,10 @@ import sys
 
 def test_bgc_vpico_prints_its_port_serves_mpremote_and_stops_cleanly(tmp_path):
     flash, link = tmp_path / "flash", tmp_path / "pico"
+    # PYTHONFAULTHANDLER: a stop that hangs is shown with every thread's stack (SIGABRT below).
     proc = subprocess.Popen([sys.executable, "-m", "bgc", "vpico", "--flash", str(flash), "--link", str(link)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONFAULTHANDLER="1"))
     try:
         port = proc.stdout.readline().decode().strip()
         assert port.startswith("/dev/pts/"), proc.stderr.read1().decode() if proc.poll() is not None else port
@@ -19,7 +21,14 @@ def test_bgc_vpico_prints_its_port_serves_mpremote_and_stops_cleanly(tmp_path):
         assert r.returncode == 0, r.stderr
         assert (flash / "hello.txt").read_text() == "hi"
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=15) == 0
+        try:
+            code = proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            proc.wait(timeout=15)
+            raise AssertionError("bgc vpico did not stop within 15 s of Ctrl-C; its threads:\n"
+                                 + proc.stderr.read().decode(errors="replace")[-6000:])
+        assert code == 0
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -499,6 +499,42 @@ def test_live_review_tells_each_plays_error_only_when_switched_on():
 
 @pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
                     reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_after_a_play_the_review_analyses_that_play_alone_not_the_match_again():
+    """issue 24, item 2 (live review): the engine's work after a new play or cube action is that
+    record's (the analysed nodes in what GNU Backgammon wrote), not the whole match's, and the
+    record is what GNU Backgammon's analysis of the whole match says of it."""
+    from bgc.logs import analysis
+
+    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    shown = [40]
+    hub = Hub("the virtual board", journal_text=lambda: "".join(lines[:shown[0]]))
+    first = hub.review()
+    records = [r for g in first["games"] for r in g["records"]]
+    assert first["engine_records"] >= 15 and len(records) == 19
+    # line 46: White doubles, 47: Black takes, then plays; each step one record, or two for an answer
+    # (GNU Backgammon analyses a take with its double; a forced play with the cube the opponent's
+    # has nothing to analyse)
+    work = []
+    for upto, most in ((45, 3), (46, 1), (47, 2), (49, 1), (52, 2)):
+        shown[0] = upto
+        result = hub.review()
+        work.append(result["engine_records"])
+        assert result["engine_records"] <= most, (upto, work)
+        whole = analysis.analyse(journals.replay_text("".join(lines[:upto]), "live"), 0)
+        ours = [r for g in result["games"] for r in g["records"]]
+        theirs = [r for g in whole["games"] for r in g["records"]]
+        assert len(ours) == len(theirs) > len(records)
+        for a, b in zip(ours, theirs):
+            if b["kind"] == "double" and "right" not in b["cube"]:
+                continue  # analyse match leaves a double not answered yet alone; we have its analysis
+            assert {k: v for k, v in a.items() if k != "board"} == b
+        records = ours
+    assert sum(work) >= 4
+
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
 def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn():
     """issue 24, item 2 (part): the board at a reviewed play, the play made and the best one drawn."""
     from bgc.web.hub import counts_from_status
@@ -541,5 +577,66 @@ def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_p
             board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
                                           'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
             assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+def test_a_cube_decision_in_the_review_puts_its_board_cube_right_action_and_error_on_the_board():
+    """issue 24, item 2 (part): the cube decisions, missed doubles included, drawn: a click on one
+    puts the board and the cube as they stood on the page, with what was done, GNU Backgammon's
+    right action and the error on the board."""
+    from bgc.web.hub import counts_from_status
+
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        data = hub.review()
+        cubes = [rec for g in data["games"] for rec in g["records"] if (rec.get("cube") or {}).get("right")]
+        errors = [rec for rec in cubes if rec["cube"]["error"] > 0.0005]
+        missed = [rec for rec in errors if rec["kind"] == "move" and rec["cube"]["right"].startswith("double")]
+        assert missed and any(rec["kind"] == "double" for rec in cubes) and all(rec.get("board") for rec in cubes)
+        names = data["names"]
+
+        def board():
+            return json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                         'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+
+        def shows(rec, index):
+            browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % index)
+            white, black = counts_from_status({"pos": rec["position"],
+                                               "on_roll": rec.get("position_player", rec["player"])})
+            assert board() == [[p, white[p], black[p]] for p in range(1, 25)]
+            cube = svg_attrs(browser.dom(), "board-cube")
+            assert cube["data-value"] == str(rec["cube_value"])
+            assert cube["data-owner"] == {-1: "centre", 0: "white", 1: "black"}[rec["cube_owner"]]
+            return browser.js('document.getElementById("cube-verdict").textContent')
+
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+            browser.js('document.getElementById("review-go").click()')
+            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+            # the cube errors are listed, each one a click away from its board
+            assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(errors)
+            rec = missed[0]
+            c = rec["cube"]
+            assert shows(rec, errors.index(rec)) == "%s: missed double; right: %s; error %.3f%s" % (
+                names[rec["player"]], c["right"], c["error"], " (%s)" % c["mark"] if c["mark"] else "")
+            assert "missed double" in browser.js('document.getElementById("review-at").textContent')
+            # again: the live board, without the verdict
+            browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % errors.index(rec))
+            assert browser.js('document.getElementById("cube-verdict").textContent') == ""
+            assert sum(w + b for _, w, b in board()) == 30
+            # every cube decision: the doubles and their answers too, right or wrong
+            browser.js('document.getElementById("review-all").click()')
+            assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(cubes)
+            for kind in ("double", "take", "pass"):
+                for rec in [r for r in cubes if r["kind"] == kind][:1]:
+                    words = shows(rec, cubes.index(rec))
+                    assert words.startswith("%s: %s; right: %s; " % (names[rec["player"]], kind, rec["cube"]["right"]))
     finally:
         server.stop()

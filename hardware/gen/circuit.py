@@ -88,6 +88,14 @@ class Builder:
         made.value = p.value
         return made
 
+    def between(self, key, ref, net1, net2):
+        """A two-pin part (capacitor, resistor, jumper, button, 2-pin header): pin 1 on ``net1``,
+        pin 2 on ``net2``."""
+        made = self.part(key, ref)
+        made[1] += net1
+        made[2] += net2
+        return made
+
 
 _LIBS = {}
 
@@ -166,20 +174,16 @@ def sensor_board(sk, prefix="", side=None, nets=None):
             m["S%d" % s] += n["MUX_S%d" % s]
         m["~{E}"] += n["MUX_EN_" + label]
         m["COM"] += n["MUX_COM"]
-        c = b.part("c100n", "C%d" % (35 + i))
-        c[1] += vs
-        c[2] += gnd
+        b.between("c100n", "C%d" % (35 + i), vs, gnd)
     channel_nets = {}
     unused = set(TAB_SENSORS["R" if side == "L" else "L"]) if side else set()
     for idx, (ref, label, ch) in enumerate(sensor_channels()):
         if ref in unused:
             continue
         h = b.part("hall", ref)
-        c = b.part("c100n", "C%d" % (idx + 1))
         h["VCC"] += vs
         h["GND"] += gnd
-        c[1] += vs
-        c[2] += gnd
+        b.between("c100n", "C%d" % (idx + 1), vs, gnd)
         key = (label, ch)
         if key not in channel_nets:
             channel_nets[key] = sk.Net(prefix + "MUX_%s_CH%d" % (label, ch))
@@ -187,11 +191,9 @@ def sensor_board(sk, prefix="", side=None, nets=None):
         if ch < 15:
             h["OUT"] += channel_nets[key]
         elif side is None:
-            jp = b.part("jumper", "JP%d" % (int(ref[1:]) - 30))
             out = sk.Net(prefix + ref + "_OUT")
             h["OUT"] += out
-            jp[1] += out
-            jp[2] += channel_nets[key]
+            b.between("jumper", "JP%d" % (int(ref[1:]) - 30), out, channel_nets[key])
         else:
             h["OUT"] += channel_nets[key]  # the jumper of the tab in use, bridged
     # Six point LEDs in a chain along the rim, then the bar LED on the left tab with its own
@@ -199,30 +201,24 @@ def sensor_board(sk, prefix="", side=None, nets=None):
     chain = n["LED_IN"]
     for i in range(6):
         d = b.part("led", "D%d" % (i + 1))
-        c = b.part("c100n", "C%d" % (37 + i))
         d["VDD"] += v5
         d["VSS"] += gnd
-        c[1] += v5
-        c[2] += gnd
+        b.between("c100n", "C%d" % (37 + i), v5, gnd)
         d["DIN"] += chain
         chain = n["LED_OUT"] if i == 5 else sk.Net(prefix + "LED_D%d_OUT" % (i + 1))
         d["DOUT"] += chain
     if side != "R":
         d = b.part("led", "D7")
-        c = b.part("c100n", "C43")
         d["VDD"] += v5
         d["VSS"] += gnd
-        c[1] += v5
-        c[2] += gnd
+        b.between("c100n", "C43", v5, gnd)
         d["DIN"] += n["BAR_LED_IN"]
         d["DOUT"] += n["BAR_LED_OUT"]
-    bulk = b.part("c10u", "C44")
-    bulk[1] += vs
-    bulk[2] += gnd
+    b.between("c10u", "C44", vs, gnd)
     j = b.part("idc16", "J1")
     for pin, name in CABLE.items():
         if side == "R" and name.startswith("BAR_LED"):
-            j[pin] += _nc()
+            j[pin] += _nc()  # the bar LED sits on the left tab: a right-tab board has none to chain
         else:
             j[pin] += n[name]
     return j
@@ -241,12 +237,8 @@ def main_board(sk):
     gnd, v5, v3, vs = nt("GND"), nt("+5V"), nt("+3V3"), nt("+3V3_SENS")
     # The 5 V input is the jack (passive pins in KiCad's library): it drives +5V and GND.
     v5.drive = gnd.drive = sk.POWER
-    jack = b.part("jack", "J1")
-    jack[1] += v5
-    jack[2] += gnd
-    bulk = b.part("c1000u", "C5")
-    bulk[1] += v5
-    bulk[2] += gnd
+    b.between("jack", "J1", v5, gnd)
+    b.between("c1000u", "C5", v5, gnd)
     pico = b.part("pico", "U1")
     for num, name in PICO_PINS.items():
         if name in ("GND", "AGND"):
@@ -273,12 +265,8 @@ def main_board(sk):
     reg["VI"] += v5
     reg["VO"] += vs
     reg["GND"] += gnd
-    cin = b.part("c10u", "C3")
-    cin[1] += v5
-    cin[2] += gnd
-    cout = b.part("c10u_tant", "C4")
-    cout[1] += vs
-    cout[2] += gnd
+    b.between("c10u", "C3", v5, gnd)
+    b.between("c10u_tant", "C4", vs, gnd)
     # 74HC138 on the sensor rail: A0..A2, /G2A = MUX_EN (10k pull-up to the Pico's 3V3), G1 high,
     # /G2B low; output /Yn enables multiplexer n.
     dec = b.part("decoder", "U2")
@@ -291,19 +279,11 @@ def main_board(sk):
     dec["E3"] += vs  # G1
     for i in range(8):
         dec["O%d" % i] += nt("MUX_EN%d" % i)
-    c = b.part("c100n", "C1")
-    c[1] += vs
-    c[2] += gnd
-    pull = b.part("r10k", "R3")
-    pull[1] += nt("MUX_EN")
-    pull[2] += v3
+    b.between("c100n", "C1", vs, gnd)
+    b.between("r10k", "R3", nt("MUX_EN"), v3)
     # Common line: 1k into ADC0, 100k to GND (wiring.md).
-    r = b.part("r1k", "R1")
-    r[1] += nt("MUX_COM")
-    r[2] += nt("ADC0")
-    r = b.part("r100k", "R2")
-    r[1] += nt("MUX_COM")
-    r[2] += gnd
+    b.between("r1k", "R1", nt("MUX_COM"), nt("ADC0"))
+    b.between("r100k", "R2", nt("MUX_COM"), gnd)
     # LED data: GP15 -> 74AHCT125 gate 1 (5 V) -> 330 R -> first LED.
     buf = b.part("buffer", "U3")
     buf["14"] += v5
@@ -315,12 +295,8 @@ def main_board(sk):
         buf[str(oe)] += gnd  # spare gates: inputs grounded, outputs open
         buf[str(a)] += gnd
         buf[str(y)] += _nc()
-    c = b.part("c100n", "C2")
-    c[1] += v5
-    c[2] += gnd
-    r = b.part("r330", "R4")
-    r[1] += nt("LED_DATA_5V")
-    r[2] += nt("LED_DIN")
+    b.between("c100n", "C2", v5, gnd)
+    b.between("r330", "R4", nt("LED_DATA_5V"), nt("LED_DIN"))
     # Headers for the four sensor boards (J2..J5 for quadrants 0..3).
     headers = {}
     chain_in = {0: "LED_DIN", 1: "LED_Q0_OUT", 2: "LED_Q1_OUT", 3: "LED_Q2_OUT"}
@@ -343,7 +319,7 @@ def main_board(sk):
                 j[pin] += nt(chain_in[q])
             elif name == "LED_OUT":
                 j[pin] += nt(chain_out[q])
-            elif name == "BAR_LED_IN":
+            elif name == "BAR_LED_IN":  # only the boards with a bar LED (left tab) take the chain
                 j[pin] += nt(bar_in[q]) if q in bar_in else _nc()
             elif name == "BAR_LED_OUT":
                 j[pin] += nt(bar_out[q]) if q in bar_out else _nc()
@@ -353,12 +329,8 @@ def main_board(sk):
     j = b.part("header5", "J7")  # the four buttons, each to GND
     for pin, name in enumerate(("GND", "BTN_ROLL_W", "BTN_CUBE_W", "BTN_ROLL_B", "BTN_CUBE_B"), 1):
         j[pin] += nt(name)
-    r = b.part("r100", "R5")
-    r[1] += nt("PIEZO")
-    r[2] += nt("PIEZO_OUT")
-    j = b.part("header2", "J8")  # piezo (optional)
-    j[1] += nt("PIEZO_OUT")
-    j[2] += gnd
+    b.between("r100", "R5", nt("PIEZO"), nt("PIEZO_OUT"))
+    b.between("header2", "J8", nt("PIEZO_OUT"), gnd)  # piezo (optional)
     j = b.part("header3", "J9")  # status LEDs 26 and 27 on the frame
     for pin, name in enumerate(("+5V", "BAR_B_OUT", "GND"), 1):
         j[pin] += nt(name)
@@ -373,20 +345,16 @@ def frame_parts(sk, N):
     for pin, name in enumerate(("GND", "+3V3", "I2C_SCL", "I2C_SDA"), 1):
         oled[pin] += N[name]
     for i, name in enumerate(("BTN_ROLL_W", "BTN_CUBE_W", "BTN_ROLL_B", "BTN_CUBE_B")):
-        sw = b.part("button", "SW%d" % (i + 1))
-        sw[1] += N[name]
-        sw[2] += gnd
+        b.between("button", "SW%d" % (i + 1), N[name], gnd)
     bz = b.part("buzzer", "BZ1")
     bz["+"] += N["PIEZO_OUT"]
     bz["-"] += gnd
     chain = N["BAR_B_OUT"]
     for i in range(2):
         d = b.part("led", "D%d" % (i + 1))
-        c = b.part("c100n", "C%d" % (i + 1))
         d["VDD"] += v5
         d["VSS"] += gnd
-        c[1] += v5
-        c[2] += gnd
+        b.between("c100n", "C%d" % (i + 1), v5, gnd)
         d["DIN"] += chain
         if i == 0:
             chain = sk.Net("LED_STATUS_W_OUT")
@@ -399,6 +367,9 @@ def _fresh(sk):
     import builtins
 
     builtins.default_circuit.mini_reset()  # keeps the parsed symbol libraries (reset() drops them)
+    # (SKiDL's netlist writer warns "Missing tag on  instantiated at" this line: the circuit object
+    # itself has no tag. Tags keep references stable between runs; Builder fixes ours. Not an ERC
+    # finding: the ERC reports 0 warnings.)
     from skidl.logger import stop_log_file_output
 
     stop_log_file_output(True)  # no .log/.erc files in the working directory

@@ -189,12 +189,13 @@ def bom(board, out_path):
         p = by[key]
         refs.sort(key=lambda r: _ref_key((r,)))
         rows.append((len(refs), " ".join(refs), p.value, p.footprint.split(":")[1], p.manufacturer, p.mpn,
-                     p.distributor, "%.2f" % p.price))
+                     p.distributor, str(p.price) if p.price else "",
+                     "%s (%s)" % (p.price.source, p.price.date) if p.price else "none found (see cost.md)"))
     rows.sort(key=lambda r: _ref_key((r[1].split()[0],)))
     with open(out_path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["Quantity", "References", "Value", "Footprint", "Manufacturer", "MPN", "Distributor PN",
-                    "Unit price EUR (estimate)"])
+                    "Unit price (estimate)", "Price source (date)"])
         w.writerows(rows)
 
 
@@ -218,8 +219,11 @@ def main(argv=None):
     if argv[:1] == ["drc"] and len(argv) == 2:
         v, u, text = drc(argv[1], argv[1] + ".drc.txt")
         errors = text.count("Severity: error")
-        print("%s: %d DRC violations (%d errors), %d unconnected pads" % (argv[1], v, errors, u))
-        return 0 if errors == 0 and u == 0 else 1  # warnings are reported, errors fail
+        print("%s: %d DRC violations (%d errors, %d warnings), %d unconnected pads"
+              % (argv[1], v, errors, text.count("Severity: warning"), u))
+        for line in re.findall(r"^\[\w+\]: .*$", text, re.M):
+            print("  " + line)
+        return 0 if v == 0 and u == 0 else 1  # a warning fails too: the boards are made to have none
     if argv[:1] == ["outputs"]:
         outputs(*argv[1:3])
         return 0

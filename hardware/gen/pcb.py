@@ -163,35 +163,29 @@ class Router:
             for layer in layers:
                 self._claim(self.keep[c][layer, iy0:iy1 + 1, ix0:ix1 + 1], net)
 
-    def mark_circle(self, layers, cx, cy, r, net, margin=MARGIN):
-        for c, h in self.half.items():
-            d = r + self.clear + h + margin
-            ix0, iy0 = self._ceil(cx - d, cy - d)
-            ix1, iy1 = self._floor(cx + d, cy + d)
-            ix0, iy0 = max(ix0, 0), max(iy0, 0)
-            gx = self.x0 + np.arange(ix0, ix1 + 1) * G
-            gy = self.y0 + np.arange(iy0, iy1 + 1) * G
-            inside = (gx[None, :] - cx) ** 2 + (gy[:, None] - cy) ** 2 <= d * d
-            for layer in layers:
-                sub = self.keep[c][layer, iy0:iy1 + 1, ix0:ix1 + 1]
-                view = sub[inside]
-                if net == MULTI:
-                    view[:] = MULTI
-                else:
-                    other = (view != FREE) & (view != net)
-                    view[view == FREE] = net
-                    view[other] = MULTI
-                sub[inside] = view
-
-    def close_for_vias(self, cx, cy, d):
+    def _disc(self, cx, cy, d):
+        """(row slice, column slice, mask) of the grid points within ``d`` of (cx, cy)."""
         ix0, iy0 = self._ceil(cx - d, cy - d)
         ix1, iy1 = self._floor(cx + d, cy + d)
         ix0, iy0 = max(ix0, 0), max(iy0, 0)
         gx = self.x0 + np.arange(ix0, ix1 + 1) * G
         gy = self.y0 + np.arange(iy0, iy1 + 1) * G
         inside = (gx[None, :] - cx) ** 2 + (gy[:, None] - cy) ** 2 <= d * d
+        return slice(iy0, iy1 + 1), slice(ix0, ix1 + 1), inside
+
+    def mark_circle(self, layers, cx, cy, r, net, margin=MARGIN):
+        for c, h in self.half.items():
+            rows, cols, inside = self._disc(cx, cy, r + self.clear + h + margin)
+            for layer in layers:
+                sub = self.keep[c][layer, rows, cols]
+                view = sub[inside]  # a copy (boolean indexing): claimed, then put back
+                self._claim(view, net)
+                sub[inside] = view
+
+    def close_for_vias(self, cx, cy, d):
+        rows, cols, inside = self._disc(cx, cy, d)
         for layer in (0, 1):
-            self.keep["via"][layer, iy0:iy1 + 1, ix0:ix1 + 1][inside] = MULTI
+            self.keep["via"][layer, rows, cols][inside] = MULTI
 
     def core_cells(self, layers, ax, ay, bx, by):
         """Grid cells whose centre is inside a pad (a track ending there touches the pad)."""
@@ -274,8 +268,6 @@ class BoardMaker:
         self.net_ids = {}
         self.pads = {}  # (ref, pin) -> [pad objects]
         self.extra = {}  # (ref, pin) -> cells of its fan-out track and via (part of the pin)
-        self.fanouts = []  # [items of one fan-out: its tracks and via]
-        self.stats = {"tracks": 0, "vias": 0}
 
     # ---- parts
     def place(self):
@@ -354,8 +346,6 @@ class BoardMaker:
         t.SetLayer(pcbnew.F_Cu if layer == 0 else pcbnew.B_Cu)
         t.SetNet(self.nets[net_name])
         self.board.Add(t)
-        self.stats["tracks"] += 1
-        self._last = t
         net = self.net_ids[net_name]
         hw = width / 2
         self.router.mark_rect((layer,), min(a[0], b[0]) - hw, min(a[1], b[1]) - hw,
@@ -371,7 +361,6 @@ class BoardMaker:
         v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
         v.SetNet(self.nets[net_name])
         self.board.Add(v)
-        self.stats["vias"] += 1
         self.router.mark_circle((0, 1), x, y, self.rules["via_mm"] / 2, self.net_ids[net_name], margin=0)
         return v
 
@@ -493,10 +482,8 @@ class BoardMaker:
                                     lambda layer, iy, ix: 0, limit=5000)
                     if path is None:
                         raise BoardError("%s: no room for a via beside %s pin %s" % (self.name, ref, num))
-                    made = self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
+                    self.lay_path(name, path, self.rules["track_mm"], into_tree=False)
                     self.extra[(ref, num)] = set(path)
-                    self.fanouts.append((pcbnew.B_Cu if layers[0] == 0 else pcbnew.F_Cu,
-                                         [r.xy(ix, iy) for (_, iy, ix) in path], made))
 
     def route(self):
         names = [n for n in self.nl.nets if n != "GND"]
@@ -534,27 +521,6 @@ class BoardMaker:
             self.route_net(name)
             if os.environ.get("BGC_PCB_VERBOSE"):
                 sys.stderr.write("%s: %s routed, %d cells searched\n" % (self.name, name, self.router.expanded - before))
-        self.prune_fanouts()
-
-    def prune_fanouts(self):
-        """A fan-out via that no track reached on the other layer is taken out again, with its
-        track (KiCad's DRC calls it dangling)."""
-        ends = {}
-        for t in self.board.GetTracks():
-            if t.GetClass() == "PCB_TRACK":
-                for p in (t.GetStart(), t.GetEnd()):
-                    ends.setdefault((p.x, p.y), []).append(t)
-        for other, cells, items in self.fanouts:
-            if not any(i.GetClass() == "PCB_VIA" for i in items):
-                continue
-            mine = {id(i) for i in items}
-            points = {(mm(x), mm(y)) for x, y in cells}
-            # Used when any other track ends on it (at the via or anywhere along its stub).
-            if any(id(t) not in mine for pt_ in points for t in ends.get(pt_, ())):
-                continue
-            for i in items:
-                self.board.Remove(i)
-                self.stats["vias" if i.GetClass() == "PCB_VIA" else "tracks"] -= 1
 
     # ---- outline, pours, rules
     def outline(self):
@@ -599,24 +565,63 @@ class BoardMaker:
         return self.board
 
 
-def drop_one_sided_vias(board):
-    """A signal via with tracks on one layer only (a fan-out via that the route reached on the
-    pin's own layer) joins nothing: take it out (KiCad's DRC calls it dangling)."""
-    tracks = [t for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"]
-    pads = list(board.GetPads())
-    dropped = 0
-    for v in list(board.GetTracks()):
-        if v.GetClass() != "PCB_VIA" or v.GetNetname() == "GND":
-            continue  # ground vias also join the pours
-        p = v.GetPosition()
-        layers = {t.GetLayer() for t in tracks if t.GetNetname() == v.GetNetname() and t.HitTest(p)}
-        for pad in pads:  # a via inside a pad joins that pad's layers
-            if pad.GetNetname() == v.GetNetname() and pad.HitTest(p):
-                layers |= {layer for layer in (pcbnew.F_Cu, pcbnew.B_Cu) if pad.IsOnLayer(layer)}
-        if len(layers) < 2:
-            board.Remove(v)
-            dropped += 1
-    return dropped
+def remove_dangling_copper(board):
+    """Takes out the signal copper that joins nothing at one end, until there is none: what KiCad's
+    DRC calls dangling (its own test judges each track and via), and a via joined on one layer
+    only (it changes no layer: just a hole to drill). A fan-out stub is the usual case: a route
+    reached the pin on the pin's own layer, so the stub's via is joined on one layer, and once it
+    is gone the stub's far end joins nothing. A dangling track end is cut back one grid step at a
+    time (a route may have joined the track part-way), a via or a track of one step goes. What
+    joins two things never dangles, so every connection stays. Ground is left alone: its vias and
+    tracks join the pours, which are filled afterwards. Returns how many cuts were made."""
+    step = mm(G)
+    copper = (pcbnew.F_Cu, pcbnew.B_Cu)
+    cuts = 0
+    while True:
+        board.BuildConnectivity()
+        conn = board.GetConnectivity()
+        items = [t for t in board.GetTracks() if t.GetNetname() != "GND"]
+        same = {}
+        for o in items + list(board.GetPads()):
+            if o.GetClass() != "PCB_VIA":
+                same.setdefault(o.GetNetname(), []).append(o)
+        found = []
+        for t in items:
+            where = pcbnew.wxPoint(0, 0)
+            if conn.TestTrackEndpointDangling(t, where):
+                found.append((t, where))
+            elif t.GetClass() == "PCB_VIA":
+                p, r = t.GetPosition(), t.GetWidth() // 2
+                joined = set()
+                for o in same.get(t.GetNetname(), ()):
+                    if o.HitTest(p, r):  # its copper touches the via's
+                        joined |= {layer for layer in copper if o.IsOnLayer(layer)}
+                if len(joined) < 2:
+                    found.append((t, p))
+        if not found:
+            return cuts
+        for t, where in found:  # each dangles whatever the others lose
+            cuts += 1
+            if t.GetClass() == "PCB_VIA" or t.GetLength() <= step:
+                _take_out(board, t)
+                continue
+            s, e = t.GetStart(), t.GetEnd()
+            ds = (s.x - where.x) ** 2 + (s.y - where.y) ** 2
+            de = (e.x - where.x) ** 2 + (e.y - where.y) ** 2
+            near, far = (s, e) if ds <= de else (e, s)
+            k = step / t.GetLength()
+            cut = pcbnew.wxPoint(int(round(near.x + (far.x - near.x) * k)), int(round(near.y + (far.y - near.y) * k)))
+            if ds <= de:
+                t.SetStart(cut)
+            else:
+                t.SetEnd(cut)
+
+
+def _take_out(board, item):
+    board.Remove(item)
+    # KiCad 6's Remove hands the item to Python, and Python freeing it leaves the board's track
+    # list broken (the next GetTracks fails): the item stays with the process until it ends.
+    item.thisown = False
 
 
 def apply_rules(board, rules=layout.RULES):
@@ -637,6 +642,9 @@ def apply_rules(board, rules=layout.RULES):
 
 
 def make(name, out_dir=KICAD_DIR):
+    # KiCad names every item by a random UUID and saves in their order: seeded, the same code
+    # makes the same file, byte for byte.
+    pcbnew.KIID.SeedGenerator(sorted(layout.BOARDS).index(name) + 1)
     maker = BoardMaker(name, layout.BOARDS[name])
     try:
         board = maker.build()
@@ -649,13 +657,14 @@ def make(name, out_dir=KICAD_DIR):
     pcbnew.SaveBoard(path, board)
     board = pcbnew.LoadBoard(path)
     apply_rules(board)
+    remove_dangling_copper(board)
     maker.pours(board)
-    maker.stats["vias"] -= drop_one_sided_vias(board)
     pcbnew.SaveBoard(path, board)
     prl = os.path.splitext(path)[0] + ".kicad_prl"  # KiCad's per-user view settings: not ours
     if os.path.exists(prl):
         os.remove(prl)
-    return path, maker.stats
+    tracks = [t for t in board.GetTracks() if t.GetClass() == "PCB_TRACK"]
+    return path, {"tracks": len(tracks), "vias": len(board.GetTracks()) - len(tracks)}
 
 
 def main(argv=None):

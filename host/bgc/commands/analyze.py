@@ -27,6 +27,11 @@ def register(subparsers):
                    "PORT: its serial port (default: the only Pico plugged in). The game goes on afterwards")
     p.add_argument("--ply", type=int, default=0, choices=(0, 1, 2, 3),
                    help="GNU Backgammon's look-ahead for plays and cube decisions (default 0; 2 is careful and slower)")
+    p.add_argument("--nets", default="auto", metavar="auto|engine|FILE",
+                   help="the neural nets: auto (default) those of the GNU Backgammon installed on this computer, "
+                   "so that the figures are the ones it shows for the same match, else the engine's own (newer: "
+                   "docs/analysis.md says how they differ); engine: the engine's own; FILE: a gnubg.wd or "
+                   "gnubg.weights")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON instead of tables")
     p.add_argument("--sgf", metavar="FILE",
                    help="write the analysed match as SGF (one journal): GNU Backgammon opens it with its analysis, "
@@ -93,6 +98,10 @@ def _run(args):
                         "with --sgf" % len(paths))
     if analysis.engine_version() is None:
         raise UserError(analysis.ENGINE_MISSING)
+    try:
+        analysis.choose_nets(args.nets)
+    except analysis.AnalysisError as exc:
+        raise UserError(str(exc)) from None
     logs = []
     for path in paths:
         try:
@@ -100,7 +109,7 @@ def _run(args):
         except OSError as exc:
             raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
     results, status = [], 0
-    for path, log, result in _analyse_all(logs, args.ply):
+    for path, log, result in _analyse_all(logs, args.ply, args.nets):
         if isinstance(result, Exception):
             what, _, hint = str(result).partition("\nhint: ")
             print("bgc: %s: %s" % (path, what), file=sys.stderr)
@@ -131,18 +140,18 @@ def _run(args):
     return status
 
 
-def _analyse_all(logs, ply):
+def _analyse_all(logs, ply, nets="auto"):
     """Yield (path, log, result or the exception that stopped it), with a progress bar on a
-    terminal (one step per play; the engine analyses a whole match at a time)."""
+    terminal (in plays; it advances as the engine finishes each game)."""
     from ..logs import analysis
 
-    def one(path, log):
+    def one(path, log, progress=None):
         if log.settings is None:
             why = log.problem[1] if log.problem else "the file is empty"
             return analysis.NoAnalysis("nothing to analyse: %s\nhint: is it a match journal from the board "
                                        "(/journal/mNNNN.jnl)?" % why)
         try:
-            return analysis.analyse(log, ply)
+            return analysis.analyse(log, ply, nets=nets, progress=progress)
         except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
             return exc
 
@@ -159,8 +168,16 @@ def _analyse_all(logs, ply):
         done = []
         for path, log in logs:
             progress.update(task, description="%s, %d-ply" % (os.path.basename(path), ply))
-            done.append((path, log, one(path, log)))
-            progress.advance(task, sum(len(g.moves) for g in log.games))
+            plays = [len(g.moves) for g in log.games]
+            advanced = []
+
+            def game_done(index, plays=plays, advanced=advanced):
+                step = plays[index] if index < len(plays) else 0
+                advanced.append(step)
+                progress.advance(task, step)
+
+            done.append((path, log, one(path, log, game_done)))
+            progress.advance(task, sum(plays) - sum(advanced))
     yield from done
 
 
@@ -179,6 +196,8 @@ def show(r, every=False, console=None):
     kind = "money session" if r["money"] else "%d-point match" % r["length"]
     console.print("[bold]%s[/]: %s, %s vs %s, analysed by %s at %d-ply" % (
         r["journal"], kind, names[0], names[1], r["engine"], r["ply"]))
+    if r.get("nets"):
+        console.print("nets: %s" % r["nets"]["text"], highlight=False)
     th = r["thresholds"]
     console.print("marks: doubtful > %.3f, bad > %.3f, very bad > %.3f (equity lost, EMG)" % (
         th.get("doubtful", 0), th.get("bad", 0), th.get("very bad", 0)))

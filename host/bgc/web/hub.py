@@ -104,6 +104,8 @@ class Hub:
         self.seq = 0
         self.recorder = Recorder()
         self._journal_text = journal_text  # callable: the match journal where the host has it
+        self._analysis = None  # analysis.MatchAnalysis of the match, kept between reviews
+        self._analysis_lock = threading.Lock()
         self.state = {"source": source, "connected": True, "status": None, "moves": [], "last": "",
                       "checkers": None, "off": None, "leds": None, "oled": None, "events": 0}
         self._dice = {}
@@ -183,10 +185,8 @@ class Hub:
                 return None
             return self.seq, json.dumps(self.state)
 
-    def _match_log(self, what="save"):
-        """The match so far, replayed (journals.MatchLog); ValueError says why there is none."""
-        from ..logs.journals import replay_text
-
+    def _match_text(self, what):
+        """The journal of the match so far; ValueError says why there is none."""
         text = self._journal_text() if self._journal_text else None
         if not text:
             with self.cond:
@@ -194,7 +194,13 @@ class Hub:
         if not text:
             raise ValueError("no match to %s yet: the page %ss a match it has seen from its start "
                              "(for an older one, bgc pull copies the journal off the board)" % (what, what))
-        log = replay_text(text, "live")
+        return text
+
+    def _match_log(self, what="save"):
+        """The match so far, replayed (journals.MatchLog); ValueError says why there is none."""
+        from ..logs.journals import replay_text
+
+        log = replay_text(self._match_text(what), "live")
         if not log.games:
             raise ValueError("the match has no game yet")
         return log
@@ -203,21 +209,30 @@ class Hub:
         """GNU Backgammon's analysis of the match so far (bgc analyze's JSON, without the SGF);
         ValueError says why there is none (no match, a variant, the engine missing)."""
         from ..logs import analysis
+        from ..logs.journals import replay_text
 
-        log = self._match_log("review")
+        text = self._match_text("review")
+        log = replay_text(text, "live")
+        if not log.games:
+            raise ValueError("the match has no game yet")
         if analysis.engine_version() is None:
             raise ValueError(analysis.ENGINE_MISSING.replace("\nhint: ", "; "))
-        try:
-            result = analysis.analyse(log, ply)
-        except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
-            raise ValueError(str(exc).replace("\nhint: ", "; ")) from None
-        result.pop("sgf", None)
-        # the board before each play, as the page draws it (white's numbering)
+        # the plays and cube decisions analysed before are kept: after a play (the live review)
+        # the engine analyses that play alone, not the match again
+        with self._analysis_lock:
+            if self._analysis is None or self._analysis.ply != ply:
+                self._analysis = analysis.MatchAnalysis(ply)
+            try:
+                result = self._analysis.update(text, "live")
+            except (analysis.NoAnalysis, analysis.AnalysisError) as exc:
+                raise ValueError(str(exc).replace("\nhint: ", "; ")) from None
+        # the board before each play and at each cube action, as the page draws it (white's numbering)
         variant = (log.settings or {}).get("rules")
         for g in result["games"]:
             for rec in g["records"]:
                 if rec.get("position"):
-                    counts = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]}, variant)
+                    counts = counts_from_status({"pos": rec["position"],
+                                                 "on_roll": rec.get("position_player", rec["player"])}, variant)
                     if counts:
                         rec["board"] = {"white": counts[0], "black": counts[1]}
         return result
