@@ -7,7 +7,7 @@ engine's Match), a game counted as endless after ``--limit`` plays or passes. ``
 `bgc sim --demo --fast --quiet --variant KEY --seed S`, the firmware on the virtual board played
 by the humanlike automated players (its own limit: an hour of play on the board). Prints, per
 variant, the games that ended, the longest in plays, and the host time; exit 1 if any did not end.
-Doublets is left out of --board: the sim's hands do not build towers (bgc sim refuses it).
+(On the board, Doublets' hands take towers apart, stack them and lift them off whole.)
 """
 import argparse
 import os
@@ -85,7 +85,7 @@ def main(argv):
         print("%-16s %-6s %5d/%-3d %10d %8.1f" % (key, "demo", len(ended), len(lengths), max(ended or [0]),
                                                 time.perf_counter() - t))
         sys.stdout.flush()
-        if args.board and key != "doublets":
+        if args.board:
             t = time.perf_counter()
             runs = [board_game(key, seed) for seed in range(args.seeds)]
             ok = [turns for done, turns in runs if done]

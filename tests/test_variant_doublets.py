@@ -191,7 +191,30 @@ def test_a_whole_game_of_doublets_on_the_virtual_board_with_real_towers():
     assert len(end) == 1 and end[0]["winner"] == m.winner
 
 
-def test_the_sim_demo_refuses_doublets_in_one_line(capsys):
-    assert cli.main(["sim", "--demo", "--fast", "--quiet", "--variant", "doublets"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("bgc: the demo's players cannot handle Doublets' towers"), err
+def test_the_sim_sets_doublets_out_as_towers_that_the_board_counts_as_one_checker_each():
+    # docs/player-guide.md: "a tower of two on each of your points 1-6: the second checker on
+    # top of the first, on one cell"
+    from bgc.board import sim as S
+    from bgc.board.virtual.view import point_cells
+
+    with S.Sim(seed=3, rules=R) as s:
+        for colour, points in ((S.WHITE, range(1, 7)), (S.BLACK, range(19, 25))):
+            for p in points:
+                assert [s.board.count(c) for c in point_cells(p)] == [2, 0, 0, 0, 0]
+                assert s.board.colour(point_cells(p)[0]) == colour
+        assert s.position(S.WHITE) == R.start_position()
+        assert s.position(S.BLACK) == R.start_position()
+        s.run_ms(50)
+        s.serial.send("new length=1 variant=doublets")
+        s.run_ms(1500)
+        assert s.status()["phase"] == "opening", s.oled_rows()
+
+
+def test_the_sim_demo_plays_a_game_of_doublets_to_its_end_with_towers(capsys):
+    # the demo's hands take towers apart, stack them, lift them off whole and set the marker
+    # (docs/player-guide.md), with the sensor noise and human handling; the board must follow
+    # every step without a false flag and end the game
+    assert cli.main(["sim", "--demo", "--fast", "--quiet", "--variant", "doublets", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Match over:" in out, out[-1500:]
+    assert " 0 false illegal flags" in out, out[-1500:]

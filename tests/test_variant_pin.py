@@ -359,3 +359,40 @@ def test_pin_at_the_board_a_checker_that_joined_a_pinned_one_on_a_full_point_is_
     h.press(ROLL_B)
     assert h.events("illegal") == []
     assert [e["move"] for e in h.events("play")] == ["12/7 5/1"]
+
+
+def test_pin_at_the_board_a_pinner_beside_a_weakly_sensed_pinned_checker_is_seen_to_leave(tmp_path):
+    # `reliability_games.py --variant pin --illegal 0.1`, seed 1 (issue 22): Black 4-1 with its
+    # pinner beside White's pinned checker on board point 24 (Black's 1 point), White's cell
+    # reading weak (UNDER: a weakly sensed checker, every checker accounted for). Black plays
+    # 3/off 1/off: the pinner, seen in its own cell, is lifted off, but the weak white cell was
+    # taken for the pinner still on top: "Both dice must be played" at DONE, then again and again
+    # until the game stalled (96 false flags, the game never ended).
+    from companion_helpers import Harness, ROLL_W, ROLL_B
+    from drivers.classify import UNDER
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=1, rules="pin")
+    h.press(ROLL_W)
+    start = Position.from_id("974BACB9DwAAAA", PIN.opposite, True)  # Black on roll
+    at(h, start, False, (4, 1))
+    assert (h.white[24], h.black[24]) == (1, 1)
+    plain = h.frame
+
+    def weak_white():
+        f = plain()
+        cells = [c for c in range(5 * 23, 5 * 24) if f[c] & 3 == 1]
+        assert len(cells) == 1  # White's pinned checker, in a cell of its own
+        f[cells[0]] |= UNDER
+        return f
+
+    h.frame = weak_white
+    h.show()
+    assert h.events("illegal") == []
+    h.lift("b", 22)  # 3/off
+    h.lift("b", 24)  # 1/off: the pinner leaves its cell
+    assert h.events("illegal") == []
+    h.press(ROLL_B)
+    assert h.events("illegal") == []
+    assert [e["move"] for e in h.events("play")] == ["3/off 1/off"]

@@ -115,6 +115,7 @@ class Tracker:
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
         self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
         self.cover = bytearray(25)  # points where a checker on top is one the rules placed there
+        self.beside = bytearray(25)  # points with a weak cell whose other colour was seen in its own cell
         self.turn = None
         self.start = None
         self.mover_white = True
@@ -299,7 +300,7 @@ class Tracker:
         for p in range(1, 25):
             cover[p] = 0
             u = under[p]
-            if u:
+            if u and not self.beside[p]:
                 i = wb + p if u >> 4 else bb + self.opp[p]
                 if known[i] > seen[i]:
                     seen[i] += 1
@@ -312,6 +313,13 @@ class Tracker:
             # a cell that reads weak with nothing missing is a weakly sensed checker, not one on
             # top: only a cell that turns weak while a checker is unaccounted for counts
             self.under_ok[:] = under
+            # and where the other colour was then seen in a cell of its own (Pin: the pinner
+            # beside a weakly sensed pinned checker), nothing is on top: when that checker
+            # leaves, the weak cell must not keep it counted
+            beside = self.beside
+            mixed = self.mixed
+            for p in range(1, 25):
+                beside[p] = 1 if under[p] and mixed[p] and not cover[p] else 0
             return
         ok = self.under_ok
         lo = self.lo
@@ -582,9 +590,23 @@ class Tracker:
                 if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
                     ok = True
                 s -= 1
-            if not ok:
+            if not ok and not self._hit_after_a_step(base, q):
                 return False
         return True
+
+    def _hit_after_a_step(self, base, q):
+        """Nothing of the mover's seen to move yet and a legal play hits on ``q``: the hit may
+        need another checker's step first, one the sensors may not see (Long Puff's smaller die
+        first, from a full point to a full point), so no single checker reaches ``q`` yet."""
+        start = self.start.cells
+        for i in range(1, 26):
+            if base[i] != start[i]:
+                return False
+        for play in self.turn.plays():
+            for step in play.steps:
+                if step[2] and step[1] == q:
+                    return True
+        return False
 
     def _lifted(self, base, recent, bear):
         self.verdict = LIFTED

@@ -93,6 +93,8 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
     view) by the player of ``colour``; DONE is the caller's. With ``illegal`` one checker is first
     put on a point where it may not go, and taken on once that point shows red.
     Returns (actions, the wrong board point or None)."""
+    if turn.rules.key in simmod.TOWERS:
+        return _plan_towers(play, turn, colour, rng, handling), None
     h = handling
     acts = []
     segments = _segments(play.steps, rng, h)
@@ -158,6 +160,35 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
 
 
 _board_point = board_point
+
+
+def _plan_towers(play, turn, colour, rng, h):
+    """Doublets (docs/player-guide.md): no checker changes its point. Taking a tower apart puts its
+    top checker on another cell of the point; stacking puts one of the two on top of the other;
+    bearing off lifts the tower whole into the tray; the marker is a spare checker from the tray
+    put on the own half of the bar. The hand hesitates over the point and strays over a
+    neighbouring one as in any game; nobody plays a wrong step here (``illegal`` is not used)."""
+    acts = []
+    opposite = turn.rules.opposite
+    for a, b, _hit in play.steps:
+        if b == 25:  # the marker
+            acts.append(Action(_r(rng, 10, 40), "take_waiting", colour))
+            acts.append(Action(_r(rng, 5, 15), "place", "bar"))
+            continue
+        at = board_point(a, colour, opposite)
+        if b == 0:
+            acts.append(Action(_r(rng, 10, 40), "lift_tower", at, colour))
+            continue
+        acts.append(Action(_r(rng, 10, 40), "lift", at, colour))
+        if rng.random() < h.wander:
+            near = at + rng.choice((-1, 1))
+            if 1 <= near <= 24:
+                acts.append(Action(_r(rng, 3, 8), "hover", near, _u(rng, *h.hover_mm)))
+        if rng.random() < h.hesitate:
+            acts.append(Action(_r(rng, 2, 5), "hover", at, _u(rng, *h.hover_mm)))
+            acts.append(Action(_r(rng, 20, 80), "noop"))
+        acts.append(Action(_r(rng, 2, 8), "place" if turn.stage == 0 else "stack", at))
+    return acts
 
 
 def _knock_off(hits, colour, rng, opposite=None):
@@ -255,6 +286,10 @@ def execute(sim, action):
         sim.hover(a[0], a[1])
     elif k == "take_waiting":
         sim.take_waiting(a[0])
+    elif k == "stack":
+        sim.stack(a[0])
+    elif k == "lift_tower":
+        sim.lift_tower(a[0], a[1])
     elif k == "down":
         sim.board.button(a[0], True, bounce_ms=3)
     elif k == "up":
@@ -379,7 +414,7 @@ class Players:
                 self.wait -= 1
                 return
             self.queue.pop(0)
-            if a.kind == "place" and a.args[0] != "bar":
+            if a.kind in ("place", "stack", "lift_tower") and a.args[0] != "bar":
                 self.stats["checker_moves"] += 1
             if a.kind == "up":
                 self.released_at = sim.frames
@@ -551,7 +586,7 @@ class Players:
             self.stats["condoned"] += 1
             self._do(press_actions("ROLL_" + other, self.rng))
             return
-        if self.turn_play is not None and simmod.physical_position(sim.board, colour, sim.rules.opposite) != _on_board(self.turn_play.position):
+        if self.turn_play is not None and sim.position(colour) != _on_board(self.turn_play.position):
             # The board is not what we meant (a power cut in the middle of a hand movement that
             # the hand did not finish): set out the intended play by hand.
             play = self.turn_play

@@ -42,6 +42,10 @@ WHITE = virtual.WHITE
 BLACK = virtual.BLACK
 START_WHITE = {24: 2, 13: 5, 8: 3, 6: 5}
 START_BLACK = {1: 2, 12: 5, 17: 3, 19: 5}  # in white's numbering (the board's)
+# Rulesets whose checkers stand in towers: Doublets' towers of two on one cell, which the sensors see
+# as one occupied cell and the rules count as one checker (docs/variants.md). On these boards a
+# point's count is its occupied cells, and a point counted 1 is a tower of two checkers.
+TOWERS = ("doublets",)
 
 
 class SimError(Exception):
@@ -64,14 +68,15 @@ def real_time():
 
 
 # ------------------------------------------------------------------ the board and a Position
-def physical_position(board, mover_colour, opposite=None):
+def physical_position(board, mover_colour, opposite=None, towers=False):
     """The bgrules Position the checkers on the board make, seen by ``mover_colour`` (a checker in
     the hand is not on the board: it is missing, as the sensors see it; so are checkers waiting
-    beside the board). ``opposite``: the ruleset's board mapping (bgrules Rules.opposite)."""
+    beside the board). ``opposite``: the ruleset's board mapping (bgrules Rules.opposite).
+    ``towers`` (a ruleset in TOWERS): a point counts its occupied cells, a tower one checker."""
     from bgrules import Position, STANDARD
 
     opposite = opposite or STANDARD.opposite
-    w, b = board_counts(board)
+    w, b = _tower_counts(board) if towers else board_counts(board)
     white24 = [w[p] for p in range(1, 25)]
     black24 = [b[opposite[q]] for q in range(1, 25)]  # black's own numbering
     if mover_colour == WHITE:
@@ -79,15 +84,34 @@ def physical_position(board, mover_colour, opposite=None):
     return Position.from_points(black24, white24, b[25], w[25], check=False)
 
 
-def set_position(board, pos, mover_colour, opposite=None):
+def set_position(board, pos, mover_colour, opposite=None, towers=False):
     """Set the checkers out as ``pos`` (a bgrules Position seen by ``mover_colour``; checkers
-    waiting to be entered stay beside the board). ``opposite``: as in physical_position."""
+    waiting to be entered stay beside the board). ``opposite``: as in physical_position;
+    ``towers``: a point counted 1 is a tower, its second checker on top of the first."""
     from bgrules import STANDARD
 
     from ..rules.engine import colour_counts
 
     w, b = colour_counts(pos, mover_colour == WHITE, opposite or STANDARD.opposite)
     board.set_points(w, b)
+    if towers:
+        for colour, counts in ((WHITE, w), (BLACK, b)):
+            for p in range(1, 25):
+                if counts[p] == 1:
+                    board.place(point_cells(p)[0], colour)  # set_points put the first on the rim cell
+
+
+def _tower_counts(board):
+    """(white, black) as board_counts, a point counting its occupied cells (a tower as one)."""
+    w = [0] * 26
+    b = [0] * 26
+    for p in range(1, 25):
+        for c in point_cells(p):
+            if board.count(c):
+                (w if board.colour(c) == WHITE else b)[p] += 1
+    w[25] = bar_count(board, WHITE)
+    b[25] = bar_count(board, BLACK)
+    return w, b
 
 
 # ------------------------------------------------------------------ serial and dice
@@ -242,10 +266,15 @@ class Sim:
         if boot:
             self.boot()
 
+    @property
+    def towers(self):
+        """True when the ruleset's checkers stand in towers (TOWERS); follows ``rules``."""
+        return self.rules.key in TOWERS
+
     # --- board set-up
     def setup_start(self):
         if self.rules.key != "standard":
-            set_position(self.board, self.rules.start_position(), WHITE, self.rules.opposite)
+            set_position(self.board, self.rules.start_position(), WHITE, self.rules.opposite, self.towers)
             return
         w = [0] * 26
         b = [0] * 26
@@ -256,7 +285,11 @@ class Sim:
         self.board.set_points(w, b)
 
     def setup_position(self, pos, mover_colour=WHITE):
-        set_position(self.board, pos, mover_colour, self.rules.opposite)
+        set_position(self.board, pos, mover_colour, self.rules.opposite, self.towers)
+
+    def position(self, mover_colour=WHITE):
+        """The Position the checkers on the board make as the board counts them (physical_position)."""
+        return physical_position(self.board, mover_colour, self.rules.opposite, self.towers)
 
     def resume_at(self, pos, on_roll, length=1, names=("White", "Black")):
         """Put a match in progress on the flash, as if the Pico had been switched off in it:
@@ -476,6 +509,30 @@ class Sim:
         else:
             cell = self.free_cell(point, hand[0])
         self.board.drop(cell)
+        return cell
+
+    def stack(self, point):
+        """Put the held checker on top of the point's highest stack of its colour (Doublets:
+        a tower made again)."""
+        hand = self.board.hand
+        if hand is None:
+            raise SimError("the hand holds no checker to stack")
+        cell = self.top_cell(point, hand[0])
+        if cell is None:
+            raise SimError("no checker on %s to stack on" % _where(point))
+        self.board.drop(cell)
+        return cell
+
+    def lift_tower(self, point, colour):
+        """Lift the top stack of ``colour`` on a point whole (Doublets: a tower borne off) into the
+        tray, out of the sensors' reach."""
+        if self.board.hand is not None:
+            raise SimError("the hand already holds a checker: place it first")
+        cell = self.top_cell(point, colour)
+        if cell is None:
+            raise SimError("no %s tower on %s to lift" % ("white" if colour == WHITE else "black", _where(point)))
+        while self.board.count(cell):
+            self.board.remove(cell)
         return cell
 
     # --- reading the journal and the view

@@ -288,6 +288,8 @@ class BoardSim(simmod.Sim):
     take_waiting = _hold("take_waiting")
     hover = _hold("hover")
     place = _hold("place")
+    stack = _hold("stack")
+    lift_tower = _hold("lift_tower")
     setup_start = _hold("setup_start")
     setup_position = _hold("setup_position")
     del _hold

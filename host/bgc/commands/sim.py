@@ -310,10 +310,6 @@ def run_demo(args, simmod):
     from ..board import players as P
     from ..pico.events import describe
 
-    if args.variant == "doublets":
-        # the simulated hands know checkers that move, not towers taken apart and stacked again
-        raise UserError("the demo's players cannot handle Doublets' towers (its whole game on the virtual "
-                        "board: tests/test_variant_doublets.py; bgc demo --variant doublets)")
     out = sys.stdout
     delay = 0 if args.fast else args.delay
     if delay is None:

@@ -116,8 +116,6 @@ def run_board(args):
         raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
     if not 1 <= args.games <= 50:
         raise UserError("--games must be 1..50, got %s" % shown(args.games, 10))
-    if args.demo and args.variant == "doublets":
-        raise UserError("the demo's players cannot handle Doublets' towers (bgc demo --variant doublets)")
     rules = read_variant(args.variant)
     if args.flash:
         from ..logs import files
