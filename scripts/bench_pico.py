@@ -18,7 +18,7 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
   collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
-  KEY``: frame-to-LED answer, DONE answer, the least free heap (and the loop step it came in), and every collection (explicit ones
+  KEY``: frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
   by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
   happened. The players' plan is read turn by turn from a file and the harness logs into
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
@@ -272,15 +272,31 @@ from frames import ideal_frame
 mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
 
+SENSE = [0, 0, 0, 0]  # this step's scan time; the worst scan + classify, its scan part, the steps timed
+
 class Scanner:
     # the real scan (its time and registers), then the raw frame an ideal board would give
     def __init__(self):
         self.hw = HallScanner()
         self.board = array("H", [32768] * 128)
     def scan(self):
+        t = ticks_us()
         raw = self.hw.scan()
+        SENSE[0] = diff(ticks_us(), t)
         raw[:] = self.board
         return raw
+
+class TimedClassifier(Classifier):
+    # the loop's classifier update, timed with the scan before it (scan + classify of every step)
+    def update(self, raw):
+        t = ticks_us()
+        r = Classifier.update(self, raw)
+        both = SENSE[0] + diff(ticks_us(), t)
+        SENSE[3] += 1
+        if both > SENSE[1]:
+            SENSE[1] = both
+            SENSE[2] = SENSE[0]
+        return r
 
 class Buttons:
     def __init__(self):
@@ -334,7 +350,7 @@ try:
 except NameError:
     fs = None
 companion = Companion(Store(JOURNAL_DIR, fs), Dice(), buzzer=False)
-app = main.App(companion, scanner, Classifier(), buttons, Leds(), Oled(), Serial(), None)
+app = main.App(companion, scanner, TimedClassifier(), buttons, Leds(), Oled(), Serial(), None)
 try:
     clock = REAL_TIME  # the UNIX port with the virtual board: its time module is the virtual clock
 except NameError:
@@ -552,7 +568,7 @@ else:
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
            "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
-           "turns": turns, "phase": companion.phase, "oled": app.oled.present}
+           "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:])}
     stats = None
     print("MATCH", repr(out))
 """
@@ -812,6 +828,8 @@ def _run(args, cases, hard, tree):
               % (n, ms(med), ms(mean), ms(worst), where))
         n, mean, worst, _ = st["loop"]
         print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
+        worst, scan, steps = st["sense"]
+        print("  hall scan + classifier update, every loop step (%d): worst %s (its scan %s)" % (steps, ms(worst), ms(scan)))
         n, _, worst, med = st["done"]
         print("  DONE answer: median %s, worst %s (turn %s, then position %s, %r); other buttons (roll...) worst %s"
               % ((ms(med), ms(worst)) + tuple(st["done_worst"][1:]) + (ms(st["roll"][2]),)))

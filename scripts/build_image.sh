@@ -5,6 +5,7 @@
 #
 #   sh scripts/build_image.sh MICROPYTHON_DIR            # or MICROPYTHON_DIR=... sh scripts/build_image.sh
 #   sh scripts/build_image.sh --install-toolchain MICROPYTHON_DIR   # apt-get the compilers first (Debian/Ubuntu)
+#   sh scripts/build_image.sh --check-reproducible MICROPYTHON_DIR  # then build again elsewhere and compare the bytes
 #
 # MICROPYTHON_DIR is a checkout of MicroPython at the pinned tag with the submodules the RP2 port needs.
 # On a machine with internet access:
@@ -22,7 +23,8 @@
 # gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential). The pico-sdk makes the .uf2 with
 # picotool 2.1.1: an installed `picotool` of that version is used; else PICOTOOL_SRC_DIR (a checkout of
 # github.com/raspberrypi/picotool at tag 2.1.1) is built here without libusb; else the SDK clones it.
-# SOURCE_DATE_EPOCH is the firmware commit's date, so two builds of one commit give the same image.
+# Two builds of one commit give the same bytes (see SOURCE_DATE_EPOCH below; --check-reproducible
+# proves it), with the same toolchain: Debian 12's gcc-arm-none-eabi 12.2.1 (its version is in the image).
 set -eu
 
 TAG=v1.27.0
@@ -30,6 +32,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "build_image: $*" >&2; exit 1; }
 
+CHECK=""
+if [ "${1:-}" = "--check-reproducible" ]; then
+    CHECK=1
+    shift
+fi
 if [ "${1:-}" = "--install-toolchain" ]; then
     shift
     apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential python3 git \
@@ -62,8 +69,23 @@ VERSION=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$ROOT/host/bgc/__init__.py")
 OUT_DIR=${OUT_DIR:-$ROOT/build/image}
 BUILD=${BUILD_DIR:-$OUT_DIR/build-rp2}
 mkdir -p "$OUT_DIR"
-SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/image_manifest.py 2>/dev/null || date +%s)
-export SOURCE_DATE_EPOCH
+# What makes two builds of one commit give the same bytes, wherever they run: the build date
+# (MicroPython's version line and the pico-sdk's binary info, __DATE__) is the firmware's last
+# commit date, which MicroPython's makeversionhdr.py and gcc read from SOURCE_DATE_EPOCH; the
+# version is the tag itself, not what `git describe --dirty` makes of the checkout (a file missing
+# in a submodule's work tree gave "v1.27.0-dirty") nor a hash abbreviated to the clone's size.
+SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/image_manifest.py 2>/dev/null || true)
+[ -n "$SOURCE_DATE_EPOCH" ] || die "no commit date for firmware/ (build from a git checkout of bgcompanion)"
+MICROPY_GIT_TAG=$TAG
+MICROPY_GIT_HASH=$(git -C "$MPY_DIR" rev-parse --short=10 "$TAG^{commit}")
+export SOURCE_DATE_EPOCH MICROPY_GIT_TAG MICROPY_GIT_HASH
+changed=$(git -C "$MPY_DIR" status --porcelain --ignore-submodules=none 2>/dev/null | head -5)
+[ -z "$changed" ] || echo "build_image: warning: $MPY_DIR has local changes; where the build reads them, the image
+differs from a clean checkout's:
+$changed" >&2
+changed=$(git -C "$ROOT" status --porcelain -- firmware scripts/image_manifest.py 2>/dev/null | head -5)
+[ -z "$changed" ] || echo "build_image: warning: uncommitted changes in the firmware are built in (the image is not the commit's):
+$changed" >&2
 
 CMAKE_ARGS=""
 if command -v picotool >/dev/null && picotool version 2>/dev/null | grep -q "2\.1\.1"; then
@@ -100,3 +122,20 @@ cp "$BUILD/firmware.uf2" "$IMAGE"
 (cd "$OUT_DIR" && sha256sum "bgcompanion-$VERSION.uf2" > "bgcompanion-$VERSION.uf2.sha256")
 echo "wrote $IMAGE ($(wc -c < "$IMAGE") bytes)"
 cat "$IMAGE.sha256"
+
+if [ -n "$CHECK" ]; then
+    # The whole build again in a fresh folder elsewhere (no object, generated header or path in
+    # common but the sources), then the two images compared byte for byte.
+    AGAIN=$(mktemp -d "${TMPDIR:-/tmp}/bgc-image-again.XXXXXX")
+    [ ! -d "$OUT_DIR/picotool/picotool" ] || cp -r "$OUT_DIR/picotool" "$AGAIN/picotool"  # a build tool, not in the image
+    echo "--check-reproducible: building again in $AGAIN"
+    OUT_DIR="$AGAIN" BUILD_DIR="$AGAIN/build-rp2" sh "$0" "$MPY_DIR" >"$AGAIN.log" 2>&1 \
+        || { tail -5 "$AGAIN.log"; die "the second build failed (log: $AGAIN.log)"; }
+    if cmp -s "$IMAGE" "$AGAIN/bgcompanion-$VERSION.uf2"; then
+        rm -rf "$AGAIN" "$AGAIN.log"
+        echo "reproducible: a second build in a fresh folder gave the same bytes (sha256 $(cut -d' ' -f1 "$IMAGE.sha256"))"
+    else
+        die "not reproducible: the second build ($AGAIN/bgcompanion-$VERSION.uf2, $(sha256sum < "$AGAIN/bgcompanion-$VERSION.uf2" | cut -d' ' -f1)) differs from $IMAGE
+hint: cmp -l the two images; strings on both show embedded dates, paths or versions"
+    fi
+fi

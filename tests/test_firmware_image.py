@@ -1,6 +1,6 @@
 """The firmware image (scripts/build_image.sh, scripts/image_manifest.py): its manifest freezes every
 module of firmware/; a built image boots on the emulated Pico, starts the companion by itself and
-plays; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
+plays a whole match; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
 image over it, modelled as the RP2040 boot ROM writes a UF2: each block's 256 bytes at its address,
 every 4 KB sector it touches erased first, nothing else changed.
 
@@ -114,32 +114,49 @@ print("BUILD", (sys.implementation.version[:3], sys.implementation._build))
 """
 
 
-def test_the_image_starts_the_companion_by_itself_and_plays_a_match():
+def test_the_image_starts_the_companion_by_itself():
     image = need_image()
     out, _ = bench_pico.emulate([("at_boot", AT_BOOT)], image=image, soft_reset=False, max_emu_s=30, timeout=300)
     assert not [n for n in bench_pico.results(out, "FILES")[0] if n.endswith((".py", ".mpy"))]
     assert "companion.controller" in bench_pico.results(out, "STARTED")[0]
     assert bench_pico.results(out, "BUILD")[0] == ((1, 27, 0), "RPI_PICO")
 
-    # The first turns of a 1-point match through main.App, from the frozen modules only (/lib gets
-    # just the harness's frame maker); the plays are chosen on CPython by the same program.
+
+# The whole match runs where the harness's players make the shortest whole match: Eureka, every
+# checker already home, a bear-off race of 15 turns to the end of the 1-point match (the standard
+# game's takes 62 turns, ~7 minutes of emulation: scripts/bench_pico.py --image plays it).
+WHOLE_MATCH_VARIANT = "eureka"
+AFTER_MATCH = r"""
+print("RESULT", (companion.phase, list(companion.match.score)))
+"""
+
+
+def test_the_image_plays_a_whole_match():
+    """A whole 1-point match through main.App from the frozen modules only (/lib gets just the
+    harness's frame maker): every play the host's rules engine chose on the virtual board is
+    accepted by the image's rules, and the match ends with one player's point."""
+    image = need_image()
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        plays = bench_pico.choose_plays(tmp, "standard", 4)[:4]
+        plays = bench_pico.choose_plays(tmp, WHOLE_MATCH_VARIANT)
         tree = bench_pico.compile_tree(os.path.join(tmp, "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
                                        firmware=False)
         assert os.listdir(tree) == ["frames.mpy"]
         data = os.path.join(tmp, "data")
         bench_pico.write_data(data, [], plays)
-        match = ("import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\nVARIANT = 'standard'\n"
-                 + bench_pico.MATCH)
-        out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("imports", bench_pico.IMPORT), ("match", match)],
-                                    puts=[(tree, "/lib"), (data, "/data")], image=image, max_emu_s=120, timeout=900)
+        match = ("import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
+                 "VARIANT = %r\n" % WHOLE_MATCH_VARIANT + bench_pico.MATCH)
+        out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("imports", bench_pico.IMPORT), ("match", match),
+                                     ("after", AFTER_MATCH)],
+                                    puts=[(tree, "/lib"), (data, "/data")], image=image, max_emu_s=300, timeout=1200)
     assert bench_pico.results(out, "HEAP_IMPORT")[0] >= 200_000  # frozen: the code stays in flash
     st = bench_pico.results(out, "MATCH")[0]
-    assert st["turns"] == 4 and st["phase"] in ("moving", "roll")
-    assert st["done"][0] == 4 and st["frame"][0] > 10
+    assert st["turns"] == len(plays) >= 10
+    assert st["done"][0] >= len(plays)  # a DONE answered for every turn
+    assert st["frame"][0] >= sum(len(steps) for steps in plays)  # every checker moved was answered
+    phase, score = bench_pico.results(out, "RESULT")[0]
+    assert phase == "matchover" and sorted(score) == [0, 1]
 
 
 # ---------------------------------------------------------------- re-flash
