@@ -359,10 +359,6 @@ class Players:
         self.idle = 0  # frames since the last decision without news
         self.expect_wrong = None  # board point of an intended wrong placement
         self.released_at = -1000  # frame of the last button release
-        # A turn made of parts (bgrules.turn_parts): the same player may roll right after DONE,
-        # so a DONE pressed again before the first is answered would roll the next dice.
-        rules = getattr(sim, "rules", None) or STANDARD
-        self.parts = rules.doubles not in ("four", "once") or bool(rules.acey_deucey) or rules.free_choice
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
                       "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
@@ -594,8 +590,11 @@ class Players:
                              lambda s: s.setup_position(play.position, colour))] +
                      press_actions("ROLL_" + me, self.rng))
             return
-        if self.parts and sim.frames - self.released_at < 150:
-            return  # DONE was just pressed: wait for its answer
+        if sim.frames - self.released_at < 150:
+            # DONE was just pressed: wait for its answer. In a turn of parts a second DONE would
+            # roll the next dice; in any game it would answer a "Which play?" the first DONE
+            # brought (the play shown first, maybe not the one made: Pin, seed 4)
+            return
         self._do(press_actions("ROLL_" + me, self.rng))
 
     def _refused_now(self, sim):
