@@ -115,7 +115,12 @@ nice make -C "$MPY_DIR/mpy-cross" -j"$JOBS" >"$OUT_DIR/mpy-cross.log" 2>&1 \
 echo "building MicroPython $TAG for RPI_PICO with the firmware frozen in (log: $OUT_DIR/build.log)"
 nice make -C "$MPY_DIR/ports/rp2" BOARD=RPI_PICO BUILD="$BUILD" \
     FROZEN_MANIFEST="$ROOT/scripts/image_manifest.py" -j"$JOBS" >"$OUT_DIR/build.log" 2>&1 \
-    || { tail -30 "$OUT_DIR/build.log"; die "the RP2 build failed (log: $OUT_DIR/build.log)"; }
+    || { tail -30 "$OUT_DIR/build.log"
+         hint=""
+         # (with no picotool given, the SDK clones picotool from GitHub: no network, no build)
+         [ -n "$CMAKE_ARGS" ] || ! grep -q "Build step for picotool failed" "$OUT_DIR/build.log" || hint="
+hint: the pico-sdk could not fetch picotool; give PICOTOOL_SRC_DIR=DIR (a picotool 2.1.1 checkout) or install picotool 2.1.1"
+         die "the RP2 build failed (log: $OUT_DIR/build.log)$hint"; }
 
 IMAGE="$OUT_DIR/bgcompanion-$VERSION.uf2"
 cp "$BUILD/firmware.uf2" "$IMAGE"
