@@ -26,6 +26,7 @@ cut short has played every ruleset alike) and report the games played.
 
 import argparse
 import collections
+import json
 import multiprocessing
 import os
 import sys
@@ -35,6 +36,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
+SEEABLE = "seeable"
+PENDING_FRAMES = 600  # a turn's first placement comes within 3 s of its plan, its flag within 3 s more
 HITS = {"both": 0.5, "checker-first": 1.0, "blot-first": 0.0}
 
 
@@ -53,14 +56,16 @@ def play_game(seed, hits="both", max_frames=300000, variant="standard", illegal=
         while not pl.finished and frames < max_frames:
             s.step()
             frames += 1
+        # a game cut at max_frames may stop before a wrong placement's 3 s are up: not counted
+        placed = [w for w in pl.wrong_placements if w["flagged"] or pl.finished or w["frame"] < s.frames - PENDING_FRAMES]
         flags = []
         for f in pl.false_flags:
             flags.append({"variant": variant, "seed": seed, "at": f["at"], "reason": f["reason"], "pos": f["pos"], "dice": f["dice"],
                           "play": f["play"], "cause": classify(f), "recent": f["recent"][-4:]})
         return {"variant": variant, "seed": seed, "finished": pl.finished, "frames": frames, "turns": pl.stats["turns"],
                 "moves": pl.stats["checker_moves"], "flags": flags, "asks": pl.stats["asks"],
-                "wrong": pl.stats["illegal_attempts"],
-                "missed": max(0, pl.stats["illegal_attempts"] - pl.stats["illegal_flagged"]),
+                "wrong": len(placed),
+                "missed": [dict(w, variant=variant, seed=seed) for w in placed if not w["flagged"]],
                 "seconds": time.perf_counter() - t0}
     finally:
         s.close()
@@ -95,6 +100,7 @@ def main(argv=None):
                     help="share of turns with a wrong placement first, corrected once flagged (default 0)")
     ap.add_argument("--wall-minutes", type=float, default=None,
                     help="start no new game after this many minutes of wall time")
+    ap.add_argument("--json", metavar="FILE", help="also write every game's figures to FILE (JSON)")
     args = ap.parse_args(argv)
     t0 = time.time()
     variants = VARIANTS if args.variant == "all" else (args.variant,)
@@ -127,6 +133,9 @@ def main(argv=None):
             _progress(results[-1], len(results), len(jobs))
     summary = summarize(results)
     summary["seconds"] = round(time.time() - t0, 1)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": vars(args), "summary": summary, "games": results}, f, indent=1)
     print(report(summary, args.hits))
     if len(variants) > 1:
         print()
@@ -148,7 +157,7 @@ def variant_table(results):
     for r in results:
         row = rows.setdefault(r["variant"], {"games": 0, "turns": 0, "moves": 0, "frames": 0, "flags": 0,
                                              "flag_seeds": [], "unfinished": [], "cpu": 0.0, "wrong": 0,
-                                             "missed": 0, "missed_seeds": []})
+                                             "missed": 0, "missed_seeds": [], "unseeable": 0})
         row["games"] += 1
         row["turns"] += r["turns"]
         row["moves"] += r["moves"]
@@ -156,21 +165,23 @@ def variant_table(results):
         row["flags"] += len(r["flags"])
         row["cpu"] += r["seconds"]
         row["wrong"] += r.get("wrong", 0)
-        row["missed"] += r.get("missed", 0)
-        if r.get("missed"):
+        seeable = [m for m in r["missed"] if m["kind"] == SEEABLE]
+        row["missed"] += len(seeable)
+        row["unseeable"] += len(r["missed"]) - len(seeable)
+        if seeable:
             row["missed_seeds"].append(r["seed"])
         if r["flags"]:
             row["flag_seeds"].append(r["seed"])
         if not r["finished"]:
             row["unfinished"].append(r["seed"])
     lines = ["| ruleset | games | turns | checkers moved | min of play | false flags (seeds) | false flags/game "
-             "| wrong placements | missed flags (seeds) | unfinished (seeds) | CPU/game |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| wrong placements | not seeable | missed flags (seeds) | unfinished (seeds) | CPU/game |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for v, row in rows.items():
-        lines.append("| %s | %d | %d | %d | %.0f | %d%s | %.3f | %d | %d%s | %d%s | %.1f s |" % (
+        lines.append("| %s | %d | %d | %d | %.0f | %d%s | %.3f | %d | %d | %d%s | %d%s | %.1f s |" % (
             v, row["games"], row["turns"], row["moves"], row["frames"] / 6000.0, row["flags"],
             " (%s)" % ", ".join(map(str, row["flag_seeds"])) if row["flag_seeds"] else "",
-            row["flags"] / max(1, row["games"]), row["wrong"], row["missed"],
+            row["flags"] / max(1, row["games"]), row["wrong"], row["unseeable"], row["missed"],
             " (%s)" % ", ".join(map(str, row["missed_seeds"])) if row["missed_seeds"] else "",
             len(row["unfinished"]), " (%s)" % ", ".join(map(str, row["unfinished"])) if row["unfinished"] else "",
             row["cpu"] / max(1, row["games"])))
@@ -180,11 +191,14 @@ def variant_table(results):
 def summarize(results):
     flags = [f for r in results for f in r["flags"]]
     causes = collections.Counter(f["cause"] for f in flags)
+    missed = [m for r in results for m in r["missed"]]
     return {"games": len(results), "unfinished": sum(1 for r in results if not r["finished"]),
             "turns": sum(r["turns"] for r in results), "moves": sum(r["moves"] for r in results),
             "frames": sum(r["frames"] for r in results), "asks": sum(r["asks"] for r in results),
             "false_flags": len(flags), "games_with_flags": sum(1 for r in results if r["flags"]),
-            "wrong": sum(r.get("wrong", 0) for r in results), "missed": sum(r.get("missed", 0) for r in results),
+            "wrong": sum(r.get("wrong", 0) for r in results), "missed": len(missed),
+            "missed_kinds": dict(collections.Counter(m["kind"] for m in missed)),
+            "missed_seeable": [m for m in missed if m["kind"] == SEEABLE],
             "causes": dict(causes), "examples": flags[:12],
             "cpu_per_game": sum(r["seconds"] for r in results) / max(1, len(results))}
 
@@ -196,9 +210,15 @@ def report(s, hits="both"):
     for cause, n in sorted(s["causes"].items(), key=lambda kv: -kv[1]):
         lines.append("  %5d  %s" % (n, cause))
     if s["wrong"]:
-        lines.append("wrong placements: %d, not flagged (missed): %d" % (s["wrong"], s["missed"]))
+        lines.append("wrong placements: %d, not flagged within 3 s: %d" % (s["wrong"], s["missed"]))
+        for kind, n in sorted(s["missed_kinds"].items(), key=lambda kv: -kv[1]):
+            lines.append("  %5d  %s" % (n, kind))
     lines.append("which-play questions (ask): %d; games not finished: %d" % (s["asks"], s["unfinished"]))
     lines.append("CPU per game: %.1f s%s" % (s["cpu_per_game"], "; wall %.0f s" % s["seconds"] if "seconds" in s else ""))
+    for m in s["missed_seeable"][:12]:
+        lines.append("  missed: %s seed %d %s dice %s: %d/%d -> %d/%d (%d there)" % (
+            m["variant"], m["seed"], m["pos"], m.get("dice"), m["src"], m["own_on_src"], m["wrong"],
+            m["board_point"], m["own_on_wrong"]))
     for e in s["examples"]:
         lines.append("  example: %s seed %d %s dice %s play %s: %s (%s) after %s" % (
             e["variant"], e["seed"], e["pos"], e["dice"], e["play"], e["reason"], e["at"], e["recent"]))

@@ -119,3 +119,86 @@ def test_long_russian_puff_a_checker_put_unseen_on_a_five_point_then_a_blot_hit_
     s = rg.summarize([rg.play_game(2, "both", 14600, "longrussianpuff")])
     assert s["turns"] >= 60
     assert s["false_flags"] == 0, rg.report(s)
+
+
+# --- what the sensors can know of a wrong placement (hardware/sensing.md), so that a missed flag
+# --- is counted only where the board could have seen it (docs/reliability.md)
+
+def _standard_turn(mover, opponent, d1, d2, variant="standard"):
+    from bgrules.position import Position
+    from bgrules.rules import ruleset
+    from bgrules.turn import Turn
+
+    def points(counts):
+        out = [0] * 24
+        for p, n in counts.items():
+            out[p - 1] = n
+        return out
+
+    start = Position.from_points(points(mover), points(opponent))
+    return Turn(start, d1, d2, ruleset(variant)), start
+
+
+def test_a_wrong_placement_from_a_point_of_five_onto_an_empty_point_is_one_the_board_sees():
+    from bgc.board.players import wrong_placement
+
+    # the starting position, 6-1: 13/11 is no play of 6-1; the lift leaves four on the 13 point
+    turn, pos = _standard_turn({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, 6, 1)
+    assert 11 not in turn.destinations(pos, 13)
+    assert wrong_placement(turn, pos, 13, 11, 11)["kind"] == "seeable"
+
+
+def test_one_more_checker_on_the_movers_point_of_five_is_not_seen():
+    from bgc.board.players import wrong_placement
+
+    # 8/6 with 6-1 onto the 6 point's five: it reads "five or more" before and after
+    turn, pos = _standard_turn({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, 6, 1)
+    assert wrong_placement(turn, pos, 8, 6, 6)["kind"].startswith("onto the mover's point of five or more")
+
+
+def test_a_checker_put_where_one_lifted_unseen_from_a_point_of_six_may_go_cannot_be_told_apart():
+    from bgc.board.players import wrong_placement
+
+    # 14/12 is no play of 6-1, but 13/12 is, and a lift from the 13 point's six is not seen: the
+    # checker on 12 may be that one. With five on the 13 point its lift is seen: a wrong placement.
+    opponent = {1: 3, 2: 3, 3: 3, 4: 3, 5: 3}
+    turn, pos = _standard_turn({14: 1, 13: 6, 6: 8}, opponent, 6, 1)
+    assert wrong_placement(turn, pos, 14, 12, 12)["kind"].startswith("where a checker whose lift is not seen")
+    turn, pos = _standard_turn({14: 1, 13: 5, 6: 9}, opponent, 6, 1)
+    assert wrong_placement(turn, pos, 14, 12, 12)["kind"] == "seeable"
+
+
+def test_puff_a_larger_die_step_of_a_legal_play_put_down_first_is_out_of_order_not_wrong_at_the_board():
+    from bgrules.position import Position
+    from bgrules.rules import ruleset
+    from bgrules.turn import Turn
+    from bgc.board.players import wrong_placement
+
+    # Long Puff plays the smaller die first; 2-1 here: 21/20* 17/15 is legal, so 17/15 put down
+    # first leaves a board that the legal play finishes (docs/variants.md, smaller_first)
+    pos = Position.from_id("AADIfAwA1nMOAA")
+    turn = Turn(pos, 2, 1, ruleset("longpuff"))
+    assert 15 not in turn.destinations(pos, 17)
+    assert "21/20* 17/15" in [p.notation() for p in turn.plays()]
+    assert wrong_placement(turn, pos, 17, 15, 15)["kind"].startswith("a legal play's step out of the dice's order")
+
+
+def test_noisy_games_flag_every_wrong_placement_the_board_can_see():
+    # the short version of the every-ruleset noisy run's missed flags (docs/reliability.md): one
+    # turn in two begins with a wrong placement; every one the sensors can see is flagged
+    rg = _script("reliability_games")
+    results = [rg.play_game(3, "both", 6000, v, illegal=0.5) for v in ("standard", "longpuff", "aceydeucey")]
+    s = rg.summarize(results)
+    assert s["wrong"] >= 20
+    assert s["missed_seeable"] == [], rg.report(s)
+    assert s["false_flags"] == 0, rg.report(s)
+
+
+def test_long_puff_entering_with_the_larger_die_first_then_the_smaller_is_out_of_order_not_wrong():
+    from bgc.board.players import _out_of_order
+
+    # bar/24/22 with 2-1 (the 1 first): the checker put on 23 first with the 2 is the same
+    # checker's path with the dice swapped; the finished board cannot tell
+    assert _out_of_order([(25, 24, False), (24, 22, False)], 25, 23)
+    assert not _out_of_order([(25, 24, False), (24, 22, False)], 25, 21)
+    assert not _out_of_order([(25, 24, False), (13, 11, False)], 25, 23)

@@ -88,10 +88,11 @@ class Action:
 HIT_ACROSS = ("french2",)
 
 
-def plan_play(play, turn, colour, rng, handling, illegal=False):
+def plan_play(play, turn, colour, rng, handling, illegal=False, wrong_log=None):
     """The hand's actions for ``play`` (one of ``turn.plays()``; ``turn.start`` is the mover's
     view) by the player of ``colour``; DONE is the caller's. With ``illegal`` one checker is first
-    put on a point where it may not go, and taken on once that point shows red.
+    put on a point where it may not go, and taken on once that point shows red; ``wrong_log``, a
+    list, gets what the sensors can know of that placement (``wrong_placement``).
     Returns (actions, the wrong board point or None)."""
     if turn.rules.key in simmod.TOWERS:
         return _plan_towers(play, turn, colour, rng, handling), None
@@ -131,6 +132,8 @@ def plan_play(play, turn, colour, rng, handling, illegal=False):
             wrong = _wrong_destination(turn, cur, src, colour, opposite)
             if wrong is not None:
                 wrong_at = board_point(wrong, colour)
+                if wrong_log is not None:
+                    wrong_log.append(wrong_placement(turn, cur, src, wrong, wrong_at))
                 acts.append(Action(_r(rng, 10, 40), "lift", bsrc, colour))
                 acts += _carry(bsrc, wrong_at, rng, h)
                 acts.append(Action(_r(rng, 2, 10), "place", wrong_at))
@@ -266,6 +269,42 @@ def _wrong_destination(turn, cur, src, colour, opposite=None):
     return None
 
 
+def wrong_placement(turn, cur, src, wrong, board_at):
+    """What the sensors can know of a checker from ``src`` put on ``wrong`` (mover's numbering)
+    in the mid-turn position ``cur`` (hardware/sensing.md). A point already holding five or more
+    of the mover's reads "five or more" before and after: one more is not seen. A checker put
+    down where another checker whose lift is not seen (one waiting beside the board, or one from
+    a point of six or more) may legally go could be that one: the board cannot tell which was put
+    down. A step that a legal play makes, put down out of the dice's order (Puff's smaller die
+    first), is flagged only when no order can still make it legal (docs/variants.md): the
+    finished board cannot tell the order. Anything else the board can see."""
+    if cur.mover(wrong) >= 5:
+        kind = "onto the mover's point of five or more (not seen)"
+    elif any(_out_of_order(play.steps, src, wrong) for play in turn.plays()):
+        kind = "a legal play's step out of the dice's order (flagged at DONE if at all)"
+    elif any(wrong in turn.destinations(cur, p) for p in range(1, 26)
+             if p != src and (cur.mover(p) >= 6 or (p == 25 and not cur.mover(25)))):
+        kind = "where a checker whose lift is not seen may go (waiting, or from six or more)"
+    else:
+        kind = "seeable"
+    return {"kind": kind, "board_point": board_at, "src": src, "wrong": wrong, "pos": cur.id(),
+            "own_on_wrong": cur.mover(wrong), "own_on_src": cur.mover(src), "flagged": False}
+
+
+def _out_of_order(steps, src, wrong):
+    """Whether a checker from ``src`` put on ``wrong`` is a step of ``steps`` made in another
+    order: one of its own steps, or the first of two steps of one checker with the dice swapped."""
+    for i, (a, b, _hit) in enumerate(steps):
+        if a != src:
+            continue
+        if b == wrong:
+            return True
+        for c, e, _hit2 in steps[i + 1:]:
+            if c == b and src - (b - e) == wrong:
+                return True
+    return False
+
+
 def _r(rng, a, b):
     return rng.randint(a, b)
 
@@ -364,6 +403,7 @@ class Players:
                       "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
                       "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0}
         self.false_flags = []  # the events counted as false illegal flags
+        self.wrong_placements = []  # each intended wrong placement: wrong_placement(), flagged or not
         self.history = []  # the last hand actions: (frame, action), for reporting a false flag
         sim.serial.listeners.append(self._on_event)
         sim.on_frame.append(self.tick)
@@ -378,6 +418,8 @@ class Players:
         if kind == "illegal":
             if ev.get("at") == "place" and self.expect_wrong is not None and ev.get("board_point") == self.expect_wrong:
                 self.stats["illegal_flagged"] += 1
+                if self.wrong_placements:
+                    self.wrong_placements[-1]["flagged"] = True
             else:
                 self.stats["false_illegal"] += 1
                 st = self.sim.status() or {}
@@ -566,8 +608,10 @@ class Players:
             play = choose_play(plays, self.rng, rules.backwards)
             self.turn_play = play
             wrong = self.rng.random() < self.h.illegal
-            acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong)
+            acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong,
+                                       wrong_log=self.wrong_placements)
             if wrong_at is not None:
+                self.wrong_placements[-1].update(dice=tuple(d), frame=sim.frames)
                 self.stats["illegal_attempts"] += 1
                 self.expect_wrong = wrong_at
             else:
