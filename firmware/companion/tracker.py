@@ -310,19 +310,30 @@ class Tracker:
                     cover[p] = 1
         short_w = self._on(known, wb) - self._on(seen, wb)
         short_b = self._on(known, bb) - self._on(seen, bb)
+        ok = self.under_ok
         if short_w <= 0 and short_b <= 0:
-            # a cell that reads weak with nothing missing is a weakly sensed checker, not one on
-            # top: only a cell that turns weak while a checker is unaccounted for counts
-            self.under_ok[:] = under
-            # and where the other colour was then seen in a cell of its own (Pin: the pinner
+            # A cell that reads weak with nothing missing is a weakly sensed checker, not one on
+            # top: only a cell that turns weak while a checker is unaccounted for counts. It
+            # stays weak for the tracker until its point's checkers change, as its flag comes
+            # and goes with noise where the reading sits at the threshold (a level learnt from
+            # two checkers stacked, the top one since lifted: hardware/sensing.md).
+            # And where the other colour was then seen in a cell of its own (Pin: the pinner
             # beside a weakly sensed pinned checker), nothing is on top: when that checker
-            # leaves, the weak cell must not keep it counted
+            # leaves, the weak cell must not keep it counted.
             mixed = self.mixed
+            opp = self.opp
             for p in range(1, 25):
+                u = under[p]
+                o = ok[p]
+                if o and seen[wb + p] == known[wb + p] and seen[bb + opp[p]] == known[bb + opp[p]]:
+                    if o & 15 > u & 15:
+                        u = u & 240 | o & 15
+                    if o & 240 > u & 240:
+                        u = u & 15 | o & 240
+                ok[p] = u
                 c = cover[p] & 1
                 cover[p] = 2 if under[p] and mixed[p] and not c else c
             return
-        ok = self.under_ok
         lo = self.lo
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
