@@ -69,7 +69,6 @@ LEGAL = 1
 LIFTED = 2
 HIT = 3
 ILLEGAL = 4
-VERDICTS = ("same", "legal", "lifted", "hit", "illegal")
 
 _ZERO = bytes(52)
 _AGAINST = bytes([25 - p for p in range(26)])  # the standard board: black's p is 25 - p
