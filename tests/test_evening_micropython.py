@@ -425,3 +425,32 @@ def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets(
     assert R.targets(rep) == [], rep
     assert rep["exported_removed_when_full"] >= 1 and rep["refusals"] == 0, rep
     assert rep["largest_free_block_min"] >= 10 * 1024 and rep["collections"] > 10, rep
+
+
+def test_the_evenings_plan_plays_every_ruleset_doublets_too_and_two_chouettes():
+    """The long evening's default plan (issue 22: "every variant and a chouette"): every one of
+    the 27 rulesets of `bgc variants`, Doublets' towers included, and two chouettes."""
+    sys.path.insert(0, SCRIPTS)
+    try:
+        import reliability_evening as R
+    finally:
+        sys.path.remove(SCRIPTS)
+    from bgrules.rules import VARIANTS
+
+    plan = R.evening_plan(R.EVENING_MATCHES)
+    assert set(VARIANTS) <= set(plan) and plan.count("chouette") == 2, plan
+
+
+@pytest.mark.micropython
+def test_a_doublets_match_in_one_power_on_keeps_the_heap_and_ends():
+    """Doublets in the long evening: the towers taken apart, stacked and lifted off whole by the
+    hands, on the firmware's own loop from .mpy with a Pico's heap; the match ends, nothing is
+    left loaded after it beyond 2 KB, no false flag."""
+    R = _evening_run()
+    ev = R.Evening(2, 240, 1, plan=["standard", "doublets"], quiet=True, fill=False)
+    try:
+        rep = ev.run()
+    finally:
+        ev.close()
+    assert rep["finished"] == 2 and rep["false_flags"] == 0, rep
+    assert R.targets(rep) == [], rep
