@@ -112,7 +112,7 @@ class Tracker:
         self.base = bytearray(52)  # the legal position that explains the frame
         self.mixed = bytearray(25)  # board points showing both colours (a hit in progress)
         self.under = bytearray(25)  # weak cells on a point: white ones + 16 * black ones
-        self.under_ok = bytearray(25)  # ``under`` when every checker was last accounted for
+        self.under_ok = bytearray(25)  # ``under`` seen with every checker accounted for, kept per point until it changes
         # per point: 1 = a checker on top is one the rules placed there; 2 = a weak cell whose
         # other colour was seen in a cell of its own (beside it, not on top)
         self.cover = bytearray(25)
