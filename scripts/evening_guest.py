@@ -284,6 +284,10 @@ def harness(cmd):
             OUT("V ok\n")
         except OSError as exc:
             OUT("V failed %s\n" % exc)
+    elif w[0] == "modules":  # the modules loaded now, one a line, then the end
+        for name in sorted(sys.modules):
+            OUT("V %s\n" % name)
+        OUT("V end\n")
     elif w[0] == "rm":
         try:
             os.remove(w[1])

@@ -311,6 +311,7 @@ class Evening:
         self.pulls = 0
         self.removed = []  # (match, note) for each exported log the firmware removed
         self.wall = 0.0
+        self.first_modules = None  # the modules loaded after the first match's collection
 
     def say(self, text):
         if not self.quiet:
@@ -441,6 +442,9 @@ class Evening:
                 errors[:] = []
                 if not left:
                     self.pull(current)
+        # a moment before the next press: a hand lets go of a button still held (a drop's CUBE
+        # can end the game while it is down), as players.Players does once finished
+        sim.run_ms(300)
         sim.app.players = None
         self.guest.flush()
         finished = pl.finished
@@ -454,11 +458,14 @@ class Evening:
         sim.serial.listeners.remove(on_event)
         self.guest.harness("collect")
         m = dict(self.guest.measures["collect"])
+        loaded = set(name for name in self.guest.harness("modules") if name != "end")
+        if self.first_modules is None:
+            self.first_modules = loaded
         free, total = self.statvfs()
         row = {"i": i, "kind": kind, "finished": finished, "minutes": (sim.board.clock.ms - start_ms) / 60000.0,
                "heap_free": m["free"], "largest": m["largest"], "qstr": m["qstr"], "flash_free": free,
                "phase": st.get("phase"), "games": pl.stats["games"], "false_flags": pl.stats["false_illegal"],
-               "flags": pl.false_flags}
+               "flags": pl.false_flags, "modules_left": sorted(loaded - self.first_modules)}
         self.results.append(row)
         self.say("%2d %-16s %s %5.1f min  heap free %6d  largest %6d  qstr %5d  flash free %7d%s" % (
             i + 1, kind, "done " if finished else "STUCK", row["minutes"], row["heap_free"], row["largest"],
@@ -495,6 +502,9 @@ class Evening:
             "matches_started_low": sum(1 for c in self.low_checks if c[1] < c[2] // LOW_PART),
             "flash_low_missed": len(low_missed),
             "false_flags": sum(r["false_flags"] for r in self.results),
+            # modules still loaded after a match's collection that the first match did not leave
+            "modules_left": ["%d %s: %s" % (r["i"] + 1, r["kind"], " ".join(r["modules_left"]))
+                             for r in self.results if r["modules_left"]],
             "guest_errors": g.errors[:20],
             "wall_s": round(self.wall, 1),
             "start": g.measures.get("start", {}).get("free"), "loaded": g.measures.get("loaded", {}).get("free"),

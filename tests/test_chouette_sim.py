@@ -78,3 +78,32 @@ def test_a_whole_chouette_evening_of_four_players_by_the_automated_players(tmp_p
     finally:
         s.close()
         s.remove_flash()
+
+
+def test_a_game_ended_by_a_drop_lets_go_of_cube_so_a_held_cube_then_closes_the_evening(tmp_path):
+    # The long evening (docs/reliability.md) closed its chouette by holding CUBE as soon as the
+    # players' last game was over. When that game ended with a drop (CUBE held by the box), the
+    # players stopped with the finger still down: the evening's hold was the same press, the
+    # board never closed the chouette, and its 20 KB stayed loaded into the next match.
+    s = S.Sim(flash_dir=str(tmp_path / "flash"), seed=5)
+    try:
+        for d in (5, 3, 5, 1, 2, 6):
+            s.dice.force(d, 1)
+        pl = ChouettePlayers(s, games=1, plan={1: [("team", None, False)]}, seed=5,
+                             handling=P.Handling(illegal=0.0))
+        s.run_ms(50)
+        s.serial.send("chouette names=Anna,Bruno,Carla,Dario")
+        frames = 0
+        while not pl.finished and frames < 100000:
+            s.step()
+            frames += 1
+        assert pl.finished
+        drops = [e for e in s.serial.events if e.get("ev") == "cube" and e.get("action") == "drop"]
+        assert drops, "the planned game ends with the box's drop"
+        s.run_ms(100)
+        s.press("CUBE_W", hold_ms=1000)
+        s.run_ms(300)
+        assert s.serial.last("chouette_end") is not None, [e for e in s.serial.events[-6:]]
+    finally:
+        s.close()
+        s.remove_flash()

@@ -81,3 +81,33 @@ def test_bgc_sim_takes_such_a_flash_as_it_is(tmp_path, capsys):
     assert "File exists" not in out.err
     assert (flash / "journal.file").read_text() == "not a folder\n"
     assert any(n.startswith("m0001.jnl") for n in os.listdir(flash / "journal"))
+
+
+def test_the_words_of_a_refusal_go_at_the_next_collection_and_come_back_for_the_next_refusal(tmp_path):
+    """Why a play is refused is worked out by bgrules.turn_why, loaded only then; it goes with
+    the firmware's next collection like the other once-only modules (main.ONCE_ONLY), so a
+    refused DONE early in the evening does not keep it in the heap for the rest of it."""
+    import sys
+
+    s = simmod.Sim(flash_dir=str(tmp_path / "flash"), seed=3, boot=False)
+    try:
+        s.resume_at(Position.start(), on_roll=0, length=3)
+        s.boot()
+        s.run_until(lambda x: (x.status() or {}).get("phase") == "roll", 3000)
+        s.dice.force(3, 1)
+        s.press("ROLL_W")
+        assert s.run_until(lambda x: x.status()["phase"] == "moving", 2000)
+        s.press("ROLL_W")  # DONE without moving: refused
+        s.run_ms(200)
+        first = s.serial.last("illegal")
+        assert first is not None and first["at"] == "done" and "bgrules.turn_why" in sys.modules, first
+        s.main.unload(s.main.ONCE_ONLY)  # what App.collect drops (gc.mem_alloc is MicroPython's)
+        assert "bgrules.turn_why" not in sys.modules
+        s.serial.events.clear()
+        s.press("ROLL_W")  # refused again, with the same words
+        s.run_ms(200)
+        again = s.serial.last("illegal")
+        assert again is not None and again["reason"] == first["reason"], again
+    finally:
+        s.close()
+        s.remove_flash()

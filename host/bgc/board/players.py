@@ -438,6 +438,13 @@ class Players:
     # --- the frame loop
     def tick(self, sim):
         if self.finished:
+            if self.queue:
+                # A pass (CUBE held) can end the game while the finger is still down: it lets go
+                # now, or the next press would be part of that same hold and count for nothing.
+                for a in self.queue:
+                    if a.kind == "up":
+                        execute(sim, a)
+                self.queue = []
             return
         if self.queue:
             a = self.queue[0]
