@@ -202,3 +202,19 @@ def test_long_puff_entering_with_the_larger_die_first_then_the_smaller_is_out_of
     assert _out_of_order([(25, 24, False), (24, 22, False)], 25, 23)
     assert not _out_of_order([(25, 24, False), (24, 22, False)], 25, 21)
     assert not _out_of_order([(25, 24, False), (13, 11, False)], 25, 23)
+
+
+def test_long_russian_puff_a_checker_put_where_a_waiting_one_may_enter_out_of_order_cannot_be_told_apart():
+    from bgrules.position import Position
+    from bgrules.rules import ruleset
+    from bgrules.turn import Turn
+    from bgc.board.players import wrong_placement
+
+    # 4-2, one of the mover's checkers still waiting (eight of the other's): 22/21 is no play, but bar/21 22/20 is (the 2 first, as the
+    # rule wants, or the 4 first: the finished board cannot tell); a checker put on 21 may be a
+    # waiting one, entered from beside the board where no sensor sees it lifted
+    rules = ruleset("longrussianpuff")
+    pos = Position.from_id("AAzRAQDOALsHAA", rules.opposite).set_waiting(1, 8)
+    turn = Turn(pos, 4, 2, rules)
+    assert "bar/21 22/20" in [p.notation() for p in turn.plays()]
+    assert wrong_placement(turn, pos, 22, 21, 21)["kind"].startswith("where a checker whose lift is not seen")

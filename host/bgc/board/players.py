@@ -278,12 +278,14 @@ def wrong_placement(turn, cur, src, wrong, board_at):
     down. A step that a legal play makes, put down out of the dice's order (Puff's smaller die
     first), is flagged only when no order can still make it legal (docs/variants.md): the
     finished board cannot tell the order. Anything else the board can see."""
+    plays = turn.plays()
+    unseen = [p for p in range(1, 26) if p != src and (cur.mover(p) >= 6 or (p == 25 and not cur.mover(25)))]
     if cur.mover(wrong) >= 5:
         kind = "onto the mover's point of five or more (not seen)"
-    elif any(_out_of_order(play.steps, src, wrong) for play in turn.plays()):
+    elif any(_out_of_order(play.steps, src, wrong) for play in plays):
         kind = "a legal play's step out of the dice's order (flagged at DONE if at all)"
-    elif any(wrong in turn.destinations(cur, p) for p in range(1, 26)
-             if p != src and (cur.mover(p) >= 6 or (p == 25 and not cur.mover(25)))):
+    elif any(wrong in turn.destinations(cur, p) or any(_out_of_order(play.steps, p, wrong) for play in plays)
+             for p in unseen):
         kind = "where a checker whose lift is not seen may go (waiting, or from six or more)"
     else:
         kind = "seeable"
