@@ -218,7 +218,6 @@ def test_watch_web_follows_a_game_on_a_serial_board_through_unplugging(tmp_path)
     assert "board unplugged" in out and "board back on" in out
 
 
-
 # --- the page on a phone and on a desktop; what it draws (issue 21) ---------------------------------
 
 # Element boxes as the browser lays them out (getBoundingClientRect, CSS px of the layout viewport).
@@ -419,13 +418,37 @@ def test_web_host_0000_prints_the_addresses_other_devices_can_open(capsys):
         server.stop()
 
 
-@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
-                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+CUBES_JOURNAL = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
+needs_engine = pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
+                                  reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+
+
+@pytest.fixture
+def reviewed():
+    """The page's server, its hub holding the 3-point match with cubes and a game open on the
+    board, and that match's analysis: (server, review)."""
+    hub = Hub("the virtual board", journal_text=lambda: open(CUBES_JOURNAL).read())
+    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        yield server, hub.review()
+    finally:
+        server.stop()
+
+
+def open_review(browser, url):
+    """Open the page and ask for the review, as a player does; wait until it is shown."""
+    browser.open(url)
+    assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
+    browser.js('document.getElementById("review-go").click()')
+    assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
+
+
+@needs_engine
 def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
     """issue 24, item 2 (part): the finished match's plays that lost equity, with the best play and
     the mark, the cube errors and the players' totals, on the page when the review is asked for."""
-    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
-    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
+    hub = Hub("the virtual board", journal_text=lambda: open(CUBES_JOURNAL).read())
     server = serve(hub, "127.0.0.1", 0)
     try:
         with urllib.request.urlopen(server.url + "review", timeout=120) as r:
@@ -458,13 +481,12 @@ def test_the_review_shows_gnu_backgammons_analysis_of_the_match_when_asked():
         server.stop()
 
 
-@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
-                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+@needs_engine
 def test_live_review_tells_each_plays_error_only_when_switched_on():
     """issue 24, item 2 (part): after each play, its equity lost and the best play; off by default."""
     from bgc.logs import analysis
 
-    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    lines = open(CUBES_JOURNAL).read().splitlines(True)
     journal = ["".join(lines[:30])]
     hub = Hub("the virtual board", journal_text=lambda: journal[0])
     server = serve(hub, "127.0.0.1", 0)
@@ -496,16 +518,14 @@ def test_live_review_tells_each_plays_error_only_when_switched_on():
         server.stop()
 
 
-
-@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
-                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
+@needs_engine
 def test_after_a_play_the_review_analyses_that_play_alone_not_the_match_again():
     """issue 24, item 2 (live review): the engine's work after a new play or cube action is that
     record's (the analysed nodes in what GNU Backgammon wrote), not the whole match's, and the
     record is what GNU Backgammon's analysis of the whole match says of it."""
     from bgc.logs import analysis
 
-    lines = open(os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")).read().splitlines(True)
+    lines = open(CUBES_JOURNAL).read().splitlines(True)
     shown = [40]
     hub = Hub("the virtual board", journal_text=lambda: "".join(lines[:shown[0]]))
     first = hub.review()
@@ -532,111 +552,88 @@ def test_after_a_play_the_review_analyses_that_play_alone_not_the_match_again():
     assert sum(work) >= 4
 
 
-
-@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
-                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
-def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn():
+@needs_engine
+def test_a_review_row_puts_the_board_before_that_play_with_the_played_and_best_play_drawn(reviewed):
     """issue 24, item 2 (part): the board at a reviewed play, the play made and the best one drawn."""
     from bgc.web.hub import counts_from_status
 
-    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
-    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
-    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
-    server = serve(hub, "127.0.0.1", 0)
-    try:
-        data = hub.review()
-        shown = [rec for g in data["games"] for rec in g["records"] if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
-        rec = shown[1]  # White's 6-6 in game 1: 13/7 13/7 8/2 8/2 for 24/18 24/18 13/7 13/7
-        assert rec["played"] == "13/7 13/7 8/2 8/2" and rec["best"] == "24/18 24/18 13/7 13/7"
-        white, black = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]})
-        with Browser() as browser:
-            browser.open(server.url)
-            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
-            browser.js('document.getElementById("review-go").click()')
-            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
-            browser.js('document.querySelectorAll("#review tr.play")[1].click()')
-            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
-                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
-            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
-            assert sum(w + b for _, w, b in board) > 20  # checkers on the board, not an empty one
-            steps = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("#arrows line")].map(l => l.getAttribute("class")))'))
-            assert steps.count("step played") == 4 and steps.count("step best") == 4
-            assert "before White's 6-6" in browser.js('document.getElementById("review-at").textContent')
-            browser.js('document.querySelectorAll("#review tr.play")[1].click()')  # again: the live board
-            assert browser.js('document.querySelectorAll("#arrows line").length') == 0
-            live = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
-                                         'g => +g.dataset.white + +g.dataset.black))'))
-            assert sum(live) == 30 and live != [white[p] + black[p] for p in range(1, 25)]
-            # every play: the best plays are listed too, and a click shows one
-            browser.js('document.getElementById("review-all").click()')
-            plays = [r for g in data["games"] for r in g["records"] if r["kind"] == "move" and r.get("position")]
-            assert browser.js('document.querySelectorAll("#review tr.play").length') == len(plays) > len(shown)
-            first = plays[0]
-            browser.js('document.querySelectorAll("#review tr.play")[0].click()')
-            white, black = counts_from_status({"pos": first["position"], "on_roll": first["player"]})
-            board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
-                                          'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
-            assert board == [[p, white[p], black[p]] for p in range(1, 25)]
-    finally:
-        server.stop()
+    server, data = reviewed
+    shown = [rec for g in data["games"] for rec in g["records"] if rec["kind"] == "move" and rec.get("loss", 0) > 0.001]
+    rec = shown[1]  # White's 6-6 in game 1: 13/7 13/7 8/2 8/2 for 24/18 24/18 13/7 13/7
+    assert rec["played"] == "13/7 13/7 8/2 8/2" and rec["best"] == "24/18 24/18 13/7 13/7"
+    white, black = counts_from_status({"pos": rec["position"], "on_roll": rec["player"]})
+    with Browser() as browser:
+        open_review(browser, server.url)
+        browser.js('document.querySelectorAll("#review tr.play")[1].click()')
+        board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                      'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+        assert board == [[p, white[p], black[p]] for p in range(1, 25)]
+        assert sum(w + b for _, w, b in board) > 20  # checkers on the board, not an empty one
+        steps = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("#arrows line")].map(l => l.getAttribute("class")))'))
+        assert steps.count("step played") == 4 and steps.count("step best") == 4
+        assert "before White's 6-6" in browser.js('document.getElementById("review-at").textContent')
+        browser.js('document.querySelectorAll("#review tr.play")[1].click()')  # again: the live board
+        assert browser.js('document.querySelectorAll("#arrows line").length') == 0
+        live = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                     'g => +g.dataset.white + +g.dataset.black))'))
+        assert sum(live) == 30 and live != [white[p] + black[p] for p in range(1, 25)]
+        # every play: the best plays are listed too, and a click shows one
+        browser.js('document.getElementById("review-all").click()')
+        plays = [r for g in data["games"] for r in g["records"] if r["kind"] == "move" and r.get("position")]
+        assert browser.js('document.querySelectorAll("#review tr.play").length') == len(plays) > len(shown)
+        first = plays[0]
+        browser.js('document.querySelectorAll("#review tr.play")[0].click()')
+        white, black = counts_from_status({"pos": first["position"], "on_roll": first["player"]})
+        board = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                      'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+        assert board == [[p, white[p], black[p]] for p in range(1, 25)]
 
 
-@pytest.mark.skipif(__import__("bgc.logs.analysis", fromlist=["x"]).engine_version() is None,
-                    reason="PyPI gnubg (GNU Backgammon's engine) is not installed")
-def test_a_cube_decision_in_the_review_puts_its_board_cube_right_action_and_error_on_the_board():
+@needs_engine
+def test_a_cube_decision_in_the_review_puts_its_board_cube_right_action_and_error_on_the_board(reviewed):
     """issue 24, item 2 (part): the cube decisions, missed doubles included, drawn: a click on one
     puts the board and the cube as they stood on the page, with what was done, GNU Backgammon's
     right action and the error on the board."""
     from bgc.web.hub import counts_from_status
 
-    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "journal_3point_cubes.jnl")
-    hub = Hub("the virtual board", journal_text=lambda: open(fixture).read())
-    opened(hub, position_status(START, START, dice=[5, 3], phase="moving"))
-    server = serve(hub, "127.0.0.1", 0)
-    try:
-        data = hub.review()
-        cubes = [rec for g in data["games"] for rec in g["records"] if (rec.get("cube") or {}).get("right")]
-        errors = [rec for rec in cubes if rec["cube"]["error"] > 0.0005]
-        missed = [rec for rec in errors if rec["kind"] == "move" and rec["cube"]["right"].startswith("double")]
-        assert missed and any(rec["kind"] == "double" for rec in cubes) and all(rec.get("board") for rec in cubes)
-        names = data["names"]
+    server, data = reviewed
+    cubes = [rec for g in data["games"] for rec in g["records"] if (rec.get("cube") or {}).get("right")]
+    errors = [rec for rec in cubes if rec["cube"]["error"] > 0.0005]
+    missed = [rec for rec in errors if rec["kind"] == "move" and rec["cube"]["right"].startswith("double")]
+    assert missed and any(rec["kind"] == "double" for rec in cubes) and all(rec.get("board") for rec in cubes)
+    names = data["names"]
 
-        def board():
-            return json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
-                                         'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
+    def board():
+        return json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map('
+                                     'g => [+g.dataset.point, +g.dataset.white, +g.dataset.black]))'))
 
-        def shows(rec, index):
-            browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % index)
-            white, black = counts_from_status({"pos": rec["position"],
-                                               "on_roll": rec.get("position_player", rec["player"])})
-            assert board() == [[p, white[p], black[p]] for p in range(1, 25)]
-            cube = svg_attrs(browser.dom(), "board-cube")
-            assert cube["data-value"] == str(rec["cube_value"])
-            assert cube["data-owner"] == {-1: "centre", 0: "white", 1: "black"}[rec["cube_owner"]]
-            return browser.js('document.getElementById("cube-verdict").textContent')
+    def shows(rec, index):
+        browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % index)
+        white, black = counts_from_status({"pos": rec["position"],
+                                           "on_roll": rec.get("position_player", rec["player"])})
+        assert board() == [[p, white[p], black[p]] for p in range(1, 25)]
+        cube = svg_attrs(browser.dom(), "board-cube")
+        assert cube["data-value"] == str(rec["cube_value"])
+        assert cube["data-owner"] == {-1: "centre", 0: "white", 1: "black"}[rec["cube_owner"]]
+        return browser.js('document.getElementById("cube-verdict").textContent')
 
-        with Browser() as browser:
-            browser.open(server.url)
-            assert wait_for(lambda: 'data-events="' in browser.dom(), 20)
-            browser.js('document.getElementById("review-go").click()')
-            assert wait_for(lambda: "24/18 24/18 13/7 13/7" in browser.dom(), 60)
-            # the cube errors are listed, each one a click away from its board
-            assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(errors)
-            rec = missed[0]
-            c = rec["cube"]
-            assert shows(rec, errors.index(rec)) == "%s: missed double; right: %s; error %.3f%s" % (
-                names[rec["player"]], c["right"], c["error"], " (%s)" % c["mark"] if c["mark"] else "")
-            assert "missed double" in browser.js('document.getElementById("review-at").textContent')
-            # again: the live board, without the verdict
-            browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % errors.index(rec))
-            assert browser.js('document.getElementById("cube-verdict").textContent') == ""
-            assert sum(w + b for _, w, b in board()) == 30
-            # every cube decision: the doubles and their answers too, right or wrong
-            browser.js('document.getElementById("review-all").click()')
-            assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(cubes)
-            for kind in ("double", "take", "pass"):
-                for rec in [r for r in cubes if r["kind"] == kind][:1]:
-                    words = shows(rec, cubes.index(rec))
-                    assert words.startswith("%s: %s; right: %s; " % (names[rec["player"]], kind, rec["cube"]["right"]))
-    finally:
-        server.stop()
+    with Browser() as browser:
+        open_review(browser, server.url)
+        # the cube errors are listed, each one a click away from its board
+        assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(errors)
+        rec = missed[0]
+        c = rec["cube"]
+        assert shows(rec, errors.index(rec)) == "%s: missed double; right: %s; error %.3f%s" % (
+            names[rec["player"]], c["right"], c["error"], " (%s)" % c["mark"] if c["mark"] else "")
+        assert "missed double" in browser.js('document.getElementById("review-at").textContent')
+        # again: the live board, without the verdict
+        browser.js('document.querySelectorAll("#review tr.cube-decision")[%d].click()' % errors.index(rec))
+        assert browser.js('document.getElementById("cube-verdict").textContent') == ""
+        assert sum(w + b for _, w, b in board()) == 30
+        # every cube decision: the doubles and their answers too, right or wrong
+        browser.js('document.getElementById("review-all").click()')
+        assert browser.js('document.querySelectorAll("#review tr.cube-decision").length') == len(cubes)
+        for kind in ("double", "take", "pass"):
+            for rec in [r for r in cubes if r["kind"] == kind][:1]:
+                words = shows(rec, cubes.index(rec))
+                assert words.startswith("%s: %s; right: %s; " % (names[rec["player"]], kind, rec["cube"]["right"]))
