@@ -93,11 +93,7 @@ def test_a_game_ended_by_a_drop_lets_go_of_cube_so_a_held_cube_then_closes_the_e
                              handling=P.Handling(illegal=0.0))
         s.run_ms(50)
         s.serial.send("chouette names=Anna,Bruno,Carla,Dario")
-        frames = 0
-        while not pl.finished and frames < 100000:
-            s.step()
-            frames += 1
-        assert pl.finished
+        assert s.run_until(lambda _: pl.finished, 1000 * 1000)
         drops = [e for e in s.serial.events if e.get("ev") == "cube" and e.get("action") == "drop"]
         assert drops, "the planned game ends with the box's drop"
         s.run_ms(100)
