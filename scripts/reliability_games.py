@@ -101,6 +101,9 @@ def main(argv=None):
     ap.add_argument("--wall-minutes", type=float, default=None,
                     help="start no new game after this many minutes of wall time")
     ap.add_argument("--json", metavar="FILE", help="also write every game's figures to FILE (JSON)")
+    ap.add_argument("--resume", metavar="FILE",
+                    help="go on with a run cut at its wall budget: FILE is its --json; the games in it are "
+                         "not played again and count in the figures")
     args = ap.parse_args(argv)
     t0 = time.time()
     variants = VARIANTS if args.variant == "all" else (args.variant,)
@@ -109,6 +112,15 @@ def main(argv=None):
     jobs = [(args.seed + i, args.hits, max_frames, v, args.illegal) for i in range(args.games) for v in variants]
     deadline = None if args.wall_minutes is None else t0 + 60.0 * args.wall_minutes
     results = []
+    if args.resume:
+        try:
+            with open(args.resume) as f:
+                results = json.load(f)["games"]
+        except (OSError, ValueError, KeyError) as exc:
+            sys.exit("reliability_games: cannot resume from %s: %s" % (args.resume, exc))
+        played = set((r["variant"], r["seed"]) for r in results)
+        jobs = [j for j in jobs if (j[3], j[0]) not in played]
+    total = len(results) + len(jobs)
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             pending = collections.deque()
@@ -123,14 +135,14 @@ def main(argv=None):
                     if res.ready():
                         pending.remove(res)
                         results.append(res.get())
-                        _progress(results[-1], len(results), len(jobs))
+                        _progress(results[-1], len(results), total)
                 time.sleep(0.2)
     else:
         for x in jobs:
             if deadline is not None and time.time() >= deadline:
                 break
             results.append(play_game(*x))
-            _progress(results[-1], len(results), len(jobs))
+            _progress(results[-1], len(results), total)
     summary = summarize(results)
     summary["seconds"] = round(time.time() - t0, 1)
     if args.json:

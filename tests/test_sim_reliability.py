@@ -218,3 +218,26 @@ def test_long_russian_puff_a_checker_put_where_a_waiting_one_may_enter_out_of_or
     turn = Turn(pos, 4, 2, rules)
     assert "bar/21 22/20" in [p.notation() for p in turn.plays()]
     assert wrong_placement(turn, pos, 22, 21, 21)["kind"].startswith("where a checker whose lift is not seen")
+
+
+def test_a_noisy_run_cut_at_its_wall_budget_goes_on_from_its_json(tmp_path, capsys):
+    # docs/reliability.md: `--resume FILE` plays only the games FILE lacks and counts them all
+    import json
+
+    rg = _script("reliability_games")
+    first = tmp_path / "run.json"
+    rg.main(["--variant", "eureka", "--games", "1", "--jobs", "1", "--max-minutes", "0.2", "--json", str(first)])
+    done = json.loads(first.read_text())["games"]
+    assert [(g["variant"], g["seed"]) for g in done] == [("eureka", 1)]
+    both = tmp_path / "both.json"
+    rg.main(["--variant", "eureka", "--games", "2", "--jobs", "1", "--max-minutes", "0.2",
+             "--resume", str(first), "--json", str(both)])
+    games = json.loads(both.read_text())["games"]
+    assert [(g["variant"], g["seed"]) for g in games] == [("eureka", 1), ("eureka", 2)]
+    assert games[0] == done[0]  # taken over, not played again
+    assert "games: 2 " in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(SystemExit) as exc:
+        rg.main(["--variant", "eureka", "--games", "1", "--resume", str(bad)])
+    assert "cannot resume from" in str(exc.value)
