@@ -241,3 +241,16 @@ def test_a_noisy_run_cut_at_its_wall_budget_goes_on_from_its_json(tmp_path, caps
     with pytest.raises(SystemExit) as exc:
         rg.main(["--variant", "eureka", "--games", "1", "--resume", str(bad)])
     assert "cannot resume from" in str(exc.value)
+
+
+def test_a_checker_put_where_the_board_then_shows_another_legal_play_under_way_cannot_be_told_apart():
+    from bgc.board.players import _apply, wrong_placement
+
+    # 3-2, three on the 2 point and one on the 3 point: 3/off, then a checker from the 2 point
+    # put on the 1 point. That checker may not go there, but the board now shows 3/1 2/off: the
+    # sensors see where checkers are, not which one moved (docs/reliability.md, missed flags)
+    turn, start = _standard_turn({2: 3, 3: 1}, {1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, 3, 2)
+    cur = _apply(start, 3, 0, [])
+    assert 1 not in turn.destinations(cur, 2)
+    assert "3/1 2/off" in [p.notation() for p in turn.plays()]
+    assert wrong_placement(turn, cur, 2, 1, 1)["kind"].startswith("the board then shows a legal play under way")

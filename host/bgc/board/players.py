@@ -9,6 +9,7 @@ simple pip-count policy.
 from the firmware's events. Everything is seeded (``random.Random``), so a run is reproducible.
 """
 
+import itertools
 import random
 
 from bgrules import STANDARD, Turn
@@ -287,10 +288,34 @@ def wrong_placement(turn, cur, src, wrong, board_at):
     elif any(wrong in turn.destinations(cur, p) or any(_out_of_order(play.steps, p, wrong) for play in plays)
              for p in unseen):
         kind = "where a checker whose lift is not seen may go (waiting, or from six or more)"
+    elif _on_a_legal_path(turn, _apply(cur, src, wrong, [], turn.rules.across or turn.rules.opposite), plays):
+        kind = "the board then shows a legal play under way (other checkers' steps)"
     else:
         kind = "seeable"
     return {"kind": kind, "board_point": board_at, "src": src, "wrong": wrong, "pos": cur.id(),
             "own_on_wrong": cur.mover(wrong), "own_on_src": cur.mover(src), "flagged": False}
+
+
+def _on_a_legal_path(turn, pos, plays):
+    """Whether ``pos`` is what the board shows part-way through, or at the end of, one of
+    ``plays`` made in some order of its steps: the sensors see where checkers are, not which
+    checker went where (a checker from the 2 point put on the 1 point looks like 3/1 2/off's
+    first step when the 3 point's checker is already off)."""
+    want = bytes(pos.cells)
+    hit_map = turn.rules.across or turn.rules.opposite
+    for play in plays:
+        steps = play.steps
+        for order in itertools.permutations(range(len(steps))):
+            at = turn.start
+            try:
+                for k in order:
+                    a, b, hit = steps[k]
+                    at = _apply(at, a, b, [b] if hit else [], hit_map)
+                    if bytes(at.cells) == want:
+                        return True
+            except ValueError:  # a step taken before the checker it moves got there
+                continue
+    return False
 
 
 def _out_of_order(steps, src, wrong):
