@@ -59,11 +59,7 @@ def test_a_checker_on_top_of_a_cell_weak_before_its_point_changed_is_still_flagg
     std = ruleset("standard")
     start = Position.start()
     turn = Turn(start, 2, 1)
-    white = [0] * 26
-    black = [0] * 26
-    for p in range(1, 26):
-        black[25 - p if p < 25 else 25] += start.cells[p]
-        white[p] += start.cells[26 + p]
+    white, black = _counts(start, std)
     assert black[19] == 5
     tr = Tracker()
     tr.begin(start, False, turn, std)

@@ -322,31 +322,46 @@ def test_pin_demo_ends_a_locked_game_by_a_resignation(capsys):
     assert out.strip() == "White wins a single game (39 points) by resignation: neither player could ever move again."
 
 
+def _at_the_board(tmp_path, position_id, dice):
+    """A Pin match on the board at ``position_id`` (Black on roll with ``dice``)."""
+    from companion_helpers import Harness, ROLL_W
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=1, rules="pin")
+    h.press(ROLL_W)
+    at(h, Position.from_id(position_id, PIN.opposite, True), False, dice)
+    return h
+
+
+def _white_reads_weak(h, board_point):
+    """The harness's frames from now, with White's one checker on ``board_point`` reading weak
+    (UNDER: a checker on top of it, or a weakly sensed one)."""
+    from drivers.classify import UNDER
+
+    plain = h.frame
+
+    def frame():
+        f = plain()
+        cells = [c for c in range(5 * (board_point - 1), 5 * board_point) if f[c] & 3 == 1]
+        assert len(cells) == 1  # White's pinned checker
+        f[cells[0]] |= UNDER
+        return f
+
+    return frame
+
+
 def test_pin_at_the_board_a_checker_that_joined_a_pinned_one_on_a_full_point_is_counted_once(tmp_path):
     # `bgc sim --demo --seed 913252 --variant pin`: Black 5-4 plays 12/7 5/1. Black's 7 (board
     # point 18) holds White's pinned checker and four of Black's: 12/7 fills it, the fifth black
     # goes on top of the white (UNDER). Lifting the checker on Black's 5 then flagged "Checkers
     # only move forward" on 18: the full point's count, taken from what the tracker knows, already
     # held the checker on top, and the weak cell counted it a second time.
-    from companion_helpers import Harness, ROLL_W, ROLL_B
-    from drivers.classify import UNDER
-    from test_companion_game import at
+    from companion_helpers import ROLL_B
 
-    h = Harness(tmp_path, openings=[(6, 1)])
-    h.start_match(length=1, rules="pin")
-    h.press(ROLL_W)
-    start = Position.from_id("3gYBFgeHz4MDAA", PIN.opposite, True)  # Black on roll
-    at(h, start, False, (5, 4))
+    h = _at_the_board(tmp_path, "3gYBFgeHz4MDAA", (5, 4))
     assert (h.white[18], h.black[18]) == (1, 4)
-    plain = h.frame
-
-    def covered():
-        f = plain()
-        cells = [c for c in range(5 * 17, 5 * 18) if f[c] & 3 == 1]
-        assert len(cells) == 1  # White's pinned checker
-        f[cells[0]] |= UNDER
-        return f
-
+    covered = _white_reads_weak(h, 18)
     h.move("b", 13, 18, show=False)  # 12/7: on top of the pinned checker, not seen itself
     h.black[18] -= 1
     h.frame = covered
@@ -368,26 +383,11 @@ def test_pin_at_the_board_a_pinner_beside_a_weakly_sensed_pinned_checker_is_seen
     # 3/off 1/off: the pinner, seen in its own cell, is lifted off, but the weak white cell was
     # taken for the pinner still on top: "Both dice must be played" at DONE, then again and again
     # until the game stalled (96 false flags, the game never ended).
-    from companion_helpers import Harness, ROLL_W, ROLL_B
-    from drivers.classify import UNDER
-    from test_companion_game import at
+    from companion_helpers import ROLL_B
 
-    h = Harness(tmp_path, openings=[(6, 1)])
-    h.start_match(length=1, rules="pin")
-    h.press(ROLL_W)
-    start = Position.from_id("974BACB9DwAAAA", PIN.opposite, True)  # Black on roll
-    at(h, start, False, (4, 1))
+    h = _at_the_board(tmp_path, "974BACB9DwAAAA", (4, 1))
     assert (h.white[24], h.black[24]) == (1, 1)
-    plain = h.frame
-
-    def weak_white():
-        f = plain()
-        cells = [c for c in range(5 * 23, 5 * 24) if f[c] & 3 == 1]
-        assert len(cells) == 1  # White's pinned checker, in a cell of its own
-        f[cells[0]] |= UNDER
-        return f
-
-    h.frame = weak_white
+    h.frame = _white_reads_weak(h, 24)  # White's pinned checker, in a cell of its own
     h.show()
     assert h.events("illegal") == []
     h.lift("b", 22)  # 3/off

@@ -426,8 +426,7 @@ class Players:
         self.expect_wrong = None  # board point of an intended wrong placement
         self.released_at = -1000  # frame of the last button release
         self.finished = False
-        self.stats = {"turns": 0, "checker_moves": 0, "illegal_attempts": 0, "illegal_flagged": 0,
-                      "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
+        self.stats = {"turns": 0, "checker_moves": 0, "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
                       "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0}
         self.false_flags = []  # the events counted as false illegal flags
         self.wrong_placements = []  # each intended wrong placement: wrong_placement(), flagged or not
@@ -444,7 +443,6 @@ class Players:
         kind = ev.get("ev")
         if kind == "illegal":
             if ev.get("at") == "place" and self.expect_wrong is not None and ev.get("board_point") == self.expect_wrong:
-                self.stats["illegal_flagged"] += 1
                 if self.wrong_placements:
                     self.wrong_placements[-1]["flagged"] = True
             else:
@@ -646,7 +644,6 @@ class Players:
                                        wrong_log=self.wrong_placements)
             if wrong_at is not None:
                 self.wrong_placements[-1].update(dice=tuple(d), frame=sim.frames)
-                self.stats["illegal_attempts"] += 1
                 self.expect_wrong = wrong_at
             else:
                 self.expect_wrong = None

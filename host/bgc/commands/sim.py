@@ -402,7 +402,9 @@ def run_demo(args, simmod):
             end["names"][end["winner"]], end["score"][end["winner"]], end["score"][1 - end["winner"]],
             args.length, st["games"], "" if st["games"] == 1 else "s", sim.board.clock.ms / 1000.0))
         out.write("%d turns, %d checkers moved by hand, %d wrong placements flagged and corrected, "
-                  "%d false illegal flags\n" % (st["turns"], st["checker_moves"], st["illegal_flagged"], st["false_illegal"]))
+                  "%d false illegal flags\n" % (st["turns"], st["checker_moves"],
+                                                 sum(1 for w in players.wrong_placements if w["flagged"]),
+                                                 st["false_illegal"]))
         out.write("Journal: %s\n" % journal)
         out.flush()
         if server is not None:
