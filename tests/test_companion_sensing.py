@@ -2,7 +2,7 @@
 checkers, fed to the companion as classifier frames. One test per behaviour a player notices.
 
 These come from the simulated games on the virtual board (tests/test_sim_reliability.py,
-scripts/reliability_games.py, scripts/illegal_corpus.py)."""
+scripts/reliability/reliability_games.py, scripts/reliability/illegal_corpus.py)."""
 import pytest
 
 from bgrules.position import Position

@@ -1,7 +1,7 @@
 """Issue 22, a board that plays all evening, under MicroPython (the Pico's interpreter): what one
 power-on of many matches must not keep (a variant's code, the reader a failed write loads), a
 flash that littlefs reports fuller than it is, a failed write in a long chouette with a
-fragmented heap, and a short version of the long-evening run (scripts/reliability_evening.py,
+fragmented heap, and a short version of the long-evening run (scripts/reliability/reliability_evening.py,
 docs/reliability.md): the firmware's own loop from .mpy on a Pico-sized heap and littlefs volume."""
 import os
 import sys
@@ -12,7 +12,7 @@ from bgc.pico import upy
 from bgc.pico.mpunix import NoMicroPython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPTS = os.path.join(ROOT, "scripts")
+SCRIPTS = os.path.join(ROOT, "scripts", "reliability")
 GUEST = os.path.join(SCRIPTS, "evening_guest.py")
 VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -366,7 +366,7 @@ def test_a_failed_write_in_a_long_chouette_reads_the_journal_back_line_by_line()
 
 
 def _evening_run():
-    """scripts/reliability_evening.py as a module (skips without the 32-bit MicroPython)."""
+    """scripts/reliability/reliability_evening.py as a module (skips without the 32-bit MicroPython)."""
     sys.path.insert(0, SCRIPTS)
     try:
         import reliability_evening as R
@@ -409,7 +409,7 @@ def test_the_evenings_players_read_what_the_firmware_shows_on_the_boards_oled():
 
 @pytest.mark.micropython
 def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets():
-    """scripts/reliability_evening.py in short: two variant matches in one power-on, the
+    """scripts/reliability/reliability_evening.py in short: two variant matches in one power-on, the
     firmware's own loop from .mpy on the 32-bit MicroPython with a 240 KB heap and a Pico-sized
     littlefs volume full of old logs; the flash is filled to its last blocks in the middle of the
     second match. The heap after the second match is within 2 KB of the first's (interned names

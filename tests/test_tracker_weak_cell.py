@@ -1,6 +1,6 @@
 """A weakly sensed checker is not a checker on top (hardware/sensing.md, "How the firmware tells"):
 a cell that reads weak (UNDER) while every checker is accounted for holds a checker that reads
-weak, not one of the other colour on top of it. Found by `scripts/reliability_games.py --variant
+weak, not one of the other colour on top of it. Found by `scripts/reliability/reliability_games.py --variant
 longpuff --games 1 --seed 7 --illegal 0.3` (issue 22, docs/reliability.md)."""
 
 from bgc.board.virtual.frames import ideal_frame

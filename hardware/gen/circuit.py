@@ -11,7 +11,7 @@ Three netlists come out of it (hardware/kicad/):
   header) and the parts on the frame (OLED module, buttons, piezo, two status LEDs). The tests read
   this one to check the circuit the firmware drives.
 
-Run with the project's virtualenv: ``python hardware/gen/circuit.py`` (scripts/build_hardware.py
+Run with the project's virtualenv: ``python hardware/gen/circuit.py`` (scripts/build/build_hardware.py
 runs it). Nets are named as wiring.md, power.md and pinmap.md name them.
 """
 import contextlib

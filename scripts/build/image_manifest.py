@@ -1,4 +1,4 @@
-"""MicroPython manifest of the bgcompanion firmware image (scripts/build_image.sh).
+"""MicroPython manifest of the bgcompanion firmware image (scripts/build/build_image.sh).
 
 Freezes the whole firmware/ tree as bytecode into the RPI_PICO interpreter, with micropython-lib's
 ssd1306 display driver and everything the stock RPI_PICO firmware freezes (so the image is a standard
@@ -94,4 +94,4 @@ FIRMWARE_MODULES = (
 )
 
 # Paths in a manifest are relative to its folder (scripts/); firmware/ is beside it.
-freeze("../firmware", FIRMWARE_MODULES, opt=3)
+freeze("../../firmware", FIRMWARE_MODULES, opt=3)

@@ -26,7 +26,7 @@ cut there; whole-file garbage (random bytes, erased flash, long lines); records 
 checksum but a wrong content (wrong types, missing fields, actions the rules refuse), replacing a
 record or inserted between two.
 
-    .venv/bin/python scripts/journal_faults.py [--stride 1] [--jobs 2] [--cli-every 50]
+    .venv/bin/python scripts/reliability/journal_faults.py [--stride 1] [--jobs 2] [--cli-every 50]
 """
 
 import argparse
@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 for _p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")):
     if _p not in sys.path:
         sys.path.insert(0, _p)

@@ -11,7 +11,7 @@ instants the power fails, either between two loop iterations or in the middle of
 and every match is then played to its end, its journal replaying to the result the firmware
 announced.
 
-    .venv/bin/python scripts/reliability_powercut.py --cuts 1000 [--per-match 10] [--jobs 2]
+    .venv/bin/python scripts/reliability/reliability_powercut.py --cuts 1000 [--per-match 10] [--jobs 2]
 """
 
 import argparse
@@ -21,7 +21,7 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
