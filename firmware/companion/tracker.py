@@ -334,11 +334,20 @@ class Tracker:
                 cover[p] = 2 if under[p] and mixed[p] and not c else c
             return
         lo = self.lo
+        # Outside Pin a checker goes on top of another only where the point has no free cell
+        # (hardware/sensing.md): on a point with one, it would be seen in a cell of its own, so
+        # a weak cell there is a weakly sensed checker, whatever is missing (Fixed roll seed
+        # 913093: "Point 23 is blocked" for Black's legal 22/21 21/19*, White's three on its 2
+        # point, whose rim cell's flag came back while Black held a checker).
+        turn = self.turn
+        anywhere = turn is not None and turn.rules.pinning
+        opp = self.opp
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
                 weak = (under[p] >> shift) & 15
-                if weak > (ok[p] >> shift) & 15 and not cover[p] & 1:
+                if (weak > (ok[p] >> shift) & 15 and not cover[p] & 1
+                        and (anywhere or lo[wb + p] + lo[bb + opp[p]] >= 5)):
                     i = side + (p if side == wb else self.opp[p])
                     # a full point's count comes from ``known`` (the checker on top already in
                     # it, Pin: a pinner that joined its pinned checker): count one more only
