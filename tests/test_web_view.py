@@ -637,3 +637,34 @@ def test_a_cube_decision_in_the_review_puts_its_board_cube_right_action_and_erro
             for rec in [r for r in cubes if r["kind"] == kind][:1]:
                 words = shows(rec, cubes.index(rec))
                 assert words.startswith("%s: %s; right: %s; " % (names[rec["player"]], kind, rec["cube"]["right"]))
+
+
+def test_a_hit_under_way_draws_both_checkers_on_the_point():
+    """issue 29: while the hitting checker is set down beside the blot, before the blot is
+    lifted, the board sees a white and a black checker on the point; the page draws both, side by
+    side, each at least half in view (the rule: the page never hides a checker the board sees)."""
+    white = [0] * 26
+    black = [0] * 26
+    for p, n in ((24, 2), (13, 5), (8, 3), (6, 4), (20, 1)):  # White's 6/... hitter set down on 20
+        white[p] = n
+    for p, n in ((1, 2), (12, 5), (17, 3), (19, 4), (20, 1)):  # Black's blot still on 20
+        black[p] = n
+    hub = Hub("the virtual board")
+    opened(hub)
+    hub.set_view((white, black), ["off"] * 28, [""] * 8)
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-point="20" data-led="off" data-white="1" data-black="1"' in browser.dom(), 20)
+            drawn = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map(g => '
+                                          '[+g.dataset.point, [...g.querySelectorAll("circle.checker")].map('
+                                          'c => [c.classList.contains("white") ? "white" : "black", +c.getAttribute("cx")])]))'))
+    finally:
+        server.stop()
+    for p, circles in drawn:  # every checker the board sees is drawn (up to five a colour)
+        colours = [c for c, _ in circles]
+        assert (colours.count("white"), colours.count("black")) == (min(white[p], 5), min(black[p], 5)), (p, circles)
+    on20 = dict(drawn)[20]
+    (wx,), (bx,) = [x for c, x in on20 if c == "white"], [x for c, x in on20 if c == "black"]
+    assert abs(wx - bx) >= 17, on20  # side by side: neither checker covers more than half of the other
