@@ -30,8 +30,9 @@
 # partly cancel and the cell reads weaker than any one checker (UNDER, hardware/sensing.md);
 # the cell still shows the colour underneath, so the checker on top would be lost. A weak cell
 # is taken for a checker of the other colour on top only while that colour has a checker
-# unaccounted for (lifted and not seen since): then it is on that point, and the point is judged
-# like any other where both colours stand (a blot being hit, or a blocked point).
+# unaccounted for (lifted and not seen since) and, outside Pin, only on a point with no free cell
+# (where there is one, a checker put down takes it and is seen): then it is on that point, and
+# the point is judged like any other where both colours stand (a blot being hit, or a blocked point).
 #
 # Only the frames the classifier calls stable reach the tracker, so a checker sliding over
 # points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
