@@ -93,7 +93,9 @@ def too_many(self, cells):
     s = self.start.cells
     for side in (0, OPP):
         if sum(cells[side + 1:side + 26]) + s[side] + (waiting(s, side) if side else 0) > CHECKERS:
-            return "Extra %s\nchecker: lift it" % self.names[1][:10] if side else "Extra checker on\nboard: lift it"
+            # One line, as every reason: the OLED wraps it at the space (display.split), the
+            # opponent's name cut to 10 letters so that "Extra NAME" fills its first line.
+            return "Extra %s checker: lift it" % self.names[1][:10] if side else "Extra checker on board: lift it"
     return None
 
 
