@@ -17,7 +17,8 @@ _HOMES = {
     "turn": ("Play", "Turn", "legal_plays", "check_play"),
     "notation": ("format_steps", "NotationError"),
     "match": ("Match", "MatchError"),
-    "matchid": ("MatchKey", "MatchIdError", "decode_match_id", "encode_match_id"),
+    "matchid": ("MatchKey", "MatchIdError", "encode_match_id"),
+    "matchid_read": ("decode_match_id",),
 }
 
 
