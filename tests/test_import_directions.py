@@ -193,3 +193,15 @@ def test_the_layer_test_sees_an_upward_import(tmp_path):
     path.write_text("def describe():\n    from ..commands.watch import describe\n")
     found = [(target, layer(target)) for _, target in imports(str(path), "bgc.web.hub")]
     assert ("bgc.commands.watch", len(LAYERS) - 1) in found and layer("bgc.web.hub") < len(LAYERS) - 1
+
+
+def test_turn_inlines_the_codes_turn_codes_owns():
+    """bgrules.turn writes the search's codes again as const()s (MicroPython inlines a const only
+    in its own module); bgrules.turn_why and the variants' searches read them from
+    bgrules.turn_codes. A code that differed would make a refused play's reason name the wrong rule."""
+    from bgrules import turn, turn_codes
+
+    names = [n for n in dir(turn_codes) if n.startswith(("R_", "FIND_"))]
+    assert len(names) == 10
+    for name in names:
+        assert getattr(turn, "_" + name) == getattr(turn_codes, name), name
