@@ -14,10 +14,12 @@ Pure Python that runs unchanged on MicroPython and CPython: no I/O, no dataclass
 _HOMES = {
     "position": ("Position", "PositionError", "OFF", "BAR"),
     "rules": ("Rules", "STANDARD", "NACKGAMMON", "RULESETS"),
-    "turn": ("Play", "Turn", "legal_plays", "check_play"),
-    "notation": ("format_steps", "NotationError"),
-    "match": ("Match", "MatchError"),
-    "matchid": ("MatchKey", "MatchIdError", "decode_match_id", "encode_match_id"),
+    "turn": ("Turn", "legal_plays", "check_play"),
+    "notation": ("Play", "format_steps", "NotationError"),
+    "match": ("Match",),
+    "match_phases": ("MatchError",),
+    "matchid": ("MatchKey", "MatchIdError", "encode_match_id"),
+    "matchid_read": ("decode_match_id",),
 }
 
 

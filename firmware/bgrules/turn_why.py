@@ -2,7 +2,7 @@
 # bgrules.turn because only a refused play needs it (an illegal flag, a DONE refused), so the Pico
 # loads it then and not at boot.
 from bgrules.position import OPP, BAR, CHECKERS, waiting
-from bgrules.turn import R_BAR, R_BLOCK, R_BEAROFF, R_DICE, R_CAP, R_PIN, FIND_ANY, FIND_BROKEN
+from bgrules.turn_codes import R_BAR, R_BLOCK, R_BEAROFF, R_DICE, R_CAP, R_PIN, FIND_ANY, FIND_BROKEN
 
 
 def why(self, cells):

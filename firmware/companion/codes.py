@@ -1,6 +1,6 @@
 # Numbers and names the controller's modules share (controller.py and its phase modules).
 
-from bgrules.match import OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER, CHOOSE
+from bgrules.match_phases import OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER, MATCH_OVER, CHOOSE
 
 # Button codes and press kinds: the numbers of drivers.buttons (not imported: it needs machine).
 ROLL_W = 0

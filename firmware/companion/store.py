@@ -13,7 +13,7 @@ def _is_log(name):
 
 
 def _is_kept(name):
-    # m0001.jnl.damaged, m0001.jnl.damaged2, ...: a damaged log as it was (companion.journal.salvage)
+    # m0001.jnl.damaged, m0001.jnl.damaged2, ...: a damaged log as it was (companion.recovery.salvage)
     rest = name[9:]
     return _is_log(name[:9]) and rest.startswith(DAMAGED) and (rest == DAMAGED or rest[len(DAMAGED):].isdigit())
 

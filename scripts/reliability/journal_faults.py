@@ -48,6 +48,7 @@ for _p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")):
 
 from bgrules.position import OPP, Position  # noqa: E402
 from companion import journal as J  # noqa: E402
+from companion import recovery
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "journal_3point.jnl")
 FIXTURE_BYTES = os.path.join(ROOT, "tests", "fixtures", "journal_1point.jnl")
@@ -69,10 +70,10 @@ class Reference:
             start = end + 1
         self.lines = [data[s:e] for s, e in self.spans]
         self.records = [J.decode(line) for line in self.lines]
-        m = J.new_match(self.records[0])
+        m = recovery.new_match(self.records[0])
         self.states = [None, _state(m)]  # states[k]: after the first k records
         for r in self.records[1:]:
-            J.apply(m, r)
+            recovery.apply(m, r)
             self.states.append(_state(m))
 
     def line_at(self, pos):
