@@ -89,8 +89,15 @@ def nets_of(nl, ref):
 
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory):
+    """circuit.py's outputs as a new machine makes them: a fresh, empty home folder (no KiCad
+    user configuration, no skidl cache or settings), no KiCad or XDG variables, run from an
+    empty folder."""
     out = tmp_path_factory.mktemp("nets")
-    r = subprocess.run([sys.executable, os.path.join(GEN, "circuit.py"), str(out)], capture_output=True, text=True)
+    home = tmp_path_factory.mktemp("home")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KICAD", "XDG_", "SKIDL"))}
+    env["HOME"] = str(home)
+    r = subprocess.run([sys.executable, os.path.join(GEN, "circuit.py"), str(out)], capture_output=True,
+                       text=True, env=env, cwd=str(home))
     return r, out
 
 
