@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bgc.pico import upy
+from bgc.pico import mpunix, upy
 from bgc.pico.mpunix import NoMicroPython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -313,6 +313,58 @@ def test_flash_low_is_shown_before_the_last_tenth_goes(full_flash):
     phase, msg, line = _line(full_flash, "ready")
     # once the board is set up, "Flash low" stays in place of "Board ready"
     assert phase == "opening" and "Flash low" in msg, full_flash
+
+
+# littlefs over-full on a Pico-sized volume: the journal's 35 logs, then other files until the
+# flash refuses one. statvfs then reports block_count - used in unsigned 32-bit arithmetic.
+OVERFULL = r"""
+import os, vfs
+import evening_guest
+from companion.store import Store
+from companion import flash_room
+
+f = open("flash.img", "wb")
+block = bytearray(b"\xff" * 4096)
+for i in range(352):
+    f.write(block)
+f.close()
+bdev = evening_guest.FileFlash("flash.img")
+vfs.VfsLfs2.mkfs(bdev, progsize=256)
+vfs.mount(vfs.VfsLfs2(bdev, progsize=256), "/flash")
+os.mkdir("/flash/journal")
+for i in range(1, 36):
+    evening_guest.write_file("/flash/journal/m%04d.jnl" % i, 7300)
+n = 0
+for size in (65536, 4096, 256):
+    while True:
+        n += 1
+        try:
+            evening_guest.write_file("/flash/f%d" % n, size)
+        except OSError:
+            break
+st = os.statvfs("/flash")
+store = Store("/flash/journal")
+print("raw", st[3], st[2])
+print("store", store.free(), flash_room.low(store), flash_room.low_mark(store))
+"""
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("bits", [32, 64])
+def test_an_over_full_littlefs_is_0_free_on_either_word_size(bits):
+    """littlefs counting more blocks in use than the volume has reads as 0 free bytes (the flash
+    is full and low), on a 32-bit port like the Pico, where statvfs's unsigned difference reads
+    as a negative count, and on a 64-bit port, where it reads as about 4.3 billion free blocks."""
+    try:
+        argv = mpunix.find_word_size(bits == 32)
+    except NoMicroPython as exc:
+        pytest.skip(str(exc))
+    out = upy.run(OVERFULL, sources=[FIRMWARE, GUEST], heap_kb=400, interpreter_argv=argv)
+    raw_free, blocks = (int(w) for w in _line(out, "raw")[0].split())
+    # the condition itself: statvfs's free count outside 0..blocks
+    assert blocks == 352 and (raw_free > blocks if bits == 64 else raw_free < 0), out
+    free, low, low_mark = _line(out, "store")[0].split()
+    assert (int(free), low, int(low_mark)) == (0, "True", 352 * 4096 // 10), out
 
 
 CHOUETTE_FRAGMENTED = BOARD + r"""

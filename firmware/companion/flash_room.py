@@ -37,28 +37,17 @@ def ensure(store):
     return aside
 
 
-def space(store):
-    """(free bytes, size in bytes) of the journal's file system, (-1, -1) when the port cannot
-    tell. Near full, littlefs counts more blocks in use than the volume has (its count takes
-    blocks that copy-on-write holds twice: 363 of 352 on a Pico): that is 0 free, not unknown."""
-    try:
-        st = store.fs.statvfs(store.dir)
-    except (OSError, AttributeError):
-        return -1, -1
-    return max(0, st[0] * st[3]), st[0] * st[2]
-
-
 def low_mark(store, size=None):
     """Free bytes under which the flash is low: a tenth of the volume (LOW_FREE at least)."""
     if size is None:
-        size = space(store)[1]
+        size = store.space()[1]
     return max(LOW_FREE, size // LOW_PART)
 
 
 def low(store):
     """True when the flash is low ("Flash low: pull logs"); False when the port cannot tell.
     (statvfs walks littlefs's blocks: asked once here)"""
-    free, size = space(store)
+    free, size = store.space()
     return 0 <= free < low_mark(store, size)
 
 
