@@ -186,7 +186,8 @@ def notes():
 fill("photos")
 st = os.statvfs("/flash")
 print("littlefs free blocks", st[3], "of", st[2])
-print("store free", c.store.free())
+from companion import flash_room
+print("store free", flash_room.space(c.store)[0])
 c.fx.out = []
 c.on_line("new length=1 force=1", now[0])  # the last old log, unfinished, was resumed at power-up
 print("new", c.name, "|", c.phase, "|", len(notes()))
@@ -345,7 +346,7 @@ for size in (65536, 4096, 256):
 st = os.statvfs("/flash")
 store = Store("/flash/journal")
 print("raw", st[3], st[2])
-print("store", store.free(), flash_room.low(store), flash_room.low_mark(store))
+print("store", flash_room.space(store)[0], flash_room.low(store), flash_room.low_mark(store))
 """
 
 

@@ -77,26 +77,6 @@ class Store:
             f.close()
         return [w.strip() for w in text.split("\n") if w.strip()]
 
-    def space(self):
-        """(free bytes, size in bytes) of the journal's file system, (-1, -1) when the port cannot
-        tell. Near full, littlefs counts more blocks in use than the volume has (its count takes
-        blocks that copy-on-write holds twice: 363 of 352 on a Pico) and MicroPython's statvfs
-        subtracts in unsigned 32-bit arithmetic: the Pico's 31-bit small ints read that as a
-        negative count, a 64-bit port as about 4.3 billion free blocks. Both are 0 free, not
-        unknown: free blocks beyond the volume's are none."""
-        try:
-            st = self.fs.statvfs(self.dir)
-        except (OSError, AttributeError):
-            return -1, -1
-        blocks, free = st[2], st[3]
-        if free < 0 or free > blocks:
-            free = 0
-        return st[0] * free, st[0] * blocks
-
-    def free(self):
-        """Free bytes on the journal's file system (0 near full), -1 when the port cannot tell."""
-        return self.space()[0]
-
     def kept(self):
         """Copies of damaged logs, oldest first (never removed but by ``delete``)."""
         try:
