@@ -15,7 +15,7 @@ from bgrules.notation import Play
 from bgrules.rules import STANDARD, ruleset
 from bgrules import matchid
 # every phase a Match can be in (CHOOSE is set by bgrules.turn_parts), for those who import them from here
-from bgrules.match_phases import (MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN,  # noqa: F401
+from bgrules import (MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN,  # noqa: F401
                                   GAME_OVER, MATCH_OVER)
 
 

@@ -2,7 +2,7 @@
 # it only to undo an action whose journal write failed, so it stays out of RAM until then.
 from bgrules import matchid
 from bgrules.matchid_read import decode
-from bgrules.match_phases import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
+from bgrules import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
 from bgrules.position import Position
 from bgrules.rules import ruleset
 

@@ -5,7 +5,7 @@
 
 import json
 
-from companion.protocol_args import ProtocolError, CHOUETTE_WORD, typed_value
+from companion.codes import ProtocolError, CHOUETTE_WORD, typed_value
 
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
