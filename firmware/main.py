@@ -90,6 +90,7 @@ class App:
         self.booted = False
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
+        self.prepared_units = 0  # loop steps that prepared a turn's answers (companion.prepared)
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
@@ -115,16 +116,19 @@ class App:
             self.boot(now_ms)
             return
         c = self.companion
+        quiet = True  # nothing answered in this step: it may prepare the turn's answers
         if self.serial is not None:
             line = self.serial.read_line()
             if line is not None:
                 c.on_line(line, now_ms)
                 self.answered = True
+                quiet = False
         raw = self.scanner.scan()
         cl = self.classifier
         if cl.update(raw):
             c.on_frame(cl.state, now_ms)
             self.answered = True
+            quiet = False
         self.loops += 1
         if self.loops % DRIFT_EVERY == 0:
             # Drift is followed only on cells the game knows are empty and that read empty.
@@ -139,6 +143,7 @@ class App:
         while ev:
             c.on_button(button_of(ev), kind_of(ev), now_ms)
             self.answered = True
+            quiet = False
             ev = self.buttons.poll(now_ms)
         c.tick(now_ms)
         if c.fx.calibrate:
@@ -150,6 +155,11 @@ class App:
                 c.error("calibration not saved: %s" % exc)
             c.calibrated(suspect, cl.calib_note)
         self.apply()
+        if quiet and cl.settled():
+            # Nobody waits: one unit of the turn's answers prepared (companion.prepared), after
+            # the LEDs and the screen, so a lift later is answered by a lookup. Only while no
+            # cell is changing (a hand over the board means a frame to answer soon).
+            self.prepared_units += c.prepare()
 
     def apply(self):
         fx = self.companion.fx
