@@ -119,10 +119,14 @@ def compile_tree(out, extra=(), firmware=True):
 # --xip: the RP2040's 16 KB XIP cache modelled, 44 cycles added per miss (a 32-bit QSPI read at the
 # default clock divider), 4 bytes filled a miss (../shared/tools/README.md: xip_run.mjs).
 XIP_ARGS = ("--xip-penalty", "44", "--xip-fill", "4")
+# Device time (issue 33): the SSD1306 acknowledged at 0x3c with its bytes timed at the firmware's
+# 400 kHz, and the W25Q16JV's typical sector erase and page program (datasheet: 45 ms, 0.4 ms)
+# added to the emulated clock (../shared/tools/README.md: xip_run.mjs).
+DEVICE_ARGS = ("--i2c-ack", "0x3c", "--i2c-hz", "400000", "--flash-erase-ms", "45", "--flash-page-ms", "0.4")
 
 
 def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, soft_reset=None, flash_in=None,
-            flash_out=None):
+            flash_out=None, device=False):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
     run in order in one boot (they share globals). ``image``: a .uf2 to run instead of the stock
     MicroPython (the firmware image, scripts/build_image.sh; a soft reset from the raw REPL after
@@ -138,6 +142,8 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
     cmd = ["node", os.path.join(emu, "xip_run.mjs" if xip else "run.mjs"), "--max-emu-s", str(max_emu_s)]
     if xip:
         cmd += list(XIP_ARGS)
+    if device:
+        cmd += list(DEVICE_ARGS)
     if image:
         cmd += ["--firmware", os.path.abspath(image)]
     if soft_reset or (soft_reset is None and image):
@@ -160,6 +166,9 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
     times = {m.group(1): float(m.group(2)) for m in re.finditer(r"\[rp2emu\] (\S+?)(?:\.py)?: emulated ([0-9.]+) ms", r.stderr)}
     if r.returncode or "Traceback" in r.stdout:
         raise BenchError("emulated Pico run failed (exit %d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-2000:]))
+    dev = re.search(r"device time: .*", r.stderr)
+    if dev:
+        times["device"] = dev.group(0)
     return r.stdout, times
 
 
@@ -392,6 +401,7 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
+         "prep": Times(30000), "prep_turn": Times(300), "idle": [0, 0],
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
          "frame_worst": (0,), "min_at": None, "steps": 0}
 on_frame = companion.on_frame
@@ -436,6 +446,10 @@ def run(n):
         dt = diff(ticks_us(), t)
         if len(stats["frame"]) > nf:
             stats["loop"].append(dt)  # scan + classify + answer + LEDs written
+        if getattr(app, "prepared_units", 0) != PREP[0]:
+            PREP[0] = app.prepared_units
+            PREP[1] += dt
+            stats["prep"].append(dt)  # scan + classify + one unit of the turn's preparation
         free = mem_free()
         if free < stats["min_free"]:
             stats["min_free"] = free
@@ -448,6 +462,20 @@ def run(n):
         if mem_alloc() < a:
             stats["auto"].append(("step", companion.phase))
         app.collect_if_due()
+
+PREP = [0, 0]  # the loop steps that prepared so far; their emulated time this turn
+def idle(most):
+    # The players look at the board (after the roll, between two placements): loop steps that
+    # answer nothing, until the position the board shows is prepared (companion.prepared), at
+    # most ``most`` steps; none with a firmware that prepares nothing
+    p = getattr(companion.tracker, "prepared", None)
+    k = 0
+    while p is not None and companion.phase == "moving" and not p.done() and k < most:
+        run(1)
+        k += 1
+    stats["idle"][0] += k
+    if k == most:
+        stats["idle"][1] += 1  # the players did not wait that long: the lift came first
 
 def press(player, cube=False):
     a = mem_alloc()
@@ -486,6 +514,7 @@ def move(steps, player):
             show(); run(5)
             other[25] += 1
             show(); run(5)
+        idle(IDLE_STEP)
 
 SEEN = bytearray(52)
 def answer_ask(p):
@@ -542,7 +571,10 @@ for _ in range(2000):
             chosen.append(steps)
         else:
             steps = plan()
+        PREP[1] = 0
+        idle(IDLE_ROLL)
         move(steps, p)
+        stats["prep_turn"].append(PREP[1])
         turns += 1
         press(p)
         if companion.phase == "ask":
@@ -568,7 +600,8 @@ else:
            "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
            "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
-           "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:])}
+           "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:]),
+           "prep": summary(stats["prep"]), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"]}
     stats = None
     print("MATCH", repr(out))
 """
@@ -651,7 +684,8 @@ def choose_plays(tmp, variant="standard", max_turns=0):
     sys.modules["frames"] = frames
     virtual.install()
     try:
-        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant, "MAX_TURNS": max_turns}
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant, "MAX_TURNS": max_turns,
+               "IDLE_ROLL": 0, "IDLE_STEP": 0}
         import io
         from contextlib import redirect_stdout
 
@@ -732,7 +766,17 @@ def main(argv=None):
                     help="count the flash cache's misses (xip_run.mjs --xip-penalty 44 --xip-fill 4)")
     ap.add_argument("--image", metavar="UF2", help="run the firmware frozen into this image "
                     "(scripts/build_image.sh) instead of .mpy files on the stock MicroPython")
+    ap.add_argument("--device-time", action="store_true",
+                    help="with --xip: the OLED acknowledged and its bus timed at 400 kHz, flash erase 45 ms and "
+                         "page program 0.4 ms added to the emulated clock (xip_run.mjs %s)" % " ".join(DEVICE_ARGS))
+    ap.add_argument("--idle-roll", type=int, default=300, metavar="N",
+                    help="loop steps the players look at the board after the roll, at most: until the position "
+                         "the board shows is prepared (companion.prepared) (300)")
+    ap.add_argument("--idle-step", type=int, default=60, metavar="N",
+                    help="the same after each placement (60)")
     args = ap.parse_args(argv)
+    if args.device_time and not args.xip:
+        raise BenchError("--device-time needs --xip (xip_run.mjs)")
     if args.image and not os.path.isfile(args.image):
         raise BenchError("no image %s (build it with sh scripts/build_image.sh)" % args.image)
     import tempfile
@@ -781,11 +825,13 @@ def _run(args, cases, hard, tree):
         if args.max_turns:
             plays = plays[: args.max_turns]
         steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
-                      "VARIANT = %r\n" % args.variant + MATCH))
+                      "VARIANT = %r\nIDLE_ROLL = %d\nIDLE_STEP = %d\n" % (args.variant, args.idle_roll, args.idle_step)
+                      + MATCH))
     data = tempfile.mkdtemp(prefix="bench_data-", dir=CACHE)
     try:
         write_data(data, cases + hard, plays)
-        out, _ = emulate(steps, puts=[(tree, "/lib"), (data, "/data")], image=args.image, xip=args.xip)
+        out, times = emulate(steps, puts=[(tree, "/lib"), (data, "/data")], image=args.image, xip=args.xip,
+                             device=args.device_time)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash writes take no time),")
@@ -793,6 +839,8 @@ def _run(args, cases, hard, tree):
         "frozen into %s" % os.path.basename(args.image) if args.image else "as .mpy files in /lib",
         "flash cache modelled (xip_run.mjs %s)" % " ".join(XIP_ARGS) if args.xip
         else "flash at zero wait states: every time below is a LOWER BOUND for a real Pico"))
+    if args.device_time:
+        print("device time modelled (xip_run.mjs %s): %s" % (" ".join(DEVICE_ARGS), times.get("device", "not reported")))
     heap_import = results(out, "HEAP_IMPORT")[0]
     print("free heap after boot: %d B; after importing the firmware (%s): %d B; with a chouette evening's modules: %d B"
           % (results(out, "HEAP_BOOT")[0], "frozen" if args.image else ".mpy", heap_import,
@@ -848,6 +896,14 @@ def _run(args, cases, hard, tree):
         print("  collections by main.py: %d, %s to %s each; where: %s" % (
             n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))
         print("  automatic collections (inside a loop step): %d %s" % (st["n_auto"], st["auto"]))
+        if "prep" in st:
+            n, mean, worst, med = st["prep"]
+            print("  loop steps preparing the turn's answers (scan + classify + one unit): %d, mean %s, worst %s"
+                  % (n, ms(mean), ms(worst)))
+            n, mean, worst, med = st["prep_turn"]
+            print("  their time per turn (in the steps the players looked at the board): median %s, worst %s;"
+                  " idle loop steps waited: %d, turns where the wait ran out first: %d"
+                  % (ms(med), ms(worst), st["idle"][0], st["idle"][1]))
     return 0
 
 
