@@ -401,7 +401,7 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "prep": Times(30000), "prep_turn": Times(300), "idle": [0, 0],
+         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0],
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
          "frame_worst": (0,), "min_at": None, "steps": 0}
 on_frame = companion.on_frame
@@ -449,7 +449,11 @@ def run(n):
         if getattr(app, "prepared_units", 0) != PREP[0]:
             PREP[0] = app.prepared_units
             PREP[1] += dt
-            stats["prep"].append(dt)  # scan + classify + one unit of the turn's preparation
+            pr = stats["prep"]  # scan + classify + one unit of the turn's preparation: count, sum, worst
+            pr[0] += 1
+            pr[1] += dt
+            if dt > pr[2]:
+                pr[2] = dt
         free = mem_free()
         if free < stats["min_free"]:
             stats["min_free"] = free
@@ -601,7 +605,7 @@ else:
            "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:]),
-           "prep": summary(stats["prep"]), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"]}
+           "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"]}
     stats = None
     print("MATCH", repr(out))
 """

@@ -18,7 +18,7 @@
 # the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
 # the positions are prepared nearest first, from the position the board shows now (the tracker's
 # ``known``): its lifts, then the positions each lift may land on, then theirs, breadth first,
-# and at most NODES of them per turn (each ~220 B: the table stays under ~36 KB, the doubles of
+# and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
 # the costliest variants included: docs/performance.md).
 #
 # A node is one position (bytes of its 52 cells) -> a bytearray:
@@ -42,12 +42,16 @@ except ImportError:
 
 from bgrules.position import OPP, BAR, OFF
 
-NODES = const(160)  # positions prepared per turn at most (the table's bound)
+NODES = const(120)  # positions prepared per turn at most (the table's bound: ~280 B each on a Pico)
 _HEAD = const(17)
 _SIZE = const(147)  # _HEAD + 26 * 5
 _TODO = const(255)
 _ASK = const(254)  # not storable here: the rules are asked each time
 _NOT = b"\x00"  # a position that is not the start of a legal play
+# For the tests (MicroPython does not export _-named constants)
+HEAD = _HEAD
+ASK = _ASK
+NOT_LEGAL = _NOT
 
 
 class Prepared:
