@@ -57,8 +57,8 @@ SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
 CACHE = os.path.join(ROOT, "build")
 
 
-from bgc.pico.bench_guest import (BOOT, IMPORT, JOURNAL, SCAN, choose_plays, match_step, ms,  # noqa: E402
-                                  print_match, results)
+from bgc.pico.bench_guest import (BOOT, IMPORT, JOURNAL, MATCH, SCAN, choose_plays, match_step,  # noqa: E402,F401
+                                  ms, print_match, results)
 
 
 class BenchError(Exception):

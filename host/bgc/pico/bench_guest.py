@@ -82,6 +82,8 @@ del _scan_bench
 # left). VARIANT: the ruleset's key.
 MATCH = r"""
 import gc, time
+IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # loop steps the players look at the board (match_step)
+IDLE_STEP = globals().get("IDLE_STEP", 0)
 from array import array
 import main
 from bgrules.rules import ruleset
