@@ -57,7 +57,7 @@ SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
 CACHE = os.path.join(ROOT, "build")
 
 
-from bgc.pico.bench_guest import (BOOT, IMPORT, JOURNAL, MATCH, SCAN, choose_plays, match_step,  # noqa: E402,F401
+from bgc.board.bench_guest import (BOOT, IMPORT, JOURNAL, MATCH, SCAN, choose_plays, match_step,  # noqa: E402,F401
                                   ms, print_match, results)
 
 

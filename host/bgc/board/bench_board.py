@@ -1,7 +1,7 @@
 """bgc bench --port: the emulated Pico's benchmark (scripts/bench_pico.py) run on a connected board,
 a real Pico or ``bgc vpico``, printed as the same table (docs/performance.md).
 
-The steps are the same guest programs (bgc.pico.bench_guest): the heap after boot and after
+The steps are the same guest programs (bgc.board.bench_guest): the heap after boot and after
 importing the firmware, the hall scan and the classifier, one journal append, and a whole 1-point
 match through main.App with the players' plan read from a file. On the board they go in /bench
 (the plan, the benchmark's journal, the virtual board's frame builder), which is removed at the
@@ -9,7 +9,6 @@ end: the board's own journal and settings are not touched. The firmware measured
 board has (the image, or the .mpy files of ``bgc deploy``).
 """
 
-import os
 import tempfile
 import time
 
@@ -36,9 +35,9 @@ def run(args):
 
     if FIRMWARE_DIR not in sys.path:
         sys.path.insert(0, FIRMWARE_DIR)  # the match's plays are chosen with the firmware on CPython
-    from ..board.virtual import frames
+    from .virtual import frames
     from . import bench_guest as G
-    from . import device
+    from ..pico import device
     from bgrules.rules import VARIANTS
 
     if args.variant not in VARIANTS:
