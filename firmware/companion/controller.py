@@ -19,9 +19,11 @@
 # match end); functions imported on first use for what a game does not need, phase_setup (menu,
 # new match) and commands (serial commands).
 
+import json
+
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from bgrules.position import OPP, waiting
-from companion import display, protocol
+from companion import display
 # The button codes and press kinds are imported from here by main.py and the tests.
 from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
 from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, parts as _pb
@@ -118,7 +120,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
     # --- output helpers ---------------------------------------------------------------------
 
     def emit(self, ev, fields=None):
-        self.fx.out.append(protocol.event(ev, fields or {}))
+        """One event line out (docs/protocol.md): "ev" first, for people reading the stream."""
+        rest = json.dumps(fields or {})
+        self.fx.out.append('{"ev": "%s"}' % ev if rest == "{}" else '{"ev": "%s", %s' % (ev, rest[1:]))
 
     def error(self, text, line=None):
         f = {"error": text}

@@ -1,11 +1,13 @@
 # The serial protocol (docs/protocol.md): command lines in, one JSON event per line out.
 # Commands come as JSON ({"cmd": "status"}) or as words for a human in a terminal
 # ("new length=5 names=Ann,Bob"). Anything malformed raises ProtocolError with what is wrong;
-# the controller answers it with an error event and the game goes on.
+# the controller answers it with an error event and the game goes on. The events' line is written
+# by companion.controller (Companion.emit); this parser is imported with the first command line
+# (companion.commands), so a board that no host talks to never holds it in RAM.
 
 import json
 
-from companion.codes import ProtocolError, CHOUETTE_WORD, typed_value
+from companion.protocol_args import ProtocolError, CHOUETTE_WORD, typed_value
 
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
@@ -14,14 +16,6 @@ CHOUETTE_COMMANDS = COMMANDS[8:]  # their arguments: companion.protocol_chouette
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
             "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
-
-
-def event(ev, fields):
-    """One event line (no newline): "ev" first, for people reading the stream."""
-    rest = json.dumps(fields)
-    if rest == "{}":
-        return '{"ev": "%s"}' % ev
-    return '{"ev": "%s", %s' % (ev, rest[1:])
 
 
 def parse(line):

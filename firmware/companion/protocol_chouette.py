@@ -1,8 +1,8 @@
 # The arguments of the chouette commands (docs/protocol.md): read only when a chouette command
 # comes in, so a two-player match does not hold them in RAM (companion.protocol parses the rest;
-# the error and the typed values both use are companion.codes').
+# the error and the typed values both use are companion.protocol_args').
 
-from companion.codes import ProtocolError, CHOUETTE_WORD, typed_value
+from companion.protocol_args import ProtocolError, CHOUETTE_WORD, typed_value
 
 # their keys and types (L: list of names, A: list of on/off answers)
 CHOUETTE_KEYS = {"chouette": {"names": "L", "cubes": "s", "lone": "i", "partner": "i", "jacoby": "b", "force": "b"},

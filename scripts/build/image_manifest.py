@@ -45,6 +45,7 @@ FIRMWARE_MODULES = (
     "companion/phase_roll.py",
     "companion/phase_setup.py",
     "companion/protocol.py",
+    "companion/protocol_args.py",
     "companion/protocol_chouette.py",
     "companion/recovery.py",
     "companion/store.py",
