@@ -11,7 +11,7 @@
 
 from bgrules.position import Position, BAR, OPP, OFF, CHECKERS, waiting
 from bgrules.turn import Turn, Play
-from bgrules.rules import STANDARD, ruleset
+from bgrules.rules import STANDARD, DRAW, ruleset
 from bgrules import matchid
 
 
@@ -38,6 +38,13 @@ ANIMALS = ("double", "beaver", "raccoon", "otter")
 
 # The Match ID stores log2 of the cube in 4 bits.
 MAX_CUBE = 32768
+
+
+def game_rules(rules, game):
+    """The ruleset of game ``game`` (1, 2, ...) of a match of ``rules``: itself, or for a match
+    of several games in turn (Tavli) the game's own from ``rules.cycle``."""
+    cycle = rules.cycle
+    return ruleset(cycle[(game - 1) % len(cycle)]) if cycle else rules
 
 
 def _die(d):
@@ -82,6 +89,7 @@ class Match:
         self.beavers = beavers
         self.jacoby = bool(jacoby)
         self.names = (names[0], names[1])
+        self.series = rules  # the match's ruleset; Tavli's games each have their own (rules)
         self.rules = rules
         self.score = [0, 0]
         self.game = 1
@@ -92,6 +100,7 @@ class Match:
         self._new_game()
 
     def _new_game(self):
+        self.rules = game_rules(self.series, self.game)
         self.phase = OPENING
         self.position = self.rules.start_position()
         self.on_roll = 0
@@ -109,6 +118,19 @@ class Match:
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
         self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
         self.repeated = False  # Fixed roll: the position on roll has come back a third time
+        self.opened = False  # the opening is over and nobody has rolled yet (Rules.opening "reroll")
+        last = self.result
+        if self.rules.opening == "reroll" and last is not None and last[3] != "draw":
+            self._starts(last[0])  # the last game's winner starts: no opening roll
+
+    def _starts(self, first):
+        # ``first`` is on roll and rolls both dice (Rules.opening "reroll")
+        self.on_roll = first
+        self.to_act = first
+        if first == 1:
+            self.position = self.position.swapped()
+        self.phase = ROLL
+        self.opened = True
 
     def _parts(self):
         # The turn-parts code, imported only for a ruleset whose turns have parts.
@@ -244,6 +266,9 @@ class Match:
                 self.auto_done += 1
             return False
         first = 0 if die0 > die1 else 1
+        if self.rules.opening == "reroll":
+            self._starts(first)  # the opening says who starts, who then rolls both dice
+            return True
         self._preset_after((die0, die1), next_dice)
         self.on_roll = first
         self.to_act = first
@@ -363,6 +388,10 @@ class Match:
         else:
             self.last_condoned = False
         result = self.rules.result(self.position, final)
+        if result == DRAW:
+            self.position = final.copy()
+            self._end_game(self.on_roll, 0, 0, "draw")  # no winner: nobody scores
+            return
         if result:
             self.position = final.copy()
             me = self.on_roll
@@ -428,7 +457,7 @@ class Match:
         return OPENING
 
     def game_started(self):
-        return self.turn is not None or self.turns[0] + self.turns[1] > 0
+        return self.opened or self.turn is not None or self.turns[0] + self.turns[1] > 0
 
     def next_game(self):
         if self.phase == MATCH_OVER:
@@ -500,7 +529,7 @@ class Match:
 
     def dumps(self):
         """One line that ``Match.loads`` turns back into this match (see docs/match-play.md)."""
-        rules = self.rules.key
+        rules = self.series.key
         cstate = 1 if self.crawford_game else (2 if self.post_crawford else 0)
         fields = [
             "v1",
