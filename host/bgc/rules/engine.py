@@ -129,7 +129,10 @@ def read_variant(name):
 
     try:
         return ruleset(name)
-    except ValueError:
+    except ValueError as exc:
+        if name.split(":")[0] in VARIANTS:  # a known game with a setting it does not have
+            raise UserError("%s: %s\nhint: `bgc variants` lists each game's settings; docs/variants.md"
+                            % (shown(name, 40), exc)) from None
         # (the whole list goes on the hint line: a bgc: line stays short as the games grow)
         raise UserError("unknown variant %s (e.g. %s)\nhint: `bgc variants` lists them: %s"
                         % (shown(name, 30), ", ".join(VARIANTS[:4]), ", ".join(VARIANTS))) from None
