@@ -173,7 +173,8 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "freechoice",
             "catchme", "ludus", "doublets",
             "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
-            "backwards", "snake", "pin", "french2")
+            "backwards", "snake", "pin", "french2",
+            "portes")
 
 
 def ruleset(key):

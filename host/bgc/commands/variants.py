@@ -76,6 +76,9 @@ CATALOGUE = (
      "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
      "start (picture lost): a games-book Snake; its text breaks off, the nine on the bar are read in"),
+    ("portes", "Portes", "Tavli's first game: the standard start and moves with hitting; no cube; a win counts 1, "
+     "or 2 when the loser bore off none (no backgammon); the opening's winner rolls again, a match's next game "
+     "is started by the last winner", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -105,6 +108,18 @@ TEXTS = {
 }
 
 
+# Games not in the seeds: the published rules texts each follows (docs/variants.md names them
+# with what each says where they differ).
+SOURCES = {
+    "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
+}
+
+# Rules players differ on, as settings: --variant KEY:NAME=VALUE (first the board's reading).
+SETTINGS = {
+    "portes": "backgammons=0 (a backgammon counts 2, as a gammon) | 1 (it counts 3)",
+}
+
+
 def register(sub):
     p = sub.add_parser("variants", help="the games the board knows, what each changes and what is assumed")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
@@ -120,7 +135,8 @@ def rows(include_missing=False):
         playable = key in VARIANTS
         if playable or include_missing:
             row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable,
-                   "texts": TEXTS.get(key, "")}
+                   "texts": TEXTS.get(key, ""), "sources": SOURCES.get(key, ""),
+                   "settings": SETTINGS.get(key, "")}
             if playable:
                 rules = ruleset(key)
                 row["start"], row["waiting"] = start_of(rules)
@@ -168,6 +184,10 @@ def run(args):
                                              if any(waiting) else "", r["start_words"]))
         if r["texts"]:
             print("%-*s  texts: %s" % (width, "", r["texts"]))
+        if r["sources"]:
+            print("%-*s  sources: %s" % (width, "", r["sources"]))
+        if r["settings"]:
+            print("%-*s  settings: %s" % (width, "", r["settings"]))
         if r["assumed"]:
             print("%-*s  assumed: %s" % (width, "", r["assumed"]))
     print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "
