@@ -85,6 +85,7 @@ FIRMWARE_MODULES = (
     "bgrules/variants/oldbritain.py",
     "bgrules/variants/openroll.py",
     "bgrules/variants/pin.py",
+    "bgrules/variants/plakoto.py",
     "bgrules/variants/portes.py",
     "bgrules/variants/puff.py",
     "bgrules/variants/reverse.py",

@@ -79,6 +79,9 @@ CATALOGUE = (
     ("portes", "Portes", "Tavli's first game: the standard start and moves with hitting; no cube; a win counts 1, "
      "or 2 when the loser bore off none (no backgammon); the opening's winner rolls again, a match's next game "
      "is started by the last winner", ""),
+    ("plakoto", "Plakoto", "Tavli's second game: all 15 start on the opponent's 1 point; no hitting: a checker "
+     "landing on a single opposing one pins it; pinner and pinned close the point; a pinned 'mother' (the last "
+     "checker on the start point) loses 2, or draws when both are pinned; no cube; 1 or 2 points", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -112,11 +115,15 @@ TEXTS = {
 # with what each says where they differ).
 SOURCES = {
     "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
+    "plakoto": "Wikipedia 'Tavli' (Plakoto); backgammon-hub.com 'How to play Plakoto'; fibs.com 'Rules for "
+               "Plakoto'; gamerz.net 'Plakoto'; bkgm.com Condos 'Tavli'",
 }
 
 # Rules players differ on, as settings: --variant KEY:NAME=VALUE (first the board's reading).
 SETTINGS = {
     "portes": "backgammons=0 (a backgammon counts 2, as a gammon) | 1 (it counts 3)",
+    "plakoto": "mother=draw (a pinned mother loses 2 once the pinner has left its own start; both pinned: a "
+               "draw) | loses (a pinned mother loses 2 at once) | none (no mother rule)",
 }
 
 

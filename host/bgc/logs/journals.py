@@ -372,6 +372,8 @@ def result_text(log, game):
     if game.result is None:
         return "game %d not finished" % game.number
     winner, points, kind, how = game.result
+    if how == "draw":
+        return "a draw: nobody scores (Plakoto: both mothers pinned)"
     words = KIND_WORDS[kind] if kind else "game"
     return "%s wins %d point%s (%s, %s)" % (log.names[winner], points, "" if points == 1 else "s",
                                             words, HOW_WORDS.get(how, how))
