@@ -82,6 +82,9 @@ CATALOGUE = (
     ("plakoto", "Plakoto", "Tavli's second game: all 15 start on the opponent's 1 point; no hitting: a checker "
      "landing on a single opposing one pins it; pinner and pinned close the point; a pinned 'mother' (the last "
      "checker on the start point) loses 2, or draws when both are pinned; no cube; 1 or 2 points", ""),
+    ("fevga", "Fevga", "Tavli's third game: all 15 on the own 24 point, both the same way round from diagonally "
+     "opposite corners; one checker holds a point, no hitting; the first checker passes the opponent's start "
+     "before a second leaves; never all of the own start quarter; no cube; 1 or 2 points", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -115,6 +118,8 @@ TEXTS = {
 # with what each says where they differ).
 SOURCES = {
     "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
+    "fevga": "Wikipedia 'Fevga'; brainking.com 'Fevga'; gammonparty.com 'Fevga'; bkgm.com Condos 'Tavli'; "
+             "itavli.i-smartsolutions.com 'Fevga'",
     "plakoto": "Wikipedia 'Tavli' (Plakoto); backgammon-hub.com 'How to play Plakoto'; fibs.com 'Rules for "
                "Plakoto'; gamerz.net 'Plakoto'; bkgm.com Condos 'Tavli'",
 }
@@ -122,6 +127,9 @@ SOURCES = {
 # Rules players differ on, as settings: --variant KEY:NAME=VALUE (first the board's reading).
 SETTINGS = {
     "portes": "backgammons=0 (a backgammon counts 2, as a gammon) | 1 (it counts 3)",
+    "fevga": "first=11 (the first checker past the opponent's start, the own 12) | 12 (into its quarter); "
+             "row=quarter (never all of the own 19-24) | ahead (Long Nardy's: six in a row only with an opponent "
+             "checker past them)",
     "plakoto": "mother=draw (a pinned mother loses 2 once the pinner has left its own start; both pinned: a "
                "draw) | loses (a pinned mother loses 2 at once) | none (no mother rule)",
 }
