@@ -78,6 +78,7 @@ FIRMWARE_MODULES = (
     "bgrules/variants/gioul.py",
     "bgrules/variants/hypergammon.py",
     "bgrules/variants/listed.py",
+    "bgrules/variants/longnardy.py",
     "bgrules/variants/longpuff.py",
     "bgrules/variants/longrussianpuff.py",
     "bgrules/variants/ludus.py",

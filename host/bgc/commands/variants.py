@@ -85,6 +85,9 @@ CATALOGUE = (
     ("fevga", "Fevga", "Tavli's third game: all 15 on the own 24 point, both the same way round from diagonally "
      "opposite corners; one checker holds a point, no hitting; the first checker passes the opponent's start "
      "before a second leaves; never all of the own start quarter; no cube; 1 or 2 points", ""),
+    ("longnardy", "Long Nardy", "all 15 on the own 24 point (the head), both the same way round from diagonally "
+     "opposite corners; one checker holds a point, no hitting; one checker off the head a turn (two for 6-6, 4-4, "
+     "3-3 on the first roll); six in a row only with an opponent checker past them; no cube; 1 or 2 (mars)", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -120,6 +123,8 @@ SOURCES = {
     "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
     "fevga": "Wikipedia 'Fevga'; brainking.com 'Fevga'; gammonparty.com 'Fevga'; bkgm.com Condos 'Tavli'; "
              "itavli.i-smartsolutions.com 'Fevga'",
+    "longnardy": "Wikipedia 'Long Nardy'; vogclub.com 'Long Nardy'; bkgm.com 'Narde' (threemountaingames.com, "
+                 "setupgroup.com); geonardi.com (Georgian federation) 'Rules of the long backgammon game'",
     "plakoto": "Wikipedia 'Tavli' (Plakoto); backgammon-hub.com 'How to play Plakoto'; fibs.com 'Rules for "
                "Plakoto'; gamerz.net 'Plakoto'; bkgm.com Condos 'Tavli'",
 }
@@ -130,6 +135,7 @@ SETTINGS = {
     "fevga": "first=11 (the first checker past the opponent's start, the own 12) | 12 (into its quarter); "
              "row=quarter (never all of the own 19-24) | ahead (Long Nardy's: six in a row only with an opponent "
              "checker past them)",
+    "longnardy": "doubles=643 (the first roll's doubles that take two off the head: 6-6, 4-4, 3-3) | e.g. 64",
     "plakoto": "mother=draw (a pinned mother loses 2 once the pinner has left its own start; both pinned: a "
                "draw) | loses (a pinned mother loses 2 at once) | none (no mother rule)",
 }
