@@ -50,8 +50,9 @@ class Action(dict):
 
 
 class GameLog:
-    def __init__(self, number, score, crawford, cube=1):
+    def __init__(self, number, score, crawford, cube=1, rules=None):
         self.number = number  # from 1
+        self.rules = rules  # the game's ruleset (bgrules Rules): in Tavli each game has its own
         self.score = list(score)  # [p0, p1] when the game started
         self.crawford = crawford  # this is the Crawford game
         self.start_cube = cube  # the cube after automatic doubles (money)
@@ -245,7 +246,7 @@ def replay_data(data, source="journal"):
             log.settings = record
             log.match = m
             log.records = 1
-            game = GameLog(1, m.score, m.crawford_game, m.cube)
+            game = GameLog(1, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
             continue
         a = record.get("a")
@@ -261,7 +262,7 @@ def replay_data(data, source="journal"):
             continue
         log.records += 1
         if a == "next":
-            game = GameLog(m.game, m.score, m.crawford_game, m.cube)
+            game = GameLog(m.game, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
             continue
         act = Action(a=a, p=p, line=number)
