@@ -96,6 +96,7 @@ FIRMWARE_MODULES = (
     "bgrules/variants/russianpuff.py",
     "bgrules/variants/snake.py",
     "bgrules/variants/straight.py",
+    "bgrules/variants/tavli.py",
 )
 
 # Paths in a manifest are relative to its folder (scripts/); firmware/ is beside it.

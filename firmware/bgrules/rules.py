@@ -174,7 +174,7 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "catchme", "ludus", "doublets",
             "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
             "backwards", "snake", "pin", "french2",
-            "portes", "plakoto", "fevga", "longnardy")
+            "portes", "plakoto", "fevga", "tavli", "longnardy")
 
 
 def ruleset(key):

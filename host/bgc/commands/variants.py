@@ -88,6 +88,8 @@ CATALOGUE = (
     ("longnardy", "Long Nardy", "all 15 on the own 24 point (the head), both the same way round from diagonally "
      "opposite corners; one checker holds a point, no hitting; one checker off the head a turn (two for 6-6, 4-4, "
      "3-3 on the first roll); six in a row only with an opponent checker past them; no cube; 1 or 2 (mars)", ""),
+    ("tavli", "Tavli", "a match of Portes, Plakoto and Fevga in turn to the match length, each game by its own "
+     "rules; the first game's opening winner rolls again, then each game's winner starts the next; no cube", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -123,8 +125,9 @@ SOURCES = {
     "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
     "fevga": "Wikipedia 'Fevga'; brainking.com 'Fevga'; gammonparty.com 'Fevga'; bkgm.com Condos 'Tavli'; "
              "itavli.i-smartsolutions.com 'Fevga'",
-    "longnardy": "Wikipedia 'Long Nardy'; vogclub.com 'Long Nardy'; bkgm.com 'Narde' (threemountaingames.com, "
+    "longnardy": "Wikipedia 'Long Nardy'; vogclub.com 'Narde (Feuga)'; bkgm.com 'Narde' (threemountaingames.com, "
                  "setupgroup.com); geonardi.com (Georgian federation) 'Rules of the long backgammon game'",
+    "tavli": "Wikipedia 'Tavli'; neromyloscafe.com 'Tavli'; backgammonline.net 'Tavli'; bkgm.com Condos 'Tavli'",
     "plakoto": "Wikipedia 'Tavli' (Plakoto); backgammon-hub.com 'How to play Plakoto'; fibs.com 'Rules for "
                "Plakoto'; gamerz.net 'Plakoto'; bkgm.com Condos 'Tavli'",
 }
@@ -136,6 +139,7 @@ SETTINGS = {
              "row=quarter (never all of the own 19-24) | ahead (Long Nardy's: six in a row only with an opponent "
              "checker past them)",
     "longnardy": "doubles=643 (the first roll's doubles that take two off the head: 6-6, 4-4, 3-3) | e.g. 64",
+    "tavli": "its games' defaults (a game with settings is played alone: --variant plakoto:mother=loses)",
     "plakoto": "mother=draw (a pinned mother loses 2 once the pinner has left its own start; both pinned: a "
                "draw) | loses (a pinned mother loses 2 at once) | none (no mother rule)",
 }
