@@ -59,6 +59,7 @@ FIRMWARE_MODULES = (
     "bgrules/notation.py",
     "bgrules/position.py",
     "bgrules/rules.py",
+    "bgrules/rules_settings.py",
     "bgrules/turn.py",
     "bgrules/turn_parts.py",
     "bgrules/turn_plays.py",

@@ -180,29 +180,16 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
 def ruleset(key):
     """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one. A game
     whose players differ on a rule has settings: "KEY:NAME=VALUE[:NAME=VALUE]" is the game with
-    them (its module's ``make``, docs/variants.md), and the key names that game everywhere
-    (journal, saved match, serial line)."""
+    them (bgrules.rules_settings), and the key names that game everywhere (journal, saved match,
+    serial line)."""
     if key in RULESETS:
         return RULESETS[key]
-    parts = key.split(":")
-    name = parts[0]
+    name = key.split(":")[0]
     if name not in VARIANTS:
         raise ValueError("unknown variant %r (one of: %s)" % (key, ", ".join(VARIANTS)))
     module = __import__("bgrules.variants." + name, None, None, ("RULES",))
-    if len(parts) == 1:
+    if name == key:
         return module.RULES
-    make = getattr(module, "make", None)
-    if make is None:
-        raise ValueError("%s has no settings" % name)
-    given = {}
-    for item in parts[1:]:
-        kv = item.split("=")
-        if len(kv) != 2 or not kv[0] or not kv[1]:
-            raise ValueError("a setting is NAME=VALUE, got %r" % item)
-        given[kv[0]] = int(kv[1]) if kv[1].isdigit() else kv[1]
-    try:
-        rules = make(**given)
-    except TypeError:
-        raise ValueError("%s has no setting among %s" % (name, ", ".join(given)))
-    rules.key = key
-    return rules
+    from bgrules.rules_settings import with_settings  # only for a game with settings
+
+    return with_settings(module, key)
