@@ -86,7 +86,7 @@ def test_fevga_the_first_checker_must_pass_the_opponents_start_before_a_second_l
     not_past = pos({16: 1, 24: 14}, {24: 14, 10: 1})  # 2-1 cannot take it past White's 12
     assert all(p.position.cells[24] == 14 for p in Turn(not_past, 2, 1, FEVGA).plays())
     second = pos({14: 1, 23: 1, 24: 13}, {24: 14, 10: 1})  # 16/14 24/23
-    assert Turn(not_past, 2, 1, FEVGA).check(second) == "First checker past\n12 before another"
+    assert Turn(not_past, 2, 1, FEVGA).check(second) == "First checker past 12 first"
     # once past (the runner's 3 first: 13/10), a second leaves in the same turn
     runner = pos({13: 1, 24: 14}, {24: 14, 10: 1})
     assert Turn(runner, 3, 1, FEVGA).check(pos({10: 1, 23: 1, 24: 13}, {24: 14, 10: 1})) is None
@@ -97,7 +97,7 @@ def test_fevga_setting_first_12_counts_a_checker_in_the_opponents_start_quarter(
     # quarter" (the mover's 12-7); on the 12 point itself once the opponent's start is empty
     on_12 = pos({12: 1, 24: 14}, {5: 15})
     head_pair = pos({12: 1, 20: 1, 24: 13}, {5: 15})  # 24/21/20, the runner staying on 12
-    assert Turn(on_12, 3, 1, FEVGA).check(head_pair) == "First checker past\n12 before another"
+    assert Turn(on_12, 3, 1, FEVGA).check(head_pair) == "First checker past 12 first"
     assert Turn(on_12, 3, 1, ruleset("fevga:first=12")).check(head_pair) is None
 
 
@@ -114,7 +114,7 @@ def test_fevga_never_all_six_points_of_the_own_start_quarter_at_once():
     p = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 2, 5: 1}, {24: 15})
     turn = Turn(p, 1, 2, FEVGA)
     full = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1, 3: 1}, {24: 15})  # 20/19 5/3
-    assert turn.check(full) == "Not all of 19-24\nat once"
+    assert turn.check(full) == "Not all of 19-24 at once"
     assert all(not all(pl.position.cells[q] for q in range(19, 25)) for pl in turn.plays())
 
 
@@ -122,7 +122,7 @@ def test_fevga_setting_row_ahead_allows_the_quarter_but_no_six_in_a_row_with_non
     p = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 2, 5: 1}, {24: 15})
     full = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1, 3: 1}, {24: 15})
     # White's 24-19 is Black's 12-7: Black's fifteen on its 24 are all behind them
-    assert Turn(p, 1, 2, ruleset("fevga:row=ahead")).check(full) == "No 6 in a row on 19\nwith none past"
+    assert Turn(p, 1, 2, ruleset("fevga:row=ahead")).check(full) == "6 in a row at 19: none past it"
     ahead = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 2, 5: 1}, {24: 14, 4: 1})
     full_ahead = pos({24: 9, 23: 1, 22: 1, 21: 1, 20: 1, 19: 1, 3: 1}, {24: 14, 4: 1})
     assert Turn(ahead, 1, 2, ruleset("fevga:row=ahead")).check(full_ahead) is None

@@ -58,7 +58,7 @@ def test_long_nardy_one_checker_off_the_head_a_turn():
     turn = Turn(p, 3, 2, NARDY)
     assert all(pl.position.cells[24] == 13 or pl.position.cells[24] == 14 for pl in turn.plays())
     two = pos({24: 12, 21: 1, 22: 1, 19: 1}, {24: 14, 20: 1})  # 24/21 24/22
-    assert turn.check(two) == "One checker a turn\noff the head"
+    assert turn.check(two) == "One checker off the head a turn"
 
 
 @pytest.mark.parametrize("die,plays", [
@@ -99,7 +99,7 @@ def test_long_nardy_six_in_a_row_only_with_an_opponent_checker_past_them():
     # no row for Black; White's 10-5 is Black's 22-17
     row = pos({24: 8, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 11: 2}, {24: 15})
     full = pos({24: 7, 23: 1, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1, 11: 1}, {24: 15})  # 11/5 24/23
-    assert Turn(row, 6, 1, NARDY).check(full) == "No 6 in a row on 5\nwith none past"
+    assert Turn(row, 6, 1, NARDY).check(full) == "6 in a row at 5: none past it"
     one_past = pos({24: 8, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 11: 2}, {24: 14, 16: 1})  # Black's 16: White's 4
     full_past = pos({24: 7, 23: 1, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1, 11: 1}, {24: 14, 16: 1})
     assert Turn(one_past, 6, 1, NARDY).check(full_past) is None

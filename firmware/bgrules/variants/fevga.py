@@ -18,10 +18,10 @@ def make(first=11, row="quarter"):
 
     def why(at):
         if at == 24:
-            return "First checker %s\n12 before another" % ("past" if first == 11 else "to")
+            return "First checker %s 12 first" % ("past" if first == 11 else "to")
         if row == "quarter":
-            return "Not all of 19-24\nat once"
-        return "No 6 in a row on %d\nwith none past" % at
+            return "Not all of 19-24 at once"
+        return "6 in a row at %d: none past it" % at
 
     return running("Fevga", "fevga", first_past=first, row=row, why=why)
 

@@ -11,8 +11,8 @@ from bgrules.variants.running import running
 
 def why(at):
     if at == 24:
-        return "One checker a turn\noff the head"
-    return "No 6 in a row on %d\nwith none past" % at
+        return "One checker off the head a turn"
+    return "6 in a row at %d: none past it" % at
 
 
 def make(doubles=643):
