@@ -167,6 +167,8 @@ def rows(include_missing=False):
                 row["start"], row["waiting"] = start_of(rules)
                 row["waiting"] = list(row["waiting"])
                 row["start_words"] = start_words(rules)
+                if rules.cycle:  # a match of games in turn (Tavli): its games, the first's start
+                    row["games"] = list(rules.cycle)
             out.append(row)
     # playable games in the order of VARIANTS (as the board's menu offers them), then the others
     order = {k: i for i, k in enumerate(VARIANTS)}
