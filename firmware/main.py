@@ -36,7 +36,7 @@ DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows 
 ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup", "bgrules.match_read",
              "bgrules.matchid_read", "companion.flash_room", "bgrules.turn_why")
 # A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
-# so they and a variant's modules are never needed at once (scripts/heap_modules.py)
+# so they and a variant's modules are never needed at once (scripts/bench/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
 # the fixed-dice variants; dropped when no variant match is in play, so an evening of variants

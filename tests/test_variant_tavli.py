@@ -9,9 +9,10 @@ import json
 import pytest
 
 from bgrules import Position
-from bgrules.match import GAME_OVER, MATCH_OVER, OPENING, ROLL, Match, game_rules
+from bgrules.match import GAME_OVER, MATCH_OVER, OPENING, ROLL, Match
+from bgrules.rules import game_rules
 from bgrules.rules import ruleset
-from companion import journal
+from companion import journal, recovery
 
 from variant_parts_helpers import bgc
 
@@ -92,7 +93,7 @@ def test_tavli_journal_replays_each_games_ruleset_and_exports_name_them(tmp_path
     from bgc.logs import journals
 
     recs = journals.synthetic_records(3, length=5, rules="tavli")  # six games
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert m.series.key == "tavli"
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))
@@ -158,7 +159,7 @@ def test_tavli_a_whole_match_by_the_automated_players_at_the_virtual_board(capsy
     path = out.split("Journal: ")[1].split()[0]
     records, problem = journal.parse(open(path).read())
     assert problem is None and records[0]["rules"] == "tavli"
-    m = journal.replay(records)
+    m = recovery.replay(records)
     assert m.phase == "matchover" and m.game >= 2
     ends = [r for r in records if r["a"] == "end"]
     starts = [records[records.index(r) + 2] for r in ends[:-1]]  # after "end", "next": the first roll

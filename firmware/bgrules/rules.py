@@ -177,6 +177,13 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "portes", "plakoto", "fevga", "tavli", "longnardy")
 
 
+def game_rules(rules, game):
+    """The ruleset of game ``game`` (1, 2, ...) of a match of ``rules``: itself, or for a match
+    of several games in turn (Tavli) the game's own from ``rules.cycle``."""
+    cycle = rules.cycle
+    return ruleset(cycle[(game - 1) % len(cycle)]) if cycle else rules
+
+
 def ruleset(key):
     """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one. A game
     whose players differ on a rule has settings: "KEY:NAME=VALUE[:NAME=VALUE]" is the game with

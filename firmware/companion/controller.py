@@ -205,7 +205,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         """First call after power-up: resume the last unfinished match from its journal, or
         open the new-match menu. Whatever the journal holds, the board starts: a torn last line
         is dropped; damage before that keeps the whole file beside the journal (m0001.jnl.damaged)
-        and the match resumes after the last record that fits (journal.recover, salvage)."""
+        and the match resumes after the last record that fits (recovery.recover, salvage)."""
         from companion import booting  # once per power-up: not kept beside the game's code
 
         booting.boot(self, frame, now, VERSION)

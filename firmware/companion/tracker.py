@@ -30,8 +30,9 @@
 # partly cancel and the cell reads weaker than any one checker (UNDER, hardware/sensing.md);
 # the cell still shows the colour underneath, so the checker on top would be lost. A weak cell
 # is taken for a checker of the other colour on top only while that colour has a checker
-# unaccounted for (lifted and not seen since): then it is on that point, and the point is judged
-# like any other where both colours stand (a blot being hit, or a blocked point).
+# unaccounted for (lifted and not seen since) and, outside Pin, only on a point with no free cell
+# (where there is one, a checker put down takes it and is seen): then it is on that point, and
+# the point is judged like any other where both colours stand (a blot being hit, or a blocked point).
 #
 # Only the frames the classifier calls stable reach the tracker, so a checker sliding over
 # points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
@@ -334,11 +335,20 @@ class Tracker:
                 cover[p] = 2 if under[p] and mixed[p] and not c else c
             return
         lo = self.lo
+        # Outside Pin a checker goes on top of another only where the point has no free cell
+        # (hardware/sensing.md): on a point with one, it would be seen in a cell of its own, so
+        # a weak cell there is a weakly sensed checker, whatever is missing (Fixed roll seed
+        # 913093: "Point 23 is blocked" for Black's legal 22/21 21/19*, White's three on its 2
+        # point, whose rim cell's flag came back while Black held a checker).
+        turn = self.turn
+        anywhere = turn is not None and turn.rules.pinning
+        opp = self.opp
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
                 weak = (under[p] >> shift) & 15
-                if weak > (ok[p] >> shift) & 15 and not cover[p] & 1:
+                if (weak > (ok[p] >> shift) & 15 and not cover[p] & 1
+                        and (anywhere or lo[wb + p] + lo[bb + opp[p]] >= 5)):
                     i = side + (p if side == wb else self.opp[p])
                     # a full point's count comes from ``known`` (the checker on top already in
                     # it, Pin: a pinner that joined its pinned checker): count one more only

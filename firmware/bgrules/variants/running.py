@@ -5,7 +5,8 @@
 # Imported only by those variants.
 from bgrules.position import OFF, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_CAP
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_CAP
 
 # The mover's point p is the opponent's p + 12 (mod 24): the opponent's head (its 24) is the
 # mover's 12, and each side's home board (1-6) is the other's third quarter (13-18).

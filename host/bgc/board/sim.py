@@ -278,7 +278,7 @@ class Sim:
         that the checkers are set out for it."""
         if not self.series.cycle:
             return
-        from bgrules.match import game_rules
+        from bgrules.rules import game_rules
 
         game = st.get("game") or 1
         self.rules = game_rules(self.series, game + 1 if st.get("phase") == "gameover" else game)
@@ -315,7 +315,9 @@ class Sim:
         rec = jm.settings_record(length=length, names=names)
         records = [rec, {"a": "open", "dice": [2, 1] if opener == 0 else [1, 2]},
                    {"a": "play", "p": opener, "move": "", "pos": pos.swapped().id(), "condoned": True}]
-        match = jm.replay(records)  # refuses a position that cannot exist
+        from companion import recovery  # the journal's reader (firmware/ is on sys.path now)
+
+        match = recovery.replay(records)  # refuses a position that cannot exist
         if match.phase != "roll":
             raise SimError("the game is over in that position")
         os.makedirs(self.journal_dir, exist_ok=True)

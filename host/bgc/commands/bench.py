@@ -183,7 +183,7 @@ def run(args):
     mpy = micropython_times(cases + hard, args.repeat)
     med, worst = _summary("MicroPython", mpy[: len(cases)], mpy[len(cases) :])
     heap = max(r[3] for r in mpy)
-    print("Pico: scripts/bench_pico.py measures these answers on an emulated Pico")
+    print("Pico: scripts/bench/bench_pico.py measures these answers on an emulated Pico")
     if not args.no_gnubg and not args.position:
         ratio = gnubg_ratio(cases + hard)
         if ratio:

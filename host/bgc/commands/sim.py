@@ -121,14 +121,18 @@ def run(args):
     if args.delay is not None and not 0 <= args.delay <= 60000:
         raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
                         % shown(args.delay, 10))
-    if args.flash:
-        from ..logs import files
+    if args.script and args.web:
+        raise UserError("--web shows the demo or your own play (--demo, or no --script)")
+    from ..logs import files
 
-        files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
-                          "for a temporary one")
+    # (a --flash folder made here is gone again if the run fails before the board writes in it)
+    with files.output_folder(args.flash or None, "--flash", "give a folder for the Pico's flash, or leave "
+                             "--flash out for a temporary one"):
+        return _run(args, simmod)
+
+
+def _run(args, simmod):
     if args.script:
-        if args.web:
-            raise UserError("--web shows the demo or your own play (--demo, or no --script)")
         return run_script(args, simmod)
     if args.demo:
         return run_demo(args, simmod)

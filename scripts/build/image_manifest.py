@@ -1,4 +1,4 @@
-"""MicroPython manifest of the bgcompanion firmware image (scripts/build_image.sh).
+"""MicroPython manifest of the bgcompanion firmware image (scripts/build/build_image.sh).
 
 Freezes the whole firmware/ tree as bytecode into the RPI_PICO interpreter, with micropython-lib's
 ssd1306 display driver and everything the stock RPI_PICO firmware freezes (so the image is a standard
@@ -61,6 +61,7 @@ FIRMWARE_MODULES = (
     "bgrules/rules.py",
     "bgrules/rules_settings.py",
     "bgrules/turn.py",
+    "bgrules/turn_codes.py",
     "bgrules/turn_parts.py",
     "bgrules/turn_plays.py",
     "bgrules/turn_why.py",
@@ -101,4 +102,4 @@ FIRMWARE_MODULES = (
 )
 
 # Paths in a manifest are relative to its folder (scripts/); firmware/ is beside it.
-freeze("../firmware", FIRMWARE_MODULES, opt=3)
+freeze("../../firmware", FIRMWARE_MODULES, opt=3)

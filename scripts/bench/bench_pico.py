@@ -1,10 +1,10 @@
 """The firmware on an emulated Pico: heap, scan + classify, rules answers, a whole match, a journal append.
 
-    .venv/bin/python scripts/bench_pico.py              # everything (~10 min of host time)
-    .venv/bin/python scripts/bench_pico.py --games 30   # fewer rules positions, quicker
-    .venv/bin/python scripts/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
-    .venv/bin/python scripts/bench_pico.py --xip ...          # with the flash cache's misses counted
-    .venv/bin/python scripts/bench_pico.py --image build/image/bgcompanion-0.1.0.uf2 ...   # the frozen image
+    .venv/bin/python scripts/bench/bench_pico.py              # everything (~10 min of host time)
+    .venv/bin/python scripts/bench/bench_pico.py --games 30   # fewer rules positions, quicker
+    .venv/bin/python scripts/bench/bench_pico.py --no-rules --no-cases --variant eureka   # a match of a variant
+    .venv/bin/python scripts/bench/bench_pico.py --xip ...          # with the flash cache's misses counted
+    .venv/bin/python scripts/bench/bench_pico.py --image build/image/bgcompanion-0.1.0.uf2 ...   # the frozen image
 
 The firmware is compiled with mpy-cross -march=armv6m (as ``bgc deploy`` does), copied as .mpy into
 /lib of the real MicroPython v1.27.0 RPI_PICO firmware running on the rp2040js emulator
@@ -25,16 +25,16 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   with the harness loaded, before the match begins) and the firmware's own least free heap is
   reported beside the whole;
 * one journal append;
-* the free heap with a chouette evening's modules imported (scripts/heap_modules.py's list).
+* the free heap with a chouette evening's modules imported (scripts/bench/heap_modules.py's list).
 
 ``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
 modelled, each miss adding 44 cycles to the emulated clock. ``--image UF2`` runs the firmware image
-(scripts/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
+(scripts/build/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
 the .mpy files; only the harness's own module goes into /lib.
 
 The emulator has no multiplexer or sensor model (every ADC read returns one value) and GPIO inputs
 do not follow outputs, so the match feeds the classifier synthetic raw frames of the board (an ideal
-calibrated board, like scripts/bench_companion.py) after the real scan has run, and presses buttons
+calibrated board, like scripts/bench/bench_companion.py) after the real scan has run, and presses buttons
 through a stand-in of drivers.buttons. Emulated times are LOWER BOUNDS for a real Pico: the
 emulator counts Cortex-M0+ cycles at 125 MHz with flash at zero wait states (no XIP cache misses)
 and flash erase/program take no time.
@@ -48,10 +48,10 @@ import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 
 SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
 CACHE = os.path.join(ROOT, "build")
@@ -125,7 +125,7 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
             flash_out=None):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
     run in order in one boot (they share globals). ``image``: a .uf2 to run instead of the stock
-    MicroPython (the firmware image, scripts/build_image.sh; a soft reset from the raw REPL after
+    MicroPython (the firmware image, scripts/build/build_image.sh; a soft reset from the raw REPL after
     the copies, so the steps start from a fresh heap without the image's main.py running);
     ``xip``: run with the flash cache model; ``soft_reset``: soft-reset after the copies (default:
     with an image); ``flash_in``/``flash_out``: a 2 MB flash image to boot from / to save at the end.
@@ -184,7 +184,7 @@ gc.collect()
 print("HEAP_IMPORT", gc.mem_free())
 """
 
-# A chouette evening's modules (scripts/heap_modules.py: every module but the variants'), imported
+# A chouette evening's modules (scripts/bench/heap_modules.py: every module but the variants'), imported
 # after main, measured, and dropped again so the match that follows has the heap a board has.
 CHOUETTE = r"""
 def _chouette(names):
@@ -595,7 +595,7 @@ del _journal_bench
 
 
 def done_cases():
-    """scripts/bench_companion.py's four turns for the emulated Pico: journal on littlefs, and the
+    """scripts/bench/bench_companion.py's four turns for the emulated Pico: journal on littlefs, and the
     DONE answer split into its parts (each timed by a wrapper, a few us each)."""
     import bench_companion
 
@@ -604,7 +604,7 @@ def done_cases():
              ("    t = us()\n    c.on_button(ROLL_W, SHORT, 40)", DONE_PARTS))
     for old, new in edits:
         if old not in guest:
-            raise BenchError("scripts/bench_companion.py changed: %r not found" % old)
+            raise BenchError("scripts/bench/bench_companion.py changed: %r not found" % old)
         guest = guest.replace(old, new)
     return "import sys\nsys.path.insert(0, '/lib')\n" + guest
 
@@ -731,10 +731,10 @@ def main(argv=None):
     ap.add_argument("--xip", action="store_true",
                     help="count the flash cache's misses (xip_run.mjs --xip-penalty 44 --xip-fill 4)")
     ap.add_argument("--image", metavar="UF2", help="run the firmware frozen into this image "
-                    "(scripts/build_image.sh) instead of .mpy files on the stock MicroPython")
+                    "(scripts/build/build_image.sh) instead of .mpy files on the stock MicroPython")
     args = ap.parse_args(argv)
     if args.image and not os.path.isfile(args.image):
-        raise BenchError("no image %s (build it with sh scripts/build_image.sh)" % args.image)
+        raise BenchError("no image %s (build it with sh scripts/build/build_image.sh)" % args.image)
     import tempfile
 
     from bgc.commands.bench import HARD, MPY_PROGRAM, make_case
