@@ -10,7 +10,7 @@ import pytest
 
 from bgrules import Position
 from bgrules.match import GAME_OVER, MATCH_OVER, OPENING, ROLL, Match
-from bgrules.rules import game_rules
+from bgrules.match_series import game_rules
 from bgrules.rules import ruleset
 from companion import journal, recovery
 

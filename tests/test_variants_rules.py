@@ -164,7 +164,7 @@ def test_no_hitting_whoever_hits_loses():
 
 @pytest.mark.parametrize("key", VARIANTS)
 def test_a_saved_match_keeps_its_variant(key):
-    from bgrules.match import game_rules
+    from bgrules.match_series import game_rules
 
     m = Match(3, rules=ruleset(key))
     back = Match.loads(m.dumps())

@@ -12,7 +12,7 @@
 from bgrules.position import Position, BAR, OPP, OFF, CHECKERS, waiting
 from bgrules.turn import Turn
 from bgrules.notation import Play
-from bgrules.rules import STANDARD, DRAW, game_rules, ruleset
+from bgrules.rules import STANDARD, DRAW, ruleset
 from bgrules import matchid
 # every phase a Match can be in (CHOOSE is set by bgrules.turn_parts), for those who import them from here
 from bgrules import (MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN,  # noqa: F401
@@ -83,7 +83,7 @@ class Match:
         self._new_game()
 
     def _new_game(self):
-        self.rules = game_rules(self.series, self.game)
+        self.rules = self.series
         self.phase = OPENING
         self.position = self.rules.start_position()
         self.on_roll = 0
@@ -101,19 +101,11 @@ class Match:
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
         self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
         self.repeated = False  # Fixed roll: the position on roll has come back a third time
-        self.opened = False  # the opening is over and nobody has rolled yet (Rules.opening "reroll")
-        last = self.result
-        if self.rules.opening == "reroll" and last is not None and last[3] != "draw":
-            self._starts(last[0])  # the last game's winner starts: no opening roll
+        if self.rules.opening:
+            # Rules.opening "reroll" (Tavli's games in turn have it too): bgrules.match_series
+            from bgrules.match_series import start
 
-    def _starts(self, first):
-        # ``first`` is on roll and rolls both dice (Rules.opening "reroll")
-        self.on_roll = first
-        self.to_act = first
-        if first == 1:
-            self.position = self.position.swapped()
-        self.phase = ROLL
-        self.opened = True
+            start(self)
 
     def _parts(self):
         # The turn-parts code, imported only for a ruleset whose turns have parts.
@@ -249,9 +241,10 @@ class Match:
                 self.auto_done += 1
             return False
         first = 0 if die0 > die1 else 1
-        if self.rules.opening == "reroll":
-            self._starts(first)  # the opening says who starts, who then rolls both dice
-            return True
+        if self.rules.opening:
+            from bgrules.match_series import opening_roll  # "reroll": it only says who starts
+
+            return opening_roll(self, first)
         self._preset_after((die0, die1), next_dice)
         self.on_roll = first
         self.to_act = first
@@ -371,12 +364,10 @@ class Match:
         else:
             self.last_condoned = False
         result = self.rules.result(self.position, final)
-        if result == DRAW:
-            self.position = final.copy()
-            self._end_game(self.on_roll, 0, 0, "draw")  # no winner: nobody scores
-            return
         if result:
             self.position = final.copy()
+            if result == DRAW:
+                return self._end_game(self.on_roll, 0, 0, "draw")  # no winner: nobody scores
             me = self.on_roll
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
@@ -440,7 +431,8 @@ class Match:
         return OPENING
 
     def game_started(self):
-        return self.opened or self.turn is not None or self.turns[0] + self.turns[1] > 0
+        # (ROLL with no turn played: Rules.opening "reroll" has said who starts)
+        return self.phase == ROLL or self.turn is not None or self.turns[0] + self.turns[1] > 0
 
     def next_game(self):
         if self.phase == MATCH_OVER:

@@ -4,7 +4,8 @@ from bgrules import matchid
 from bgrules.matchid_read import decode
 from bgrules import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
 from bgrules.position import Position
-from bgrules.rules import game_rules, ruleset
+from bgrules.rules import ruleset
+from bgrules.match_series import game_rules
 
 
 def loads(cls, line):
@@ -85,7 +86,6 @@ def loads(cls, line):
             m.phase = PLAY
         else:
             m.phase = ROLL if state == matchid.GAME_PLAYING else OPENING
-            m.opened = m.phase == ROLL
         if "q" in f:
             m._parts().restore(m, f["q"])
     return m

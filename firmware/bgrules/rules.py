@@ -50,12 +50,13 @@ class Rules:
                      variants/backwards.py)
     checker_points   the winner scores a point for each of the loser's checkers not borne off
                      (Acey Deucey), instead of 1, 2 or 3 times the cube
-    opening          "play": the two single dice of the opening roll are the first move (the
+    opening          None: the two single dice of the opening roll are the first move (the
                      standard game); "reroll": the higher die only says who starts, and that
                      player rolls both dice; from a match's second game on, the last game's
                      winner starts, with no opening roll (Tavli's games, Long Nardy)
     cycle            a match of several games in turn (Tavli): the keys of the rulesets played,
-                     game n of the match with cycle[(n - 1) % len(cycle)] (bgrules.match)
+                     game n of the match with cycle[(n - 1) % len(cycle)] (bgrules.match_series;
+                     such a ruleset has the opening "reroll" too, which has Match load that code)
 
     Every rule is a class attribute holding the standard game's value; a Rules object stores only
     what its keyword arguments change (RAM on the Pico: a variant costs its differences).
@@ -92,7 +93,7 @@ class Rules:
     start_black = None
     backwards = False
     checker_points = False
-    opening = "play"
+    opening = None
     cycle = None
     # A variant's own turn class (Turn's interface) for a game the move search cannot express.
     turn = None
@@ -177,13 +178,6 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "portes", "plakoto", "fevga", "tavli", "longnardy")
 
 
-def game_rules(rules, game):
-    """The ruleset of game ``game`` (1, 2, ...) of a match of ``rules``: itself, or for a match
-    of several games in turn (Tavli) the game's own from ``rules.cycle``."""
-    cycle = rules.cycle
-    return ruleset(cycle[(game - 1) % len(cycle)]) if cycle else rules
-
-
 def ruleset(key):
     """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one. A game
     whose players differ on a rule has settings: "KEY:NAME=VALUE[:NAME=VALUE]" is the game with
@@ -191,12 +185,10 @@ def ruleset(key):
     serial line)."""
     if key in RULESETS:
         return RULESETS[key]
-    name = key.split(":")[0]
-    if name not in VARIANTS:
-        raise ValueError("unknown variant %r (one of: %s)" % (key, ", ".join(VARIANTS)))
-    module = __import__("bgrules.variants." + name, None, None, ("RULES",))
-    if name == key:
-        return module.RULES
-    from bgrules.rules_settings import with_settings  # only for a game with settings
+    if key not in VARIANTS:
+        if key.split(":")[0] in VARIANTS:
+            from bgrules.rules_settings import with_settings  # only for a game with settings
 
-    return with_settings(module, key)
+            return with_settings(key)
+        raise ValueError("unknown variant %r (one of: %s)" % (key, ", ".join(VARIANTS)))
+    return __import__("bgrules.variants." + key, None, None, ("RULES",)).RULES

@@ -3,10 +3,11 @@
 # board whose game has no settings does not hold this code.
 
 
-def with_settings(module, key):
-    """The Rules of ``key`` from the variant's ``module``; ValueError for a setting it lacks or
-    a value it refuses."""
+def with_settings(key):
+    """The Rules of ``key``, a variant's name (one of bgrules.rules.VARIANTS) with settings;
+    ValueError for a setting it lacks or a value it refuses."""
     parts = key.split(":")
+    module = __import__("bgrules.variants." + parts[0], None, None, ("make",))
     make = getattr(module, "make", None)
     if make is None:
         raise ValueError("%s has no settings" % parts[0])

@@ -33,8 +33,11 @@ class EndPhase:
         if not self._act({"a": "next"}, m.next_game):
             return
         m = self.match
-        # a match of games in turn (Tavli) names the game now played
-        self.say("Game %d%s%s" % (m.game, " Crawford" if m.crawford_game else "",
-                                  "" if m.rules is m.series else "\n" + m.rules.name))
+        line = ""
+        if m.series.cycle:
+            from companion.games_in_turn import next_game  # Tavli names the game now played
+
+            line = next_game(m)
+        self.say("Game %d%s%s" % (m.game, " Crawford" if m.crawford_game else "", line))
         self._board("start")
         self.status()

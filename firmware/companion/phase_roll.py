@@ -58,11 +58,9 @@ class RollPhase:
             self.status()
             return
         if m.turn is None and m.part is None:
-            # Rules.opening "reroll" (Tavli, Long Nardy): the opening only says who starts
-            self.say("%s starts: roll" % m.names[m.on_roll])
-            self._enter("roll")
-            self.status()
-            return
+            from companion.games_in_turn import opening  # Rules.opening "reroll": who starts
+
+            return opening(self)
         vd = _fixed_dice(m)
         self.say((vd and vd.say_next(m)) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
         if m.part is not None:

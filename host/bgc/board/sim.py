@@ -278,7 +278,7 @@ class Sim:
         that the checkers are set out for it."""
         if not self.series.cycle:
             return
-        from bgrules.rules import game_rules
+        from bgrules.match_series import game_rules
 
         game = st.get("game") or 1
         self.rules = game_rules(self.series, game + 1 if st.get("phase") == "gameover" else game)
