@@ -12,7 +12,7 @@
 from bgrules.position import Position, BAR, OPP, OFF, CHECKERS, waiting
 from bgrules.turn import Turn
 from bgrules.notation import Play
-from bgrules.rules import STANDARD, ruleset
+from bgrules.rules import STANDARD, DRAW, ruleset
 from bgrules import matchid
 # every phase a Match can be in (CHOOSE is set by bgrules.turn_parts), for those who import them from here
 from bgrules import (MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN,  # noqa: F401
@@ -72,6 +72,7 @@ class Match:
         self.beavers = beavers
         self.jacoby = bool(jacoby)
         self.names = (names[0], names[1])
+        self.series = rules  # the match's ruleset; Tavli's games each have their own (rules)
         self.rules = rules
         self.score = [0, 0]
         self.game = 1
@@ -82,6 +83,7 @@ class Match:
         self._new_game()
 
     def _new_game(self):
+        self.rules = self.series
         self.phase = OPENING
         self.position = self.rules.start_position()
         self.on_roll = 0
@@ -99,6 +101,11 @@ class Match:
         self.preset = None  # the dice of the next roll when the variant fixes them in advance
         self.part = None  # where a turn made of parts stands (bgrules.turn_parts)
         self.repeated = False  # Fixed roll: the position on roll has come back a third time
+        if self.rules.opening:
+            # Rules.opening "reroll" (Tavli's games in turn have it too): bgrules.match_series
+            from bgrules.match_series import start
+
+            start(self)
 
     def _parts(self):
         # The turn-parts code, imported only for a ruleset whose turns have parts.
@@ -234,6 +241,10 @@ class Match:
                 self.auto_done += 1
             return False
         first = 0 if die0 > die1 else 1
+        if self.rules.opening:
+            from bgrules.match_series import opening_roll  # "reroll": it only says who starts
+
+            return opening_roll(self, first)
         self._preset_after((die0, die1), next_dice)
         self.on_roll = first
         self.to_act = first
@@ -355,6 +366,8 @@ class Match:
         result = self.rules.result(self.position, final)
         if result:
             self.position = final.copy()
+            if result == DRAW:
+                return self._end_game(self.on_roll, 0, 0, "draw")  # no winner: nobody scores
             me = self.on_roll
             winner = me if result > 0 else 1 - me
             kind = result if result > 0 else -result
@@ -418,7 +431,8 @@ class Match:
         return OPENING
 
     def game_started(self):
-        return self.turn is not None or self.turns[0] + self.turns[1] > 0
+        # (ROLL with no turn played: Rules.opening "reroll" has said who starts)
+        return self.phase == ROLL or self.turn is not None or self.turns[0] + self.turns[1] > 0
 
     def next_game(self):
         if self.phase == MATCH_OVER:
@@ -490,7 +504,7 @@ class Match:
 
     def dumps(self):
         """One line that ``Match.loads`` turns back into this match (see docs/match-play.md)."""
-        rules = self.rules.key
+        rules = self.series.key
         cstate = 1 if self.crawford_game else (2 if self.post_crawford else 0)
         fields = [
             "v1",

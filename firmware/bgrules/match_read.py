@@ -5,6 +5,7 @@ from bgrules.matchid_read import decode
 from bgrules import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
 from bgrules.position import Position
 from bgrules.rules import ruleset
+from bgrules.match_series import game_rules
 
 
 def loads(cls, line):
@@ -20,21 +21,23 @@ def loads(cls, line):
             f[item[0]] = item[1:]
     try:
         mk = decode(mid)
-        position = Position.from_id(pid, ruleset(f.get("r", "standard")).opposite, True)  # pins: below
+        rules = game_rules(ruleset(f.get("r", "standard")), int(f.get("n", "1")))  # the game's (Tavli)
+        position = Position.from_id(pid, rules.opposite, True)  # pins: below
     except ValueError as exc:
         raise MatchError("Saved match: %s" % exc)
     if f.get("v") != "1":
         raise MatchError("Saved match: unknown version")
     try:
-        rules = ruleset(f.get("r", "standard"))
+        series = ruleset(f.get("r", "standard"))
         auto, auto_done = [int(x) for x in f["a"].split(".")]
         beavers, offer = [int(x) for x in f["b"].split(".")]
         t0, t1 = [int(x) for x in f["t"].split(".")]
         condoned, last_condoned = [int(x) for x in f["k"].split(".")]
         cstate = int(f["s"])
         m = cls(mk.length, f["c"] == "1", f["h"] == "1", auto, beavers, f["j"] == "1",
-                names.split("|", 1), rules)
+                names.split("|", 1), series)
         m.game = int(f["n"])
+        m.rules = rules
         if rules.pinning:
             position.pinned = int(f.get("p", 0))
         else:

@@ -50,6 +50,13 @@ class Rules:
                      variants/backwards.py)
     checker_points   the winner scores a point for each of the loser's checkers not borne off
                      (Acey Deucey), instead of 1, 2 or 3 times the cube
+    opening          None: the two single dice of the opening roll are the first move (the
+                     standard game); "reroll": the higher die only says who starts, and that
+                     player rolls both dice; from a match's second game on, the last game's
+                     winner starts, with no opening roll (Tavli's games, Long Nardy)
+    cycle            a match of several games in turn (Tavli): the keys of the rulesets played,
+                     game n of the match with cycle[(n - 1) % len(cycle)] (bgrules.match_series;
+                     such a ruleset has the opening "reroll" too, which has Match load that code)
 
     Every rule is a class attribute holding the standard game's value; a Rules object stores only
     what its keyword arguments change (RAM on the Pico: a variant costs its differences).
@@ -86,6 +93,8 @@ class Rules:
     start_black = None
     backwards = False
     checker_points = False
+    opening = None
+    cycle = None
     # A variant's own turn class (Turn's interface) for a game the move search cannot express.
     turn = None
     # The opposing point a checker landing on the mover's p hits or is blocked by, where that is
@@ -144,6 +153,10 @@ class Rules:
 
 STANDARD = Rules("Backgammon", key="standard")
 
+# Rules.result's answer for a game that ends with no winner and no points (Plakoto: both
+# "mothers" pinned, docs/variants.md); +kind and -kind are the mover's win and loss.
+DRAW = 4
+
 # Nackgammon (Nick Ball's variant): the standard rules from a start with a back point more.
 # The track where both move the same way (Long Puff, Russian, Straight): the mover's p is the
 # opponent's p, so both enter into one quarter and bear off from one quarter.
@@ -161,14 +174,21 @@ VARIANTS = ("standard", "nackgammon", "hypergammon", "eureka", "oldbritain", "re
             "freechoice",
             "catchme", "ludus", "doublets",
             "puff", "longpuff", "russianpuff", "longrussianpuff", "french1", "russian", "aceydeucey", "straight",
-            "backwards", "snake", "pin", "french2")
+            "backwards", "snake", "pin", "french2",
+            "portes", "plakoto", "fevga", "tavli", "longnardy")
 
 
 def ruleset(key):
-    """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one."""
+    """The Rules called ``key`` (see VARIANTS); ValueError for a name that is not one. A game
+    whose players differ on a rule has settings: "KEY:NAME=VALUE[:NAME=VALUE]" is the game with
+    them (bgrules.rules_settings), and the key names that game everywhere (journal, saved match,
+    serial line)."""
     if key in RULESETS:
         return RULESETS[key]
     if key not in VARIANTS:
+        if key.split(":")[0] in VARIANTS:
+            from bgrules.rules_settings import with_settings  # only for a game with settings
+
+            return with_settings(key)
         raise ValueError("unknown variant %r (one of: %s)" % (key, ", ".join(VARIANTS)))
-    module = __import__("bgrules.variants." + key, None, None, ("RULES",))
-    return module.RULES
+    return __import__("bgrules.variants." + key, None, None, ("RULES",)).RULES

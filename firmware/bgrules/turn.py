@@ -47,6 +47,8 @@ class _Search:
     # once. A rule under which the order of the steps matters (a limit of checkers on a point:
     # one leaves a full point before another arrives) sets it False to search every order.
     ordered_doubles = True
+    # the die of a double roll, 0 for two different dice (Turn sets it): Long Nardy's first roll
+    double = 0
 
     def __init__(self, rules):
         self.opp = rules.across or rules.opposite
@@ -242,6 +244,8 @@ class Turn:
         s = self._s = (rules.search or _Search)(rules)
         if rules.pinning:
             s.pinned = start.pinned
+        if d1 == d2:
+            s.double = d1
         s.load(start.cells)
         if once or rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be

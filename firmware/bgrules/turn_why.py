@@ -79,8 +79,10 @@ def _first_violation(self, cells, relax):
     if why == R_BLOCK:
         return "Point %d is blocked" % at
     if why == R_CAP:
-        w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus)
-        return w % at if w else "At most %d checkers on %d" % (self.rules.cap, at)
+        w = getattr(self.rules, "cap_why", None)  # a variant's own words (Ludus; a function: Fevga)
+        if w:
+            return w(at) if callable(w) else w % at
+        return "At most %d checkers on %d" % (self.rules.cap, at)
     if why == R_PIN:
         return "Checker on %d is pinned" % at
     return "Checker still on %d: no bear-off" % at

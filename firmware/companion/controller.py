@@ -170,6 +170,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
              "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
              "journal": self.store.path(self.name) if self.name else None}
+        if m.rules is not m.series:
+            f["rules"] = m.rules.key  # the game now played in a match of games in turn (Tavli)
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
         if self.locked or m.repeated:

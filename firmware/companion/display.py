@@ -41,7 +41,9 @@ def game(match, msg, hint, marker=-1):
     else:
         top = "Money %d-%d" % (match.score[0], match.score[1])
     owner = match.cube_owner
-    if match.length and match.crawford_game:
+    if match.rules is not match.series:
+        cube = "Game %d %s" % (match.game, match.rules.name)  # Tavli: the game in play; no cube
+    elif match.length and match.crawford_game:
         cube = "Crawford game"  # no doubling in it
     elif owner < 0:
         cube = "Cube %d centred" % match.cube

@@ -19,9 +19,9 @@ class EndPhase:
             self.write_record(rec)  # informational: the result follows from the actions
         except OSError as exc:
             self.error("journal write failed: %s" % exc)
-        self.emit("game_end", {"winner": winner, "points": points, "kind": KIND_WORDS[kind] if how != "drop" else "drop",
+        self.emit("game_end", {"winner": winner, "points": points, "kind": KIND_WORDS[kind] if kind else how,
                                "how": how, "score": list(m.score), "crawford_next": crawford_next})
-        self.say("%s wins %d" % (m.names[winner], points))
+        self.say("Draw: no points" if how == "draw" else "%s wins %d" % (m.names[winner], points))
         if m.phase == MATCH_OVER:
             self.emit("match_end", {"winner": m.winner, "score": list(m.score), "names": list(m.names)})
             self.say("%s wins match" % m.names[m.winner])
@@ -32,6 +32,12 @@ class EndPhase:
         m = self.match
         if not self._act({"a": "next"}, m.next_game):
             return
-        self.say("Game %d%s" % (self.match.game, " Crawford" if self.match.crawford_game else ""))
+        m = self.match
+        line = ""
+        if m.series.cycle:
+            from companion.games_in_turn import next_game  # Tavli names the game now played
+
+            line = next_game(m)
+        self.say("Game %d%s%s" % (m.game, " Crawford" if m.crawford_game else "", line))
         self._board("start")
         self.status()

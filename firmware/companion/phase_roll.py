@@ -57,6 +57,10 @@ class RollPhase:
             self.say("Tie %d-%d: again%s" % (d0, d1, " x%d" % m.cube if m.cube > 1 else ""))
             self.status()
             return
+        if m.turn is None and m.part is None:
+            from companion.games_in_turn import opening  # Rules.opening "reroll": who starts
+
+            return opening(self)
         vd = _fixed_dice(m)
         self.say((vd and vd.say_next(m)) or "%s starts %d-%d" % (m.names[m.on_roll], m.dice[0], m.dice[1]))
         if m.part is not None:

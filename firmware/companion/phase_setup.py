@@ -61,7 +61,8 @@ def menu(c, roll, kind):
     elif label == "Jacoby":
         s["jacoby"] = not s["jacoby"]
     elif label == "Game":  # the variant (docs/variants.md)
-        s["rules"] = VARIANTS[(VARIANTS.index(s["rules"]) + 1) % len(VARIANTS)]
+        # (a game with settings from the serial line, "plakoto:mother=loses", steps on from its game)
+        s["rules"] = VARIANTS[(VARIANTS.index(s["rules"].split(":")[0]) + 1) % len(VARIANTS)]
     elif label == "Own dice":
         s["own_dice"] = not s["own_dice"]
     elif label == "Chouette":

@@ -522,6 +522,7 @@ class Players:
         st = sim.status()
         if st is None:
             return
+        sim.follow(st)  # Tavli: the game on the board has its own ruleset
         ph = st.get("phase")
         rng = self.rng
         if ph == "setup":

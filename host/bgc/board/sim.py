@@ -232,6 +232,7 @@ class Sim:
         from bgrules import STANDARD
 
         self.rules = rules or STANDARD  # the variant's start for setup_start and the players
+        self.series = self.rules  # the match's ruleset: Tavli's games each have their own (follow)
         self.seed = seed
         self.firmware_main = firmware_main  # the module with build(); tests may swap in their own
         self.frame_ms = frame_ms
@@ -270,6 +271,17 @@ class Sim:
     def towers(self):
         """True when the ruleset's checkers stand in towers (TOWERS); follows ``rules``."""
         return self.rules.key in TOWERS
+
+    def follow(self, st):
+        """In a match of games in turn (Tavli) each game has its own ruleset (its start, its
+        track): the one of the status event ``st``'s game, or at a game's end the next one's, so
+        that the checkers are set out for it."""
+        if not self.series.cycle:
+            return
+        from bgrules.match_series import game_rules
+
+        game = st.get("game") or 1
+        self.rules = game_rules(self.series, game + 1 if st.get("phase") == "gameover" else game)
 
     # --- board set-up
     def setup_start(self):

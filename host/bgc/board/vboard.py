@@ -174,6 +174,7 @@ class BoardSim(simmod.Sim):
         from ..pico.vpico import VirtualPico
 
         self.rules = rules or STANDARD
+        self.series = self.rules  # the match's ruleset (Sim.follow: Tavli's games each their own)
         self.seed = seed
         self.frame_ms = frame_ms
         self.lock = threading.RLock()

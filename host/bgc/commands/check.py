@@ -18,7 +18,7 @@ def register(sub):
 
 
 def run(args):
-    rules = read_variant(args.variant)
+    rules = read_variant(args.variant, one_game=True)
     start = read_position(args.position, rules, args.waiting)
     d1, d2 = read_die(args.d1), read_die(args.d2)
     try:

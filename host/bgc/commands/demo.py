@@ -88,6 +88,9 @@ def run(args):
         print()
         print("\n".join(board_lines(after, names.index(colour), names)))
         print()
+    if how == "draw":
+        print("A draw: no points (%s: both mothers pinned)." % rules.name)
+        return 0
     by = ""
     if how == "resign":
         by = (" by resignation: the same position came back a third time" if rules.fixed_roll

@@ -52,7 +52,7 @@ def batch_line(line, rules=None, waiting=None):
 
 
 def run(args):
-    rules = read_variant(args.variant)
+    rules = read_variant(args.variant, one_game=True)
     if args.batch:
         waiting = args.waiting and read_waiting(args.waiting)
         out = sys.stdout

@@ -338,7 +338,7 @@ def run_demo(args, simmod):
 
     sim.serial.listeners.append(on_event)
     players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say)
-    sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
+    sim.serial.send("new length=%d variant=%s" % (args.length, sim.series.key))
     try:
         limit = 3600 * 1000 * args.length  # an hour of play per point: something is stuck
         while not players.finished and sim.board.clock.ms < limit:

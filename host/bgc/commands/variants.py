@@ -76,6 +76,20 @@ CATALOGUE = (
      "the opponent's roll is the dice of their next turn"),
     ("snake", "Snake", "standard rules; Black's usual start, White 2 each on Black's 1-3 points, 9 on the bar",
      "start (picture lost): a games-book Snake; its text breaks off, the nine on the bar are read in"),
+    ("portes", "Portes", "Tavli's first game: the standard start and moves with hitting; no cube; a win counts 1, "
+     "or 2 when the loser bore off none (no backgammon); the opening's winner rolls again, a match's next game "
+     "is started by the last winner", ""),
+    ("plakoto", "Plakoto", "Tavli's second game: all 15 start on the opponent's 1 point; no hitting: a checker "
+     "landing on a single opposing one pins it; pinner and pinned close the point; a pinned 'mother' (the last "
+     "checker on the start point) loses 2, or draws when both are pinned; no cube; 1 or 2 points", ""),
+    ("fevga", "Fevga", "Tavli's third game: all 15 on the own 24 point, both the same way round from diagonally "
+     "opposite corners; one checker holds a point, no hitting; the first checker passes the opponent's start "
+     "before a second leaves; never all of the own start quarter; no cube; 1 or 2 points", ""),
+    ("longnardy", "Long Nardy", "all 15 on the own 24 point (the head), both the same way round from diagonally "
+     "opposite corners; one checker holds a point, no hitting; one checker off the head a turn (two for 6-6, 4-4, "
+     "3-3 on the first roll); six in a row only with an opponent checker past them; no cube; 1 or 2 (mars)", ""),
+    ("tavli", "Tavli", "a match of Portes, Plakoto and Fevga in turn to the match length, each game by its own "
+     "rules; the first game's opening winner rolls again, then each game's winner starts the next; no cube", ""),
     ("freechoice", "Double against free choice", "one player chooses any non-double roll; the other rolls twice",
      "White chooses in odd games, Black in even; the opening roll is played as usual and is the first of "
      "the roller's two rolls"),
@@ -105,6 +119,32 @@ TEXTS = {
 }
 
 
+# Games not in the seeds: the published rules texts each follows (docs/variants.md names them
+# with what each says where they differ).
+SOURCES = {
+    "portes": "Wikipedia 'Tavli' (Portes); neromyloscafe.com 'Tavli'; bkgm.com Condos 'Tavli'",
+    "fevga": "Wikipedia 'Fevga'; brainking.com 'Fevga'; gammonparty.com 'Fevga'; bkgm.com Condos 'Tavli'; "
+             "itavli.i-smartsolutions.com 'Fevga'",
+    "longnardy": "Wikipedia 'Long Nardy'; vogclub.com 'Narde (Feuga)'; bkgm.com 'Narde' (threemountaingames.com, "
+                 "setupgroup.com); geonardi.com (Georgian federation) 'Rules of the long backgammon game'",
+    "tavli": "Wikipedia 'Tavli'; neromyloscafe.com 'Tavli'; backgammonline.net 'Tavli'; bkgm.com Condos 'Tavli'",
+    "plakoto": "Wikipedia 'Tavli' (Plakoto); backgammon-hub.com 'How to play Plakoto'; fibs.com 'Rules for "
+               "Plakoto'; gamerz.net 'Plakoto'; bkgm.com Condos 'Tavli'",
+}
+
+# Rules players differ on, as settings: --variant KEY:NAME=VALUE (first the board's reading).
+SETTINGS = {
+    "portes": "backgammons=0 (a backgammon counts 2, as a gammon) | 1 (it counts 3)",
+    "fevga": "first=11 (the first checker past the opponent's start, the own 12) | 12 (into its quarter); "
+             "row=quarter (never all of the own 19-24) | ahead (Long Nardy's: six in a row only with an opponent "
+             "checker past them)",
+    "longnardy": "doubles=643 (the first roll's doubles that take two off the head: 6-6, 4-4, 3-3) | e.g. 64",
+    "tavli": "its games' defaults (a game with settings is played alone: --variant plakoto:mother=loses)",
+    "plakoto": "mother=draw (a pinned mother loses 2 once the pinner has left its own start; both pinned: a "
+               "draw) | loses (a pinned mother loses 2 at once) | none (no mother rule)",
+}
+
+
 def register(sub):
     p = sub.add_parser("variants", help="the games the board knows, what each changes and what is assumed")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
@@ -120,12 +160,15 @@ def rows(include_missing=False):
         playable = key in VARIANTS
         if playable or include_missing:
             row = {"key": key, "name": name, "summary": summary, "assumed": assumed, "playable": playable,
-                   "texts": TEXTS.get(key, "")}
+                   "texts": TEXTS.get(key, ""), "sources": SOURCES.get(key, ""),
+                   "settings": SETTINGS.get(key, "")}
             if playable:
                 rules = ruleset(key)
                 row["start"], row["waiting"] = start_of(rules)
                 row["waiting"] = list(row["waiting"])
                 row["start_words"] = start_words(rules)
+                if rules.cycle:  # a match of games in turn (Tavli): its games, the first's start
+                    row["games"] = list(rules.cycle)
             out.append(row)
     # playable games in the order of VARIANTS (as the board's menu offers them), then the others
     order = {k: i for i, k in enumerate(VARIANTS)}
@@ -168,6 +211,10 @@ def run(args):
                                              if any(waiting) else "", r["start_words"]))
         if r["texts"]:
             print("%-*s  texts: %s" % (width, "", r["texts"]))
+        if r["sources"]:
+            print("%-*s  sources: %s" % (width, "", r["sources"]))
+        if r["settings"]:
+            print("%-*s  settings: %s" % (width, "", r["settings"]))
         if r["assumed"]:
             print("%-*s  assumed: %s" % (width, "", r["assumed"]))
     print("\n--variant KEY for bgc moves, check, demo and sim; on the board: new variant=KEY. "

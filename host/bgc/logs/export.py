@@ -47,8 +47,8 @@ def json_data(log):
         if g.result:
             w, pts, kind, how = g.result
             result = {"winner": w, "points": pts, "kind": kind, "how": how}
-        games.append({"game": g.number, "score": g.score, "crawford": g.crawford, "cube": g.start_cube,
-                      "actions": actions, "result": result})
+        games.append({"game": g.number, "rules": g.rules.key if g.rules else None, "score": g.score,
+                      "crawford": g.crawford, "cube": g.start_cube, "actions": actions, "result": result})
     return {
         "format": "bgc-match", "version": 1, "generator": "bgc " + __version__,
         "source": os.path.basename(log.source), "settings": log.settings, "names": list(log.names),
@@ -96,6 +96,8 @@ def text_lines(log, boards=False):
             head += " - score %s %d, %s %d" % (names[0], g.score[0], names[1], g.score[1])
         if g.crawford:
             head += " (Crawford game)"
+        if g.rules is not None and g.rules is not log.match.series:
+            head += " - %s" % g.rules.name  # a match of games in turn (Tavli) names each game
         out.append("")
         out.append(head)
         n = 0
@@ -107,7 +109,7 @@ def text_lines(log, boards=False):
             if boards and act["a"] == "move":
                 pos = act["final"].swapped()
                 out += ["       " + line for line in board_lines(pos, 1 - act["p"], names, cube.value, cube.owner,
-                                                                 log.match.rules.opposite)]
+                                                                 (g.rules or log.match.rules).opposite)]
         out.append("  " + result_text(log, g))
     out.append("")
     s = log.score()

@@ -51,8 +51,9 @@ class Action(dict):
 
 
 class GameLog:
-    def __init__(self, number, score, crawford, cube=1):
+    def __init__(self, number, score, crawford, cube=1, rules=None):
         self.number = number  # from 1
+        self.rules = rules  # the game's ruleset (bgrules Rules): in Tavli each game has its own
         self.score = list(score)  # [p0, p1] when the game started
         self.crawford = crawford  # this is the Crawford game
         self.start_cube = cube  # the cube after automatic doubles (money)
@@ -246,7 +247,7 @@ def replay_data(data, source="journal"):
             log.settings = record
             log.match = m
             log.records = 1
-            game = GameLog(1, m.score, m.crawford_game, m.cube)
+            game = GameLog(1, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
             continue
         a = record.get("a")
@@ -262,7 +263,7 @@ def replay_data(data, source="journal"):
             continue
         log.records += 1
         if a == "next":
-            game = GameLog(m.game, m.score, m.crawford_game, m.cube)
+            game = GameLog(m.game, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
             continue
         act = Action(a=a, p=p, line=number)
@@ -373,6 +374,8 @@ def result_text(log, game):
     if game.result is None:
         return "game %d not finished" % game.number
     winner, points, kind, how = game.result
+    if how == "draw":
+        return "a draw: nobody scores (Plakoto: both mothers pinned)"
     words = KIND_WORDS[kind] if kind else "game"
     return "%s wins %d point%s (%s, %s)" % (log.names[winner], points, "" if points == 1 else "s",
                                             words, HOW_WORDS.get(how, how))

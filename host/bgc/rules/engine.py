@@ -121,15 +121,23 @@ def read_waiting(text):
     return int(parts[0]), int(parts[1])
 
 
-def read_variant(name):
-    """The bgrules Rules called ``name``; a UserError naming the choices otherwise."""
+def read_variant(name, one_game=False):
+    """The bgrules Rules called ``name``; a UserError naming the choices otherwise. ``one_game``:
+    a position's rules are asked for, so a match of games in turn (Tavli) names its games."""
     from bgrules.rules import VARIANTS, ruleset
 
     from ..errors import shown
 
     try:
-        return ruleset(name)
-    except ValueError:
+        rules = ruleset(name)
+        if one_game and rules.cycle:
+            raise UserError("%s is a match of %s in turn: give one of its games\nhint: --variant %s"
+                            % (rules.name, ", ".join(rules.cycle), " or ".join(rules.cycle)))
+        return rules
+    except ValueError as exc:
+        if name.split(":")[0] in VARIANTS:  # a known game with a setting it does not have
+            raise UserError("%s: %s\nhint: `bgc variants` lists each game's settings; docs/variants.md"
+                            % (shown(name, 40), exc)) from None
         # (the whole list goes on the hint line: a bgc: line stays short as the games grow)
         raise UserError("unknown variant %s (e.g. %s)\nhint: `bgc variants` lists them: %s"
                         % (shown(name, 30), ", ".join(VARIANTS[:4]), ", ".join(VARIANTS))) from None

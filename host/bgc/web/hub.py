@@ -127,11 +127,12 @@ class Hub:
                     s["last"] = ev["msg"]
                 if s["checkers"] is None or not s.get("physical"):
                     settings = self.recorder.records[0] if self.recorder.records else {}
-                    counts = counts_from_status(ev, settings.get("rules"))
+                    # the game in play names its own ruleset in a match of games in turn (Tavli)
+                    counts = counts_from_status(ev, ev.get("rules") or settings.get("rules"))
                     if counts is not None:
                         s["checkers"] = {"white": counts[0], "black": counts[1]}
                 settings = self.recorder.records[0] if self.recorder.records else {}
-                s["off"] = off_from_status(ev, settings.get("rules"))
+                s["off"] = off_from_status(ev, ev.get("rules") or settings.get("rules"))
             elif kind == "view":
                 s["oled"] = {"rows": list(ev.get("screen") or [])}
                 codes = ev.get("leds") or ""
