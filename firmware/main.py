@@ -38,6 +38,8 @@ ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup",
 # A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
 # so they and a variant's modules are never needed at once (scripts/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
+# A match against the PC's GNU Backgammon (the `gnu` command): dropped while no side is the computer's
+COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer")
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
 # the fixed-dice variants; dropped when no variant match is in play, so an evening of variants
 # does not keep every one it played (issue 22). The standard game and Nackgammon need none.
@@ -199,6 +201,8 @@ class App:
         unload(ONCE_ONLY)
         if c.chouette is None:
             unload(CHOUETTE)
+        if c.gnu_side is None:
+            unload(COMPUTER)
         m = starting or c.match
         if m is None or m.rules.key in ("standard", "nackgammon"):
             unload([n for n in sys.modules if n.startswith(VARIANT_CODE)])

@@ -65,6 +65,10 @@ def command(c, cmd, args, line):
             c.error(err, line)
     elif cmd == "view":
         c.view_out = c.view_due = args["on"]
+    elif cmd == "gnu":
+        from companion import phase_computer  # a match against the computer
+
+        phase_computer.command(c, args, line)
 
 
 def calibrated(c, suspect, note):

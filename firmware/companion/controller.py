@@ -40,7 +40,8 @@ C_LIFTED = 2
 C_ILLEGAL = 3
 C_TURN = 4
 C_HINT = 5
-COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
+# 6-9: the computer's play (companion.phase_computer): a checker to move, where it goes, a hit, a bear-off
+COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint", "gnu_from", "gnu_to", "gnu_hit", "gnu_off")
 N_LEDS = 28
 LED_STATUS = (26, 27)  # white's, black's status LED
 
@@ -114,6 +115,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
         self.view_due = False  # send one now, changed or not
         self.collect = None  # main.py's collection, for a long answer's one-off imports (phase_setup)
+        self.gnu_side = None  # the side the PC's GNU Backgammon plays (the `gnu` command), or None
+        self.gnu = None  # its play on the board (companion.computer_turn.ComputerTurn) while it is made
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -166,6 +169,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "on_roll": m.on_roll, "to_act": m.to_act, "dice": [d[0], d[1]] if d[0] else [],
              "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
              "journal": self.store.path(self.name) if self.name else None}
+        if self.gnu_side is not None:
+            f["computer"] = self.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
+            f["gnu"] = self.gnu.text if self.gnu is not None else ""
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
         if self.locked or m.repeated:
@@ -310,6 +316,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 return "ROLL: take\nhold ROLL:beaver\nhold CUBE: drop"
             return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
+            if self.gnu is not None:
+                return "Move GNU's\ncheckers as lit"
             if self.refused:
                 return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
@@ -397,6 +405,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
+        if player == self.gnu_side and ph in ("roll", "doubled", "resign", "moving", "ask", "choose"):
+            self.say("GNU decides (PC)")  # the computer's buttons are the PC's
+            return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
         if ph == "board":
@@ -521,6 +532,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":
+            if self.gnu is not None:
+                from companion import phase_computer  # loaded with the `gnu` command already
+
+                phase_computer.leds(self, leds)
             for p in t.lit:
                 leds[led_index(p)] = C_LEGAL
             if t.lifted >= 0:

@@ -7,8 +7,8 @@ import json
 
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
-            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble")
-CHOUETTE_COMMANDS = COMMANDS[8:]  # their arguments: companion.protocol_chouette
+            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble", "gnu")
+CHOUETTE_COMMANDS = COMMANDS[8:16]  # their arguments: companion.protocol_chouette
 # the word a chouette command takes without "key=" (join Anna, cubes several)
 CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names"}
 # new-match keys and their types: b bool, i int, n names
@@ -106,13 +106,15 @@ def parse(line):
                 raw[CHOUETTE_WORD[cmd]] = w
             elif cmd == "new" and w.lower() in ("force", "money"):
                 raw["force" if w.lower() == "force" else "length"] = "1" if w.lower() == "force" else "0"
+            elif cmd == "gnu" and "do" not in raw:
+                raw["do"] = w  # gnu play pos=..., gnu take
             elif cmd == "new" and w.isdigit():
                 raw["length"] = w
             else:
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
         raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, view, dice, chouette, "
-                            "join, leave, ledger, cubes, partner, cdouble, boxdouble)" % cmd[:20])
+                            "join, leave, ledger, cubes, partner, cdouble, boxdouble, gnu)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:
@@ -142,6 +144,10 @@ def parse(line):
         from companion.protocol_chouette import chouette_args  # a chouette's only: loaded for one
 
         args = chouette_args(cmd, raw)
+    elif cmd == "gnu":
+        from companion.protocol_computer import gnu_args  # a match against the computer's only
+
+        args = gnu_args(raw)
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args
