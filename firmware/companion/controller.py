@@ -386,6 +386,11 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.blink = not self.blink
             self.next_blink = now + BLINK_MS
             self.render()
+        if self.gnu is not None and self.gnu.due is not None and now - self.gnu.due >= 0:
+            from companion import phase_computer  # loaded with the `gnu` command already
+
+            phase_computer.borne_off(self)
+            self.render()
 
     def on_button(self, button, kind, now):
         self.now = now

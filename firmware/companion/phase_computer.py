@@ -10,7 +10,7 @@
 # and reads a play at a glance, as on paper; as checkers arrive the LEDs show only what is left.
 # The turn passes by itself when the board shows the play: nobody presses the computer's DONE.
 
-from bgrules.position import Position, BAR
+from bgrules.position import Position, BAR, CHECKERS
 from companion import moves
 from companion.codes import SHORT
 from companion.computer_turn import ComputerTurn
@@ -103,14 +103,21 @@ def after_frame(c):
     OLED, and the turn passes as soon as the board shows the whole play."""
     t = c.tracker
     g = c.gnu
+    g.due = None
     if t.verdict not in (LEGAL, HIT, LIFTED):
         return  # refused: the tracker's reason is "GNU plays ..."
-    if t.complete:
-        found, _ = t.final()
-        if len(found) == 1 and bytes(found[0]) == g.final:
-            c.gnu = None
-            c._play(found[0], False)
+    off = g.final[0] - g.turn.start.cells[0]
+    if not off and (t.complete or _ranged(t)):
+        # every checker seen where the play puts it (six or more on a point are counted only as
+        # "five or more", so the tracker cannot call such a play complete: DONE's judgement)
+        if _take(c):
             return
+    elif off and (_gone(t) == off or _ranged(t)):
+        # A bear-off the sensors cannot see: a checker gone from the board is in a hand or off,
+        # and only DONE says which. Here the play says it: when exactly the checkers it bears off
+        # are gone and stay gone for BORNE_OFF_MS (a hand lifting one to put it on a point is
+        # quicker), DONE's own judgement is asked (borne_off)
+        g.due = c.now + BORNE_OFF_MS
     if t.verdict != HIT:  # a hit still to finish keeps its own words
         c.say("GNU " + g.text)
 
@@ -118,6 +125,42 @@ def after_frame(c):
 def _led(point):
     # the chain's index of LED point 1..24, 25 (white's bar half) or 0 (black's): controller.led_index
     return 24 if point == 25 else (25 if point == 0 else point - 1)
+
+
+BORNE_OFF_MS = 1500
+
+
+def _gone(t):
+    """How many of the mover's checkers the board does not show (off, or in a hand)."""
+    on = 0
+    seen = t.seen
+    for i in range(1, 26):
+        on += seen[i]
+    return CHECKERS - on - t.start.cells[0]
+
+
+def _take(c):
+    """The play is made when DONE's judgement of the board (tracker.final) is the computer's play."""
+    found, _ = c.tracker.final()
+    if len(found) == 1 and bytes(found[0]) == c.gnu.final:
+        c.gnu = None
+        c._play(found[0], False)
+        return True
+    return False
+
+
+def borne_off(c):
+    """The checkers the play bears off have stayed gone for BORNE_OFF_MS (controller.tick)."""
+    c.gnu.due = None
+    if c.phase == "moving":
+        _take(c)
+
+
+def _ranged(t):
+    for r in t.rng:
+        if r:
+            return True
+    return False
 
 
 def leds(c, out):

@@ -118,7 +118,10 @@ for line in sys.stdin:
         game, before = len(games) - 1, len(games[-1]["game"])
         gnubg.command("set player %d gnubg" % q["computer"])
         gnubg.command("play")
-        offered = decode(gnubg.matchid()).resign
+        try:
+            offered = decode(gnubg.matchid()).resign
+        except ValueError:  # the game ended: GNU Backgammon writes a score past the match length
+            offered = 0
         if offered and offered <= q["declined"]:
             # a resignation the person has declined in this game (ms.fResignationDeclined, which
             # the Match ID does not carry): declined again, GNU Backgammon plays on
@@ -157,11 +160,9 @@ class Decision:
             " %d" % self.kind if self.kind else ""))
 
 
-def play_text(position_id, steps):
-    """Notation of GNU Backgammon's play ``steps`` ((from, to) in the mover's numbering, 25 the
-    bar, 0 off) from ``position_id`` (the mover's view): hits marked, as the board writes it."""
+def _steps_applied(position_id, steps):
+    """(cells after ``steps`` from ``position_id``, [(from, to, hit)]): the mover's view."""
     from bgrules import Position
-    from bgrules.notation import format_steps
 
     cells = bytearray(Position.from_id(position_id).cells)
     out = []
@@ -172,10 +173,25 @@ def play_text(position_id, steps):
             cells[26 + 25 - t] = 0
             cells[26 + 25] += 1
         cells[f] -= 1
-        if t > 0:
-            cells[t] += 1
+        cells[t] += 1  # cells[0]: borne off
         out.append((f, t, hit))
-    return format_steps(out)
+    return cells, out
+
+
+def final_id(position_id, steps):
+    """Position ID after GNU Backgammon's play ``steps`` from ``position_id`` (the mover's view,
+    the turn not passed: what the board's `gnu play pos=` takes)."""
+    from bgrules import Position
+
+    return Position(_steps_applied(position_id, steps)[0]).id()
+
+
+def play_text(position_id, steps):
+    """Notation of GNU Backgammon's play ``steps`` ((from, to) in the mover's numbering, 25 the
+    bar, 0 off) from ``position_id`` (the mover's view): hits marked, as the board writes it."""
+    from bgrules.notation import format_steps
+
+    return format_steps(_steps_applied(position_id, steps)[1])
 
 
 class GnubgPlayer:
@@ -247,11 +263,14 @@ class GnubgPlayer:
             mk.to_act, mk.doubled, mk.resign = 1 - computer, False, 0
             match_id = mk.id()
         recs, after = self.ask(computer, match_id, position_id, mk.length, jacoby, beavers, declined, offer)
+        try:
+            offered = decode(after)
+        except ValueError:  # the game ended: GNU Backgammon writes a score past the match length
+            offered = None
         if offer.startswith("resign"):
             # an accepted resignation ends the game (and is recorded); a rejected one leaves none
-            return Decision("accept" if decode(after).state == GAME_RESIGNED else "reject")
-        offered = decode(after)
-        if offered.resign and offered.to_act != computer:
+            return Decision("accept" if offered is None or offered.state == GAME_RESIGNED else "reject")
+        if offered is not None and offered.resign and offered.to_act != computer:
             # an offer is no record until it is answered: GNU Backgammon's Match ID has it
             return Decision("resign", kind=offered.resign)
         mine = [r for r in recs if r["player"] == computer]
@@ -292,3 +311,54 @@ class GnubgPlayer:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class Opponent:
+    """GNU Backgammon as the board's opponent: from the board's ``status`` events (and the others,
+    through ``event()``), the `gnu` line to send when the computer's side must act
+    (docs/protocol.md, "A match against the computer"), at most once for each state of the match.
+    ``player``: a GnubgPlayer; ``side``: 0 White, 1 Black; ``jacoby``, ``beavers``: the match's."""
+
+    def __init__(self, player, side, jacoby=False, beavers=0):
+        self.player, self.side, self.jacoby, self.beavers = player, side, jacoby, beavers
+        self.declined = 0  # the largest resignation of the computer's the person rejected this game
+        self.last = None
+        self.decisions = []  # (status, Decision): what it decided, for the tests and the teacher
+
+    def event(self, ev):
+        kind = ev.get("ev")
+        if kind == "resign" and ev.get("action") == "reject" and ev.get("p") != self.side:
+            self.declined = max(self.declined, ev.get("kind", 1))
+        elif kind in ("game_end", "new"):
+            self.declined = 0
+
+    def due(self, st):
+        """Whether the computer is to act in the board's state ``st`` (a status event)."""
+        ph = st.get("phase")
+        if not st.get("match") or st.get("computer") != self.side:
+            return False
+        if ph == "roll" or (ph == "moving" and not st.get("gnu")):
+            return st.get("on_roll") == self.side
+        if ph in ("doubled", "resign"):
+            return st.get("to_act") == self.side
+        return False
+
+    def line(self, st):
+        """The `gnu` line for the state ``st``, or None (not the computer's to act, or sent already)."""
+        if not self.due(st):
+            return None
+        key = (st.get("game"), st["match"], st.get("pos"), st.get("phase"))
+        if key == self.last:
+            return None
+        self.last = key
+        d = self.player.decide(self.side, st["match"], st["pos"], self.jacoby, self.beavers, self.declined)
+        self.decisions.append((st, d))
+        if d.action == "move":
+            return "gnu play pos=%s" % final_id(st["pos"], d.steps)
+        if d.action == "resign":
+            return "gnu resign kind=%d" % d.kind
+        return "gnu " + d.action
+
+    def resend(self):
+        """Forget the last state: the line is sent again (the board was reset, the link came back)."""
+        self.last = None
