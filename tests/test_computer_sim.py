@@ -13,7 +13,7 @@ import pytest
 from bgc import cli
 from bgc.board import players as P
 from bgc.board import sim as simmod
-from bgc.board.computer import at_sim
+from bgc.board.computer import at_sim, computer_name
 from bgc.logs import analysis, journals
 from bgc.rules import gnubg_ref
 
@@ -26,7 +26,8 @@ def play_match(side, seed, length, level="expert"):
     comp = at_sim(sim, side, level)
     try:
         hands = P.Players(sim, seed=seed, handling=P.Handling(illegal=0.25), computer=side)
-        sim.serial.send("new length=%d names=%s" % (length, "You,GNU" if side else "GNU,You"))
+        gnu = computer_name(level)
+        sim.serial.send({"cmd": "new", "length": length, "names": ["You", gnu] if side else [gnu, "You"]})
         limit = 3600 * 1000 * length
         while not hands.finished and sim.board.clock.ms < limit:
             sim.step()

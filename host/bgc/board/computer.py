@@ -16,6 +16,13 @@ def read_side(text):
         raise ValueError("--computer is white or black, not %r" % text) from None
 
 
+def computer_name(level):
+    """The computer's name in the match, for the journal and the exports: GNU Backgammon calls its
+    own player "gnubg"; the level follows as GNU Backgammon names it ("gnubg (world class)": at
+    most 20 characters, the board's limit for a name)."""
+    return "gnubg (%s)" % level
+
+
 class Computer:
     """GNU Backgammon playing ``side`` on a board reached through ``send(line)``; ``on_event(ev)``
     is called with every event the board sends. It tells the board its side when a match is on and

@@ -463,11 +463,13 @@ def _computer_at(sim, args):
 
 
 def _new_match_line(args, sim):
-    line = "new length=%d variant=%s" % (args.length, sim.rules.key)
-    if getattr(args, "computer_side", None) is not None:
-        names = ["You", "GNU"] if args.computer_side else ["GNU", "You"]
-        line += " names=%s,%s" % tuple(names)
-    return line
+    if getattr(args, "computer_side", None) is None:
+        return "new length=%d variant=%s" % (args.length, sim.rules.key)
+    from ..board.computer import computer_name
+
+    gnu = computer_name(args.level)
+    return json.dumps({"cmd": "new", "length": args.length, "variant": sim.rules.key,
+                       "names": ["You", gnu] if args.computer_side else [gnu, "You"]})
 
 
 def _where_led(point):
