@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 import sys
-import time
+import threading
 
 import pytest
 
@@ -29,14 +29,18 @@ def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports
                                     "--flash", flash, "--seed", "3"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while not os.path.exists(link) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(3)  # the firmware boots (and is deployed onto the empty flash)
+        # the firmware is deployed onto the empty flash through the port, then the board waits
+        said = []
+        for line in board.stdout:
+            said.append(line)
+            if "the automated players wait for `bgc play" in line:
+                break
+        assert said and "wait for `bgc play" in said[-1], "".join(said)
+        threading.Thread(target=board.stdout.read, daemon=True).start()  # keep its pipe from filling
         status = cli.main(["play", "--port", link, "--computer", "black", "--level", "expert", "--length", "1",
                            "--wait", "180"])
-        out = capsys.readouterr().out
-        assert status == 0, out
+        out, err = capsys.readouterr()
+        assert status == 0, out + err
         assert "GNU Backgammon (expert) plays black" in out and "match over:" in out
         assert "(GNU Backgammon) plays" in out
     finally:

@@ -75,9 +75,13 @@ def run(args):
     started = False
     status = None
     buf = b""
-    silent_since = time.monotonic()
+    silent_since = asked = time.monotonic()
     try:
         while True:
+            if status is None and time.monotonic() - asked > 2:
+                # the board was still starting when it was asked (its firmware boots after the port opens)
+                send('{"cmd": "status"}')
+                asked = time.monotonic()
             try:
                 chunk = ser.read(4096)
             except (OSError, serial.SerialException, TypeError):

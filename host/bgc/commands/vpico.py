@@ -286,6 +286,10 @@ def _play(sim, args, out, stop, chouette):
         players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say, computer=side)
         if side is None:  # against the computer, `bgc play` starts the match over the port
             sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
+        else:
+            out.write("the automated players wait for `bgc play --port %s --computer %s`\n" % (
+                args.link or sim.pico.port, args.computer.lower()))
+            out.flush()
     while not players.finished and not stop.is_set():
         sim.step()
     if players.finished:
