@@ -587,6 +587,11 @@ def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
                 out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
             if red:
                 out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
+        gnu = [(word, simmod.lit_points(sim.board, colour)) for word, colour in (
+            ("to move", "GNU_FROM"), ("to", "GNU_TO"), ("hit", "GNU_HIT"))]
+        if any(points for _, points in gnu):
+            out.write("  GNU's play on the LEDs: %s\n" % "; ".join(
+                "%s %s" % (word, ", ".join(map(_where_led, points))) for word, points in gnu if points))
         rows = [r for r in sim.oled_rows() if r]
         out.write("  OLED: %s\n" % " / ".join(rows))
 
