@@ -4,7 +4,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
+# A venv whose creation was cut short (no pip in it) is made again rather than left broken.
+if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+    rm -rf .venv
     "$PY" -m venv .venv
 fi
 stamp=.venv/.installed-${1:-run}

@@ -6,3 +6,61 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 # The firmware's own packages (companion, drivers) are imported in place, as bgrules is.
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
+
+
+# ------------------------------------------------------------------ the suite writes nothing into the checkout
+# Tests write under their own temporary folders only. At the end of the session (in the controller
+# when xdist runs the suite), `git status` of the checkout must show nothing that was not there when
+# the session started: a developer's own uncommitted edits are left out of the comparison. Not a
+# git checkout (an unpacked sdist, git missing): no check.
+import subprocess  # noqa: E402
+
+import pytest  # noqa: E402
+
+_STATUS_BEFORE = pytest.StashKey()
+
+
+def _git_status():
+    """The lines of `git status --porcelain` (every untracked file listed), or None."""
+    try:
+        r = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=all"],
+                           capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return set(r.stdout.splitlines()) if r.returncode == 0 else None
+
+
+def _is_controller(config):
+    return not hasattr(config, "workerinput")  # an xdist worker has workerinput
+
+
+def pytest_sessionstart(session):
+    if _is_controller(session.config):
+        session.config.stash[_STATUS_BEFORE] = _git_status()
+
+
+def left_in_checkout(before, after):
+    """What the session left in the checkout: status lines at its end that were not there at its
+    start."""
+    return sorted(after - before)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if not _is_controller(session.config):
+        return
+    before = session.config.stash.get(_STATUS_BEFORE, None)
+    after = _git_status() if before is not None else None
+    if after is None:
+        return
+    left = left_in_checkout(before, after)
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        text = ("the tests left files in the checkout (git status; tests write under their own "
+                "temporary folders):\n" + "\n".join("  " + line for line in left[:50]))
+        if reporter is not None:
+            reporter.write_line("")
+            reporter.write_sep("=", "checkout not clean", red=True)
+            reporter.write_line(text)
+        else:
+            print(text, file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

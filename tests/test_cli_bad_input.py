@@ -79,6 +79,10 @@ def inputs(tmp_path):
     paths["under_a_file"] = str(d / "text" / "x")  # a path through a regular file: ENOTDIR
     paths["missing_folder_file"] = str(d / "nofolder" / "out.svg")
     paths["proc"] = "/proc/bgc-no-such/x"  # nothing may be created under /proc
+    paths["new_folder"] = str(tmp_path / "new" / "out")  # an output folder the command would make
+    (d / "empty_logs").mkdir()
+    (d / "empty_logs" / "m0001.jnl").write_bytes(b"")
+    paths["empty_logs"] = str(d / "empty_logs")
     return paths
 
 
@@ -173,6 +177,8 @@ TABLE = [
     ("export -o into a missing folder", ["export", "{m0001.jnl}", "-o", "{missing_folder_file}"], "does not exist"),
     ("export a device that never ends", ["export", "/dev/zero"], "not a regular file"),
     ("export -f unknown", ["export", "{m0001.jnl}", "-f", "pdf"], "invalid choice"),
+    ("export -o a new folder, nothing to export", ["export", "{empty_logs}", "-o", "{new_folder}"],
+     "nothing to export"),
     # match
     ("match bad Match ID", ["match", "nonsense"], "Match ID"),
     ("match huge Match ID", ["match", HUGE], "Match ID"),
@@ -187,6 +193,8 @@ TABLE = [
     ("pull --out a regular file", ["pull", "--out", "{text}", "--port", "{missing}"], "not a folder"),
     ("pull --out where nothing can be made", ["pull", "--out", "{proc}", "--port", "{missing}"], "--out"),
     ("pull --port absent", ["pull", "--out", "{folder}", "--port", "{missing}"], "does not exist"),
+    ("pull --out a new folder, --port absent", ["pull", "--out", "{new_folder}", "--port", "{missing}"],
+     "does not exist"),
     ("pull --port not a serial port", ["pull", "--out", "{folder}", "--port", "/dev/null"], "is not a serial port"),
     ("pull --port busy", ["pull", "--out", "{folder}", "--port", "{busy}"], "is busy"),
     # replay
@@ -205,11 +213,15 @@ TABLE = [
     ("sim --length 0", ["sim", "--demo", "--length", "0"], "--length"),
     ("sim --delay -1", ["sim", "--demo", "--delay", "-1"], "--delay"),
     ("sim --length huge", ["sim", "--demo", "--length", "9" * 4000], "--length"),
+    ("sim --flash a new folder, unknown variant", ["sim", "--demo", "--flash", "{new_folder}", "--variant", "nosuch"],
+     "unknown variant"),
     # vpico
     ("vpico --flash under /proc", ["vpico", "--flash", "{proc}"], "as the flash directory"),
     ("vpico --flash a regular file", ["vpico", "--flash", "{text}"], "is not a directory"),
     ("vpico --link under /proc", ["vpico", "--link", "{proc}"], "cannot make the link"),
     ("vpico --link a regular file", ["vpico", "--link", "{text}"], "not a symlink"),
+    ("vpico --flash a new folder, --link under /proc", ["vpico", "--flash", "{new_folder}", "--link", "{proc}"],
+     "cannot make the link"),
     # watch
     ("variants unknown option", ["variants", "--nope"], "unrecognized arguments"),
     ("moves --variant unknown", ["moves", START, "6", "4", "--variant", "nosuch"], "unknown variant"),
@@ -256,7 +268,8 @@ def test_bad_input_is_one_line_with_a_hint(name, argv, says, inputs, tmp_path, c
     assert_user_error(status, out, err)
     assert says in err.splitlines()[0], err
     assert HUGE[:1000] not in err + out
-    # Nothing written: no output file, no NAME.part, no folder made on the way.
+    # Nothing written: no output file, no NAME.part, no folder made on the way (nor an output
+    # folder made before the command failed).
     assert tree(tmp_path) == before
 
 

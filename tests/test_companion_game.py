@@ -6,7 +6,7 @@ import pytest
 
 from bgrules.position import Position
 from bgrules.turn import Turn
-from companion import journal as J
+from companion import recovery
 from companion_helpers import Harness, board_of, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG
 
 
@@ -121,7 +121,7 @@ def test_opponent_may_condone_an_illegal_play_by_rolling(tmp_path):
     records, problem = h.journal()
     assert problem is None
     assert [r["a"] for r in records][-2:] == ["play", "roll"] and records[-2]["condoned"] is True
-    assert J.replay(records).position.id() == h.c.match.position.id()
+    assert recovery.replay(records).position.id() == h.c.match.position.id()
 
 
 def _on_the_bar(open_point):

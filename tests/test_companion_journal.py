@@ -6,33 +6,34 @@ import pytest
 
 from bgrules import Match, Turn
 from companion import journal
+from companion import recovery
 
 
 def play_match(length, seed):
     """Drive a match with random legal plays; return (records, match)."""
     rng = random.Random(seed)
     records = [journal.settings_record(length=length)]
-    m = journal.new_match(records[0])
+    m = recovery.new_match(records[0])
     while m.winner is None:
         while True:
             d = [rng.randint(1, 6), rng.randint(1, 6)]
             records.append({"a": "open", "dice": d})
-            journal.apply(m, records[-1])
+            recovery.apply(m, records[-1])
             if m.phase != "opening" and m.turn is not None:
                 break
         while m.turn is not None or m.phase == "roll":
             if m.turn is None:
                 d = [rng.randint(1, 6), rng.randint(1, 6)]
                 records.append({"a": "roll", "p": m.on_roll, "dice": d})
-                journal.apply(m, records[-1])
+                recovery.apply(m, records[-1])
             plays = m.turn.plays()
             final = rng.choice(plays).position if plays else m.position
             notation = "" if not plays else [p for p in plays if p.position == final][0].notation()
             records.append({"a": "play", "p": m.on_roll, "move": notation, "pos": final.id()})
-            journal.apply(m, records[-1])
+            recovery.apply(m, records[-1])
         if m.winner is None:
             records.append({"a": "next"})
-            journal.apply(m, records[-1])
+            recovery.apply(m, records[-1])
     return records, m
 
 
@@ -69,16 +70,16 @@ def test_replay_rebuilds_the_match_exactly(tmp_path):
         j.append(r)
     back, problem = j.read()
     assert problem is None and back == records
-    again = journal.replay(back)
+    again = recovery.replay(back)
     assert again.score == m.score and again.winner == m.winner and again.dumps() == m.dumps()
 
 
 def test_replay_refuses_an_illegal_play_unless_condoned():
-    m = journal.new_match(journal.settings_record(0))
-    journal.apply(m, {"a": "open", "dice": [6, 4]})
+    m = recovery.new_match(journal.settings_record(0))
+    recovery.apply(m, {"a": "open", "dice": [6, 4]})
     illegal = {"a": "play", "p": 0, "move": "24/14", "pos": "4HPwATDgc/ABMA"}
     with pytest.raises(journal.JournalError, match="refused"):
-        journal.apply(m, illegal)
+        recovery.apply(m, illegal)
 
 
 def test_journal_reads_a_missing_file_as_empty(tmp_path):

@@ -6,6 +6,7 @@ import random
 
 from bgrules.position import Position
 from companion import journal as J
+from companion import recovery
 from companion import protocol
 from companion_helpers import Harness, FakeFs, ROLL_W, CUBE_W, ROLL_B, CUBE_B, LONG
 
@@ -60,7 +61,7 @@ def test_power_cut_at_every_line_boundary_and_mid_line_resumes(tmp_path):
                 fixed = open(os.path.join(h.dir, "m0001.jnl")).read()
                 assert J.parse(fixed)[1] is None
             if records:
-                want = J.replay(records)
+                want = recovery.replay(records)
                 assert h.c.match.match_id() == want.match_id()
                 assert h.c.match.position.id() == want.position.id()
                 status = h.events("status")[-1]

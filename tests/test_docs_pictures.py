@@ -1,4 +1,4 @@
-"""The pictures in the docs are drawn from the real thing (issue 14): scripts/render_board.py runs
+"""The pictures in the docs are drawn from the real thing (issue 14): scripts/build/render_board.py runs
 the firmware on the virtual board and draws its LED chain and OLED pixels. Rendering them again
 must give the pictures that are in docs/, pixel for pixel; when the firmware's screen or lights
 change, rerun the script."""
@@ -10,7 +10,7 @@ import sys
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, "scripts", "render_board.py")
+SCRIPT = os.path.join(ROOT, "scripts", "build", "render_board.py")
 
 
 def test_docs_pictures_are_up_to_date(tmp_path):
@@ -22,17 +22,17 @@ def test_docs_pictures_are_up_to_date(tmp_path):
     for path in made:
         name = os.path.basename(path)
         committed = os.path.join(ROOT, "docs", name)
-        assert os.path.exists(committed), "docs/%s is missing: run scripts/render_board.py" % name
+        assert os.path.exists(committed), "docs/%s is missing: run scripts/build/render_board.py" % name
         new, old = Image.open(path).convert("RGB"), Image.open(committed).convert("RGB")
         if new.size != old.size or new.tobytes() != old.tobytes():
             stale.append(name)
-    assert not stale, "out of date in docs/ (run scripts/render_board.py): %s" % ", ".join(stale)
+    assert not stale, "out of date in docs/ (run scripts/build/render_board.py): %s" % ", ".join(stale)
 
 
 def test_board_picture_shows_the_firmware_lights_and_screen(tmp_path):
     # The picture is of the firmware's own state: its LEDs (green where 24 may go with 6-4: 18, 20,
     # 14; blue on 24) and its OLED, not text typed into the script.
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "build"))
     try:
         import render_board
     finally:

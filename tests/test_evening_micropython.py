@@ -1,18 +1,18 @@
 """Issue 22, a board that plays all evening, under MicroPython (the Pico's interpreter): what one
 power-on of many matches must not keep (a variant's code, the reader a failed write loads), a
 flash that littlefs reports fuller than it is, a failed write in a long chouette with a
-fragmented heap, and a short version of the long-evening run (scripts/reliability_evening.py,
+fragmented heap, and a short version of the long-evening run (scripts/reliability/reliability_evening.py,
 docs/reliability.md): the firmware's own loop from .mpy on a Pico-sized heap and littlefs volume."""
 import os
 import sys
 
 import pytest
 
-from bgc.pico import upy
+from bgc.pico import mpunix, upy
 from bgc.pico.mpunix import NoMicroPython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPTS = os.path.join(ROOT, "scripts")
+SCRIPTS = os.path.join(ROOT, "scripts", "reliability")
 GUEST = os.path.join(SCRIPTS, "evening_guest.py")
 VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -186,7 +186,8 @@ def notes():
 fill("photos")
 st = os.statvfs("/flash")
 print("littlefs free blocks", st[3], "of", st[2])
-print("store free", c.store.free())
+from companion import flash_room
+print("store free", flash_room.space(c.store)[0])
 c.fx.out = []
 c.on_line("new length=1 force=1", now[0])  # the last old log, unfinished, was resumed at power-up
 print("new", c.name, "|", c.phase, "|", len(notes()))
@@ -315,6 +316,58 @@ def test_flash_low_is_shown_before_the_last_tenth_goes(full_flash):
     assert phase == "opening" and "Flash low" in msg, full_flash
 
 
+# littlefs over-full on a Pico-sized volume: the journal's 35 logs, then other files until the
+# flash refuses one. statvfs then reports block_count - used in unsigned 32-bit arithmetic.
+OVERFULL = r"""
+import os, vfs
+import evening_guest
+from companion.store import Store
+from companion import flash_room
+
+f = open("flash.img", "wb")
+block = bytearray(b"\xff" * 4096)
+for i in range(352):
+    f.write(block)
+f.close()
+bdev = evening_guest.FileFlash("flash.img")
+vfs.VfsLfs2.mkfs(bdev, progsize=256)
+vfs.mount(vfs.VfsLfs2(bdev, progsize=256), "/flash")
+os.mkdir("/flash/journal")
+for i in range(1, 36):
+    evening_guest.write_file("/flash/journal/m%04d.jnl" % i, 7300)
+n = 0
+for size in (65536, 4096, 256):
+    while True:
+        n += 1
+        try:
+            evening_guest.write_file("/flash/f%d" % n, size)
+        except OSError:
+            break
+st = os.statvfs("/flash")
+store = Store("/flash/journal")
+print("raw", st[3], st[2])
+print("store", flash_room.space(store)[0], flash_room.low(store), flash_room.low_mark(store))
+"""
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("bits", [32, 64])
+def test_an_over_full_littlefs_is_0_free_on_either_word_size(bits):
+    """littlefs counting more blocks in use than the volume has reads as 0 free bytes (the flash
+    is full and low), on a 32-bit port like the Pico, where statvfs's unsigned difference reads
+    as a negative count, and on a 64-bit port, where it reads as about 4.3 billion free blocks."""
+    try:
+        argv = mpunix.find_word_size(bits == 32)
+    except NoMicroPython as exc:
+        pytest.skip(str(exc))
+    out = upy.run(OVERFULL, sources=[FIRMWARE, GUEST], heap_kb=400, interpreter_argv=argv)
+    raw_free, blocks = (int(w) for w in _line(out, "raw")[0].split())
+    # the condition itself: statvfs's free count outside 0..blocks
+    assert blocks == 352 and (raw_free > blocks if bits == 64 else raw_free < 0), out
+    free, low, low_mark = _line(out, "store")[0].split()
+    assert (int(free), low, int(low_mark)) == (0, "True", 352 * 4096 // 10), out
+
+
 CHOUETTE_FRAGMENTED = BOARD + r"""
 import os
 from companion import journal as J
@@ -366,7 +419,7 @@ def test_a_failed_write_in_a_long_chouette_reads_the_journal_back_line_by_line()
 
 
 def _evening_run():
-    """scripts/reliability_evening.py as a module (skips without the 32-bit MicroPython)."""
+    """scripts/reliability/reliability_evening.py as a module (skips without the 32-bit MicroPython)."""
     sys.path.insert(0, SCRIPTS)
     try:
         import reliability_evening as R
@@ -409,7 +462,7 @@ def test_the_evenings_players_read_what_the_firmware_shows_on_the_boards_oled():
 
 @pytest.mark.micropython
 def test_a_short_evening_from_mpy_on_a_pico_heap_and_littlefs_holds_the_targets():
-    """scripts/reliability_evening.py in short: two variant matches in one power-on, the
+    """scripts/reliability/reliability_evening.py in short: two variant matches in one power-on, the
     firmware's own loop from .mpy on the 32-bit MicroPython with a 240 KB heap and a Pico-sized
     littlefs volume full of old logs; the flash is filled to its last blocks in the middle of the
     second match. The heap after the second match is within 2 KB of the first's (interned names

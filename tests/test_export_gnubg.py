@@ -39,18 +39,24 @@ SGF_ONLY = [
     dict(seed=2, length=0, games=4, beavers=3, auto_doubles=2, jacoby=True, p_double=0.1),
     dict(seed=4, length=0, games=4, beavers=1, auto_doubles=1, p_double=0.15),
 ]
+# The other games GNU Backgammon plays, in the .mat's variation header; what GNU Backgammon calls
+# the variation it read (gnubg.match()'s match-info).
+MAT_VARIANTS = [
+    (dict(seed=12, length=5, p_double=0.1, p_condone=0.02, p_resign=0.01, rules="nackgammon"), "Nackgammon"),
+    (dict(seed=13, length=5, p_double=0.1, p_condone=0.02, p_resign=0.01, rules="hypergammon"), "Hypergammon3"),
+]
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("gnubg")
     logs, files = [], []
-    for i, spec in enumerate(MATCHES + SGF_ONLY):
+    for i, spec in enumerate(MATCHES + SGF_ONLY + [v[0] for v in MAT_VARIANTS]):
         jnl = tmp / ("m%04d.jnl" % (i + 1))
         jnl.write_text(journals.encode_records(journals.synthetic_records(**spec)))
         log = journals.load(str(jnl))
         assert log.problem is None
-        fmts = ("mat", "sgf") if spec in MATCHES else ("sgf",)
+        fmts = ("mat", "sgf") if spec in MATCHES else ("sgf",) if spec in SGF_ONLY else ("mat",)
         for fmt in fmts:
             text, warnings = export.export_text(log, fmt)
             assert warnings == [], warnings
@@ -97,10 +103,33 @@ def test_gnubg_rebuilds_every_position_and_score(corpus):
         if log.length:
             final = [min(s, log.length) for s in final]
         assert final == log.score(), path
-    assert totals["files"] == 2 * len(MATCHES) + len(SGF_ONLY)
+    assert totals["files"] == 2 * len(MATCHES) + len(SGF_ONLY) + len(MAT_VARIANTS)
     assert totals["moves"] > 1000 and totals["positions"] == totals["moves"]
     print("gnubg verified: %(files)d files, %(games)d games, %(moves)d moves, %(positions)d positions, "
           "%(cube)d cube actions" % totals)
+
+
+def test_gnubg_reads_a_nackgammon_or_hypergammon_mat_as_that_game_with_every_action(corpus):
+    """A .mat of Nackgammon or Hypergammon says its variation as GNU Backgammon reads it: the
+    program imports the game named (from that game's start) and every move and cube action, not
+    a standard match that stops at the first move impossible there."""
+    variants = {spec["rules"]: name for spec, name in MAT_VARIANTS}
+    seen = []
+    for log, path, d in corpus:
+        rules = log.settings.get("rules", "standard")
+        if rules not in variants:
+            continue
+        seen.append(rules)
+        m = d["match"]
+        assert m["match-info"]["variation"] == variants[rules], path
+        read = Counter(r["action"] for g in m["games"] for r in g["game"])
+        ours = Counter(a["a"] for g in log.games for a in g.actions)
+        assert len(m["games"]) == len(log.games), path
+        assert read["move"] == sum(len(g.moves) for g in log.games) > 20, (path, read)
+        for cube in ("double", "take", "drop"):
+            assert read[cube] == ours[cube], (path, cube, read, ours)
+        assert ours["double"] > 0, path  # the cube is in play in this match
+    assert sorted(seen) == sorted(variants)
 
 
 def test_the_comparison_catches_a_wrong_move(corpus, tmp_path):

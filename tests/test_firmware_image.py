@@ -1,4 +1,4 @@
-"""The firmware image (scripts/build_image.sh, scripts/image_manifest.py): its manifest freezes every
+"""The firmware image (scripts/build/build_image.sh, scripts/build/image_manifest.py): its manifest freezes every
 module of firmware/; a built image boots on the emulated Pico, starts the companion by itself and
 plays a whole match; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
 image over it, modelled as the RP2040 boot ROM writes a UF2: each block's 256 bytes at its address,
@@ -19,8 +19,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-MANIFEST = os.path.join(ROOT, "scripts", "image_manifest.py")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+MANIFEST = os.path.join(ROOT, "scripts", "build", "image_manifest.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 
 import bench_pico  # noqa: E402
 
@@ -56,9 +56,9 @@ def test_the_manifest_freezes_every_firmware_module_and_the_display_driver():
     modules = firmware_modules()
     assert "main.py" in modules and "bgrules/variants/backwards.py" in modules
     missing = sorted(modules - frozen)
-    assert not missing, "firmware modules not frozen into the image (add them to scripts/image_manifest.py): %s" % missing
+    assert not missing, "firmware modules not frozen into the image (add them to scripts/build/image_manifest.py): %s" % missing
     gone = sorted(frozen - modules)
-    assert not gone, "scripts/image_manifest.py lists modules that firmware/ no longer has: %s" % gone
+    assert not gone, "scripts/build/image_manifest.py lists modules that firmware/ no longer has: %s" % gone
     assert ("require", ("ssd1306",), {}) in calls
     assert ("include", ("$(PORT_DIR)/boards/manifest.py",), {}) in calls  # the stock RPI_PICO modules
 
@@ -99,7 +99,7 @@ def need_emulator():
 def need_image():
     image = built_image()
     if not image:
-        pytest.skip("no firmware image built (sh scripts/build_image.sh MICROPYTHON_DIR)")
+        pytest.skip("no firmware image built (sh scripts/build/build_image.sh MICROPYTHON_DIR)")
     need_emulator()
     return image
 
@@ -124,7 +124,7 @@ def test_the_image_starts_the_companion_by_itself():
 
 # The whole match runs where the harness's players make the shortest whole match: Eureka, every
 # checker already home, a bear-off race of 15 turns to the end of the 1-point match (the standard
-# game's takes 62 turns, ~7 minutes of emulation: scripts/bench_pico.py --image plays it).
+# game's takes 62 turns, ~7 minutes of emulation: scripts/bench/bench_pico.py --image plays it).
 WHOLE_MATCH_VARIANT = "eureka"
 AFTER_MATCH = r"""
 print("RESULT", (companion.phase, list(companion.match.score)))

@@ -293,7 +293,7 @@ def test_without_an_image_it_takes_the_newest_built_one_or_says_how_to_build(tmp
     status, _, err = bgc(capsys, "flash", "--drive", drive, "--no-wait")
     assert status == 2
     assert one_error(err).startswith("bgc: no firmware image given and none built in this checkout")
-    assert "scripts/build_image.sh" in err
+    assert "scripts/build/build_image.sh" in err
     (tmp_path / "build" / "image").mkdir(parents=True)
     (tmp_path / "build" / "image" / "bgcompanion-0.0.9.uf2").write_bytes(uf2(b"old" * 100))
     newest = tmp_path / "build" / "image" / "bgcompanion-0.1.0.uf2"

@@ -4,7 +4,7 @@ Players hold a checker over a point for seconds while they count. On the virtual
 trembles as a healthy hand does and comes down at a speed (docs/hardware-virtual-board.md); the
 firmware must tell a checker held 5-15 mm over a point from one resting on the stack there, and
 still flag a checker set on an opponent's five-point within 1 s however slowly it is lowered.
-The long run is scripts/reliability_hover.py (docs/reliability.md)."""
+The long run is scripts/reliability/reliability_hover.py (docs/reliability.md)."""
 
 import pytest
 

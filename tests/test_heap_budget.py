@@ -3,7 +3,7 @@ free heap at boot (240 KB) on a real MicroPython with its collector on: at boot 
 stay free; in the heaviest session (the chouette, own dice, the menu, turn parts and every other
 shared module, with any one variant) at least 120,000 B, the in-play floor. A board plays one
 variant at a time, so every variant at once is not a state it can be in (that figure is reported
-by scripts/heap_modules.py, docs/performance.md). The figures are a Pico's only on the 32-bit build
+by scripts/bench/heap_modules.py, docs/performance.md). The figures are a Pico's only on the 32-bit build
 of ../shared/tools, whose objects have the Pico's sizes."""
 import os
 import sys
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 
 import heap_modules  # noqa: E402
 

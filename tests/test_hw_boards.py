@@ -89,8 +89,15 @@ def nets_of(nl, ref):
 
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory):
+    """circuit.py's outputs as a new machine makes them: a fresh, empty home folder (no KiCad
+    user configuration, no skidl cache or settings), no KiCad or XDG variables, run from an
+    empty folder."""
     out = tmp_path_factory.mktemp("nets")
-    r = subprocess.run([sys.executable, os.path.join(GEN, "circuit.py"), str(out)], capture_output=True, text=True)
+    home = tmp_path_factory.mktemp("home")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KICAD", "XDG_", "SKIDL"))}
+    env["HOME"] = str(home)
+    r = subprocess.run([sys.executable, os.path.join(GEN, "circuit.py"), str(out)], capture_output=True,
+                       text=True, env=env, cwd=str(home))
     return r, out
 
 
@@ -122,7 +129,7 @@ def test_committed_netlists_are_the_generated_ones(regenerated):
     _, out = regenerated
     for name in ("sensor.net", "main.net", "system.net", "sensor-schematic.svg", "main-schematic.svg"):
         assert filecmp.cmp(os.path.join(out, name), os.path.join(KICAD_DIR, name), shallow=False), (
-            "%s is out of date: run .venv/bin/python scripts/build_hardware.py" % name)
+            "%s is out of date: run .venv/bin/python scripts/build/build_hardware.py" % name)
 
 
 def test_no_net_has_a_single_pin():
@@ -362,7 +369,7 @@ def test_committed_fabrication_outputs_are_the_ones_the_boards_make(tmp_path):
                 committed = os.path.join(committed_dir, os.path.relpath(made, made_dir))
                 assert os.path.exists(committed), committed
                 assert filecmp.cmp(made, committed, shallow=False), (
-                    "%s is out of date: run .venv/bin/python scripts/build_hardware.py --no-route" % committed)
+                    "%s is out of date: run .venv/bin/python scripts/build/build_hardware.py --no-route" % committed)
 
 
 def test_every_price_has_its_source_and_date():
@@ -393,7 +400,7 @@ def test_committed_cost_estimate_is_up_to_date():
 # ------------------------------------------------------------------ errors a builder can meet
 
 def run_build(*args, env=None):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "build_hardware.py"), *args],
+    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "build", "build_hardware.py"), *args],
                           capture_output=True, text=True, env=env)
 
 

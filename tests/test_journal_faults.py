@@ -1,7 +1,7 @@
 """Fault injection on the match journal (issue 11): a real journal, written by the firmware while
 the automated players played on the virtual board, damaged at sampled byte positions (high bit,
 low bit, zeroed, cut there), replaced by garbage, and given records with a right checksum but a
-wrong content. Every time, the rules of scripts/journal_faults.py hold (the script runs the full
+wrong content. Every time, the rules of scripts/reliability/journal_faults.py hold (the script runs the full
 sweep, docs/reliability.md has its figures):
 
   boots   the firmware starts whatever its flash holds
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("journal_faults", os.path.join(ROOT, "scripts", "journal_faults.py"))
+    spec = importlib.util.spec_from_file_location("journal_faults", os.path.join(ROOT, "scripts", "reliability", "journal_faults.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

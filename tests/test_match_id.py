@@ -10,9 +10,9 @@ from bgrules.matchid import (
     GAME_PLAYING,
     MatchIdError,
     MatchKey,
-    decode,
     encode,
 )
+from bgrules.matchid_read import decode
 
 
 def test_gnubg_example_9_point_match_2_4_player_0_owns_a_2_cube_player_1_rolled_5_2():

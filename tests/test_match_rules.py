@@ -16,7 +16,7 @@ from bgrules.match import (
     Match,
     MatchError,
 )
-from bgrules.matchid import decode
+from bgrules.matchid_read import decode
 from bgc.rules.notation_read import apply_moves
 from bgrules.position import Position
 

@@ -2,7 +2,7 @@
 it boots, imports from .mpy compiled for armv6m (as bgc deploy ships it) with the heap the game
 needs left over, answers a rules question as CPython does, and its machine-code scan and classifier
 loops give what the bytecode loops give. Skipped where node or ../shared/tools are missing; about
-30 s of host time. The figures themselves come from scripts/bench_pico.py (docs/performance.md)."""
+30 s of host time. The figures themselves come from scripts/bench/bench_pico.py (docs/performance.md)."""
 import os
 import shutil
 import sys
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 
 import bench_pico  # noqa: E402
 

@@ -5,7 +5,7 @@ import json
 
 from bgc import cli
 from bgc.logs import journals
-from companion import journal
+from companion import recovery
 
 
 def bgc(capsys, *args):
@@ -33,7 +33,7 @@ def test_replay_prints_every_move_and_marks_condoned_plays(tmp_path, capsys):
     condoned = [r for r in plays if r.get("condoned")]
     assert out.count("[ILLEGAL, condoned:") == 2 * len(condoned)  # in the listing and the summary
     assert "Game 1 - score Anna 0, Bruno 0" in out
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert "Score: Anna %d, Bruno %d" % tuple(m.score) in out
     assert "no illegal play that was not condoned" in out
 

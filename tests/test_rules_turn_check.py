@@ -69,13 +69,13 @@ def test_reason_sixteen_checkers_says_what_was_done():
     # (issue 22: "White has 16 checkers" explained nothing)
     final = START.copy()
     final.cells[10] += 1
-    assert Turn(START, 6, 4).check(final) == "Extra checker on\nboard: lift it"
+    assert Turn(START, 6, 4).check(final) == "Extra checker on board: lift it"
 
 
 def test_reason_names_come_from_the_caller():
     final = START.copy()
     final.cells[26 + 10] += 1  # one of the opponent's
-    assert Turn(START, 6, 4, names=("Red", "Blue")).check(final) == "Extra Blue\nchecker: lift it"
+    assert Turn(START, 6, 4, names=("Red", "Blue")).check(final) == "Extra Blue checker: lift it"
 
 
 def test_reason_hit_checker_goes_to_the_bar():

@@ -184,10 +184,11 @@ def test_complete_game_under_micropython():
     turns = int(head.split("turns ")[1].split()[0])
     assert turns > 10
     from companion import journal as J
+    from companion import recovery
 
     records, problem = J.parse(journal_text)
     assert problem is None
-    m = J.replay(records)
+    m = recovery.replay(records)
     assert m.phase == "matchover" and max(m.score) == 1
     end = [r for r in records if r["a"] == "end"]
     assert len(end) == 1 and end[0]["winner"] == m.winner

@@ -11,7 +11,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _script(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", "reliability", name + ".py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -75,7 +75,7 @@ def test_illegal_play_is_flagged_with_its_reason(rule):
 
 
 def test_hands_held_over_the_board_are_not_flagged_and_checkers_set_on_a_five_point_are():
-    # issue 22: the short version of scripts/reliability_hover.py (docs/reliability.md)
+    # issue 22: the short version of scripts/reliability/reliability_hover.py (docs/reliability.md)
     rh = _script("reliability_hover")
     results = [rh.run_trial(kind, seed) for seed in range(1, 7) for kind in ("hold", "setdown")]
     s = rh.summarize(results)

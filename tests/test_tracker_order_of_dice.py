@@ -1,6 +1,6 @@
 """Blots taken off before the hitter arrives, in rulesets where the dice are played in an order
 (Long Puff and Long Russian Puff: the smaller die first; docs/variants.md): found by
-`scripts/reliability_games.py --variant all` (issue 22, docs/reliability.md)."""
+`scripts/reliability/reliability_games.py --variant all` (issue 22, docs/reliability.md)."""
 
 import pytest
 

@@ -1,6 +1,6 @@
 """A weakly sensed checker is not a checker on top (hardware/sensing.md, "How the firmware tells"):
 a cell that reads weak (UNDER) while every checker is accounted for holds a checker that reads
-weak, not one of the other colour on top of it. Found by `scripts/reliability_games.py --variant
+weak, not one of the other colour on top of it. Found by `scripts/reliability/reliability_games.py --variant
 longpuff --games 1 --seed 7 --illegal 0.3` (issue 22, docs/reliability.md)."""
 
 from bgc.board.virtual.frames import ideal_frame
@@ -54,8 +54,9 @@ def test_a_weakly_sensed_checker_whose_flag_comes_and_goes_is_not_a_checker_on_t
 def test_a_checker_on_top_of_a_cell_weak_before_its_point_changed_is_still_flagged():
     # The weak cell is remembered only while its point holds the same checkers: Black's 6 point
     # (board point 19) read weak on its rim cell with nothing missing, then Black played 6/5 and
-    # 6/4 from it. White's next turn: a checker of White's put on top of one of Black's three
-    # left there is on a blocked point.
+    # 8/6, one of its five lifted (it may have been the weak one) and another put there. White's
+    # next turn: a checker of White's put on top of Black's five, the point with no free cell, is
+    # on a blocked point.
     std = ruleset("standard")
     start = Position.start()
     turn = Turn(start, 2, 1)
@@ -64,12 +65,12 @@ def test_a_checker_on_top_of_a_cell_weak_before_its_point_changed_is_still_flagg
     tr = Tracker()
     tr.begin(start, False, turn, std)
     assert tr.update(_frame(white, black, [RIM_19])) != ILLEGAL  # weak, nothing missing
-    for dst in (20, 21):  # Black's 6/5 6/4
-        black[19] -= 1
+    for src, dst in ((19, 20), (17, 19)):  # Black's 6/5 8/6
+        black[src] -= 1
         assert tr.update(_frame(white, black, [])) == LIFTED
         black[dst] += 1
         assert tr.update(_frame(white, black, [])) == LEGAL, tr.reason
-    assert tr.complete
+    assert tr.complete and black[19] == 5
     after = Position.from_points(white[1:25], [black[25 - p] for p in range(1, 25)])  # White's view
     tr.begin(after, True, Turn(after, 5, 2), std)
     assert tr.update(_frame(white, black, [])) != ILLEGAL
@@ -77,3 +78,60 @@ def test_a_checker_on_top_of_a_cell_weak_before_its_point_changed_is_still_flagg
     assert tr.update(_frame(white, black, [])) == LIFTED
     assert tr.update(_frame(white, black, [RIM_19])) == ILLEGAL
     assert tr.reason == "Point 19 is blocked" and tr.red == [19]
+
+
+RIM_2 = 5 * (2 - 1)  # the rim cell of board point 2
+
+
+def test_a_weak_cell_on_a_point_with_a_free_cell_is_no_checker_on_top_of_it():
+    """The rule (hardware/sensing.md): outside Pin a checker goes on top of another only where
+    its point has no free cell; on a point with one it lands in a cell of its own, where the
+    sensors see it. Found by `bgc sim --demo --seed 913093 --variant fixedroll` (issue 29): White's
+    four on its 2 point, the rim cell weakly sensed, its flag coming and going. White put a checker
+    from 7 on 2 by mistake and took it back, then played 7/6 2/off: its 2 point changed, so the
+    tracker forgot the weak cell. In Black's turn (22/21 21/19*) the flag came back while Black
+    held the checker from 22 over 21, and the board said "Point 23 is blocked" for a legal play."""
+    rules = ruleset("fixedroll")
+    start = Position.from_id("/w8AAAseEwAAAA", rules.opposite, False)  # White to play 2-1
+    turn = (rules.turn or Turn)(start, 2, 1, rules)
+    assert "7/6 2/off" in [p.notation() for p in turn.plays()]
+    black, white = _counts(start, rules)  # (White is the mover here: _counts' Black)
+    white = [white[rules.opposite[p]] if 1 <= p <= 24 else white[p] for p in range(26)]
+    black = [black[rules.opposite[p]] if 1 <= p <= 24 else black[p] for p in range(26)]
+    assert white[2] == 4 and white[7] == 1 and black[3] == 1 and black[4] == 2
+    tr = Tracker()
+    tr.begin(start, True, turn, rules)
+    assert tr.update(_frame(white, black, [RIM_2])) != ILLEGAL  # weak, nothing missing
+    assert tr.update(_frame(white, black, [])) != ILLEGAL  # the flag down a while
+    white[7] -= 1
+    assert tr.update(_frame(white, black, [])) == LIFTED
+    white[2] += 1  # the wrong placement: 7 to 2, flagged
+    assert tr.update(_frame(white, black, [])) == ILLEGAL and tr.red == [2]
+    white[2] -= 1
+    assert tr.update(_frame(white, black, [])) == LIFTED
+    white[6] += 1
+    assert tr.update(_frame(white, black, [])) == LEGAL, tr.reason  # 7/6
+    white[2] -= 1
+    white[0] += 1
+    assert tr.update(_frame(white, black, [])) in (LIFTED, LEGAL), tr.reason  # 2/off
+    found, reason = tr.final()  # DONE
+    assert len(found) == 1, reason
+    # Black's turn: 22/21 21/19*, the checker from 21 first, set beside White's blot on 6
+    after = Position.from_id("jgUAgP8HAIAFAA", rules.opposite, False)
+    turn = (rules.turn or Turn)(after, 2, 1, rules)
+    assert "22/21 21/19*" in [p.notation() for p in turn.plays()]
+    tr.begin(after, False, turn, rules)
+    assert tr.update(_frame(white, black, [])) != ILLEGAL
+    black[4] -= 1
+    assert tr.update(_frame(white, black, [])) == LIFTED
+    black[6] += 1
+    assert tr.update(_frame(white, black, [])) in (LEGAL, LIFTED, 3), tr.reason  # beside the blot: a hit
+    white[6] -= 1
+    white[25] += 1  # White's blot to the bar
+    assert tr.update(_frame(white, black, [])) == LEGAL, tr.reason
+    black[3] -= 1  # the checker from 22 in the hand, over 21: White's rim cell on 2 reads weak again
+    assert tr.update(_frame(white, black, [RIM_2])) == LIFTED, tr.reason
+    assert tr.red == [] and 4 in tr.lit
+    black[4] += 1
+    assert tr.update(_frame(white, black, [RIM_2])) == LEGAL, tr.reason
+    assert tr.complete

@@ -7,6 +7,7 @@ import os
 from bgrules import rules as R
 from bgrules.rules import STANDARD, Rules
 from companion import journal as J
+from companion import recovery
 from companion_helpers import Harness, ROLL_W, CUBE_W, ROLL_B, CUBE_B
 
 from test_companion_journal_resume import boot_with
@@ -56,7 +57,7 @@ def test_mexican_chooses_a_double_with_the_buttons_then_rolls_again(tmp_path):
     assert h.c.match.on_roll == 1 and h.c.phase == "roll"
     recs = records(h)
     assert [r["a"] for r in recs[1:]] == ["open", "choose", "play", "roll", "play"]
-    replayed = J.replay(recs)
+    replayed = recovery.replay(recs)
     assert replayed.position == h.c.match.position and replayed.on_roll == 1
 
 
@@ -95,7 +96,7 @@ def test_underside_part_named_on_the_screen_and_replayed(tmp_path, monkeypatch):
     h.press(ROLL_B)  # 4-2
     play_first(h)
     assert h.c.match.on_roll == 0
-    replayed = J.replay(records(h))
+    replayed = recovery.replay(records(h))
     assert replayed.position == h.c.match.position and replayed.on_roll == 0
 
 

@@ -142,10 +142,10 @@ def test_after_a_double_the_same_player_rolls_again(dice):
 
 def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys):
     from bgc import cli
-    from companion import journal
+    from companion import recovery
 
     recs = journals.synthetic_records(3, length=1, rules="catchme")
-    assert journal.replay(recs).rules.key == "catchme"
+    assert recovery.replay(recs).rules.key == "catchme"
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))
     for fmt in ("mat", "sgf"):

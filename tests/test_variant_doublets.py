@@ -182,10 +182,11 @@ def test_a_whole_game_of_doublets_on_the_virtual_board_with_real_towers():
     assert '"match_end"' in head, head[-2000:]
     assert "illegal 0" in head, head[-2000:]
     from companion import journal as J
+    from companion import recovery
 
     records, problem = J.parse(journal_text)
     assert problem is None and records[0]["rules"] == "doublets"
-    m = J.replay(records)
+    m = recovery.replay(records)
     assert m.phase == "matchover" and m.rules is R
     end = [r for r in records if r["a"] == "end"]
     assert len(end) == 1 and end[0]["winner"] == m.winner

@@ -11,7 +11,7 @@ it. The board's (docs/variants.md, assumed): the position with the same player o
 a third time is said ("Same position 3x", as Pin's "Locked for good") and the game ends by a
 resignation, the player further from home resigning in the automated games.
 
-The whole 20-seed check of every variant is scripts/variant_endings.py (figures in
+The whole 20-seed check of every variant is scripts/reliability/variant_endings.py (figures in
 docs/variants.md); here a short version: 20 seeds of the two games, 3 of every other variant."""
 
 import os
@@ -26,7 +26,7 @@ from bgrules.rules import VARIANTS, ruleset
 from companion_helpers import Harness
 from variant_parts_helpers import at
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "reliability"))
 
 import variant_endings  # noqa: E402
 
@@ -54,7 +54,7 @@ def test_doublets_a_marker_on_the_bar_is_never_closed_out():
 
 def finishes(rules, seed, limit=3000):
     """Whether `bgc demo --variant KEY --seed SEED` comes to a result within ``limit`` plays and
-    as many passes (scripts/variant_endings.py counts them)."""
+    as many passes (scripts/reliability/variant_endings.py counts them)."""
     return variant_endings.demo_game(rules, seed, limit) is not None
 
 

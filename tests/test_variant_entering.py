@@ -165,15 +165,16 @@ def test_waiting_checkers_travel_beside_the_position_id_in_the_journal_and_the_s
     back = Match.loads(m.dumps())
     assert back.position == m.position and waiting(back.position.cells, OPP) == 13
     from companion import journal as J
+    from companion import recovery
 
     records = [J.settings_record(3, names=("White", "Black"), rules="russianpuff"),
                {"a": "open", "dice": [4, 2]},
                {"a": "play", "p": 0, "move": "bar/23 bar/21", "pos": m.position.swapped().id(), "w": [13, 15]}]
-    replayed = J.replay(records)
+    replayed = recovery.replay(records)
     assert replayed.position == m.position
     bad = records[:2] + [dict(records[2], w=[14, 15])]  # 16 checkers
     with pytest.raises(J.JournalError):
-        J.replay(bad)
+        recovery.replay(bad)
 
 
 # --- on the board: the companion fed with sensor frames ----------------------------------------
@@ -253,10 +254,10 @@ def test_export_writes_json_and_text_and_refuses_mat_and_sgf(tmp_path, capsys, k
     # GNU Backgammon plays none of these games: .mat/.sgf would import as the standard game
     from bgc import cli
     from bgc.logs import journals
-    from companion import journal
+    from companion import recovery
 
     recs = journals.synthetic_records(5, length=1, rules=key)
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert m.rules.key == key and m.phase == "matchover"
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))

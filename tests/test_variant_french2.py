@@ -13,7 +13,7 @@ from bgrules import Position, Turn
 from bgrules.match import MATCH_OVER, Match, MatchError
 from bgrules.position import BAR, OPP
 from bgrules.rules import ruleset
-from companion import journal
+from companion import recovery
 
 F2 = ruleset("french2")
 
@@ -128,7 +128,7 @@ def test_french2_all_three_on_the_home_point_wins_a_single_game_no_cube():
 
 def test_french2_journal_replays_and_exports_json_and_text_but_not_mat_or_sgf(tmp_path, capsys):
     recs = journals.synthetic_records(3, length=1, rules="french2", p_condone=0)
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert m.rules is F2 and m.phase == MATCH_OVER
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))

@@ -13,7 +13,7 @@ from bgrules import Position, Turn
 from bgrules.match import MATCH_OVER, Match, MatchError
 from bgrules.position import OPP, PositionError
 from bgrules.rules import ruleset
-from companion import journal
+from companion import recovery
 
 PIN = ruleset("pin")
 
@@ -189,7 +189,7 @@ def test_pin_both_colours_on_a_point_only_as_a_pin():
 
 def test_pin_journal_replays_pins_and_exports_json_and_text_but_not_mat_or_sgf(tmp_path, capsys):
     recs = journals.synthetic_records(4, length=1, rules="pin", p_condone=0)
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert m.rules is PIN and m.phase == MATCH_OVER
     end = [r for r in recs if r["a"] == "end"][0]
     assert end["how"] == "play" and end["winner"] == m.winner

@@ -9,7 +9,7 @@ from bgc.logs import journals
 from bgrules import Position, Turn
 from bgrules.match import Match
 from bgrules.rules import ruleset
-from companion import journal
+from companion import recovery
 
 SNAKE = ruleset("snake")
 
@@ -61,7 +61,7 @@ def test_snake_keeps_the_cube_and_gammons_of_the_standard_game():
 
 def test_snake_journal_replays_and_exports_json_and_text_but_not_mat_or_sgf(tmp_path, capsys):
     recs = journals.synthetic_records(11, length=1, rules="snake")
-    m = journal.replay(recs)
+    m = recovery.replay(recs)
     assert m.rules is SNAKE and m.phase == "matchover"
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))

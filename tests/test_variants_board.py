@@ -162,11 +162,12 @@ def test_a_whole_game_of_the_variant_on_the_virtual_board(key):
     assert '"match_end"' in head, head[-2000:]
     assert "illegal 0" in head, head[-2000:]
     from companion import journal as J
+    from companion import recovery
 
     records, problem = J.parse(journal_text)
     assert problem is None
     assert records[0]["rules"] == key
-    m = J.replay(records)
+    m = recovery.replay(records)
     assert m.rules is ruleset(key)
     assert m.phase == "matchover" and max(m.score) >= 1
     end = [r for r in records if r["a"] == "end"]

@@ -10,6 +10,7 @@ from bgc.logs import journals
 from bgrules import Position
 from bgrules.rules import VARIANTS
 from companion import journal
+from companion import recovery
 
 START = "4HPwATDgc/ABMA"
 
@@ -78,7 +79,7 @@ def test_an_unknown_variant_is_a_one_line_error(capsys):
 @pytest.mark.parametrize("key", ["oldbritain", "reverse"])
 def test_export_refuses_mat_and_sgf_for_a_variant_gnubg_does_not_play(tmp_path, capsys, key):
     recs = journals.synthetic_records(3, length=1, rules=key)
-    assert journal.replay(recs).rules.key == key
+    assert recovery.replay(recs).rules.key == key
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))
     for fmt in ("mat", "sgf"):

@@ -222,10 +222,11 @@ def test_open_roll_the_next_turns_dice_are_rolled_before_the_play():
 
 def test_open_and_fixed_roll_journals_replay():
     from companion import journal as J
+    from companion import recovery
 
     for key in ("fixedroll", "openroll"):
         recs = [J.settings_record(1, rules=key), {"a": "open", "dice": [6, 3]}]
         if key == "openroll":
             recs[-1]["next"] = [5, 2]
-        back = J.replay(recs)
+        back = recovery.replay(recs)
         assert back.preset_dice() == ((6, 3) if key == "fixedroll" else (5, 2))

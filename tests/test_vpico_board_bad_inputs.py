@@ -99,7 +99,7 @@ def test_a_port_in_use_is_one_line(board, tmp_path):
     assert os.path.realpath(board.link).startswith("/dev/pts/")  # still the first board's
 
 
-def test_the_board_gone_is_one_line(board):
+def test_the_board_gone_is_one_line(board, tmp_path):
     # (the last test of this module: it ends the board)
     board.proc.send_signal(signal.SIGKILL)  # no clean-up: the link is left behind, pointing nowhere
     board.proc.wait(timeout=10)
@@ -111,6 +111,8 @@ def test_the_board_gone_is_one_line(board):
     os.symlink("/dev/pts/999999", board.link)
     # (deploy opens the port as pull does, through bgc.pico.device.connect)
     for verb in (["watch", "--once"], ["chouette", "ledger"], ["pull", "--out", "j"]):
-        status, out, err = bgc(verb[0], "--port", board.link, *verb[1:])
+        status, out, err = bgc(verb[0], "--port", board.link, *verb[1:], cwd=str(tmp_path))
         assert status == 2, (verb, err)
         assert "which is gone: the virtual Pico behind it has stopped" in one_error_line(err), (verb, err)
+        # a verb that failed leaves nothing behind (pull's --out folder is not made)
+        assert os.listdir(str(tmp_path)) == [], (verb, os.listdir(str(tmp_path)))

@@ -637,3 +637,79 @@ def test_a_cube_decision_in_the_review_puts_its_board_cube_right_action_and_erro
             for rec in [r for r in cubes if r["kind"] == kind][:1]:
                 words = shows(rec, cubes.index(rec))
                 assert words.startswith("%s: %s; right: %s; " % (names[rec["player"]], kind, rec["cube"]["right"]))
+
+
+def test_a_hit_under_way_draws_both_checkers_on_the_point():
+    """issue 29: while the hitting checker is set down beside the blot, before the blot is
+    lifted, the board sees a white and a black checker on the point; the page draws both, side by
+    side, each at least half in view (the rule: the page never hides a checker the board sees)."""
+    white = [0] * 26
+    black = [0] * 26
+    for p, n in ((24, 2), (13, 5), (8, 3), (6, 4), (20, 1)):  # White's 6/... hitter set down on 20
+        white[p] = n
+    for p, n in ((1, 2), (12, 5), (17, 3), (19, 4), (20, 1)):  # Black's blot still on 20
+        black[p] = n
+    hub = Hub("the virtual board")
+    opened(hub)
+    hub.set_view((white, black), ["off"] * 28, [""] * 8)
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with Browser() as browser:
+            browser.open(server.url)
+            assert wait_for(lambda: 'data-point="20" data-led="off" data-white="1" data-black="1"' in browser.dom(), 20)
+            drawn = json.loads(browser.js('JSON.stringify([...document.querySelectorAll("g.point")].map(g => '
+                                          '[+g.dataset.point, [...g.querySelectorAll("circle.checker")].map('
+                                          'c => [c.classList.contains("white") ? "white" : "black", +c.getAttribute("cx")])]))'))
+    finally:
+        server.stop()
+    for p, circles in drawn:  # every checker the board sees is drawn (up to five a colour)
+        colours = [c for c, _ in circles]
+        assert (colours.count("white"), colours.count("black")) == (min(white[p], 5), min(black[p], 5)), (p, circles)
+    on20 = dict(drawn)[20]
+    (wx,), (bx,) = [x for c, x in on20 if c == "white"], [x for c, x in on20 if c == "black"]
+    assert abs(wx - bx) >= 17, on20  # side by side: neither checker covers more than half of the other
+
+
+# Every text node the page renders, with its size on screen in CSS px: an HTML element's computed
+# font size, an SVG text's computed size times the scale its viewBox is drawn at (getScreenCTM).
+TEXT_SIZES_JS = """JSON.stringify((() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const e = n.parentElement;
+    if (!n.textContent.trim() || !e || !e.getClientRects().length) continue;  // blank, or not rendered
+    let px = parseFloat(getComputedStyle(e).fontSize);
+    if (e instanceof SVGElement) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    const b = e.getBoundingClientRect();
+    out.push({ text: n.textContent.trim(), px, svg: e instanceof SVGElement, right: b.right });
+  }
+  return { texts: out, width: innerWidth, board: document.getElementById("board").getBoundingClientRect().right };
+})())"""
+
+
+@pytest.mark.parametrize("size", [(360, 740, True), (390, 844, True)], ids=["phone-360x740", "phone-390x844"])
+def test_every_text_on_a_phone_is_at_least_10_px(size):
+    """issue 29: the point numbers were 8 px on a 390 px phone (14 units of the 650-unit drawing).
+    The rule: every text the page renders, the board's SVG text included, is at least 10 CSS px
+    on screen on a 360 px wide phone, and none runs off the board's drawing."""
+    hub = Hub("the virtual board")
+    # a point of seven (its count drawn on the checker), the off counts, the dice, a move listed
+    opened(hub, position_status(points(p1=2, p3=1, p6=7), points(p6=10, p13=2), dice=[5, 3], phase="moving",
+                                cube=2, owner=1),
+           {"ev": "play", "p": 1, "move": "13/8 6/3", "pos": "x"})
+    server = serve(hub, "127.0.0.1", 0)
+    try:
+        with Browser() as browser:
+            browser.open(server.url, device=size)
+            assert wait_for(lambda: 'data-events="3"' in browser.dom(), 20)
+            time.sleep(0.3)  # the resize observer's first call
+            got = json.loads(browser.js(TEXT_SIZES_JS))
+    finally:
+        server.stop()
+    texts = got["texts"]
+    svg_texts = [t["text"] for t in texts if t["svg"]]
+    for want in ("1", "24", "white", "black", "7", "W5 B3", "2"):  # points, status labels, a count, off, cube
+        assert any(want in t for t in svg_texts), (want, svg_texts)
+    small = [(t["text"], round(t["px"], 2)) for t in texts if t["px"] < 10]
+    assert not small, small
+    assert max(t["right"] for t in texts if t["svg"]) <= got["board"] + 0.5, texts  # nothing cut off at the edge

@@ -26,7 +26,7 @@ from bgrules.rules import ruleset
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What a clone holds that the build reads (the sdist then takes what MANIFEST.in and the packages say).
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "host", "firmware", "hardware")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "host", "firmware", "hardware")
 GAMES = ("nackgammon", "backwards", "gioul", "catchme", "puff")
 
 
@@ -111,6 +111,20 @@ def test_the_wheel_holds_the_firmware_exactly_as_deployed(installed):
     assert "firmware/main.py" in firmware and "firmware/bgrules/variants/backwards.py" in firmware
     assert {"bgc/" + f for f in firmware} <= names, sorted({"bgc/" + f for f in firmware} - names)
     assert {"bgc/hardware/geometry.json", "bgc/web/page.html", "bgrules/variants/backwards.py"} <= names
+
+
+def test_the_wheel_carries_the_mit_licence_it_declares(installed):
+    """pyproject says MIT: the wheel declares it and carries the licence text (the copyright notice
+    the MIT licence asks to travel with every copy)."""
+    import zipfile
+
+    wheel = zipfile.ZipFile(installed.wheel)
+    (meta,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    assert "License-Expression: MIT" in wheel.read(meta).decode().splitlines()
+    texts = [wheel.read(n).decode() for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    assert len(texts) == 1, wheel.namelist()
+    assert texts[0].startswith("MIT License\n\nCopyright (c) 2026 the bgcompanion authors\n")
+    assert "Permission is hereby granted, free of charge, to any person obtaining a copy" in texts[0]
 
 
 def test_variants_moves_check_and_demo_for_several_games(installed):

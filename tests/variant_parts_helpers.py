@@ -9,6 +9,7 @@ from bgc.logs import journals
 from bgrules import Position
 from bgrules.match import Match, ROLL
 from companion import journal
+from companion import recovery
 
 
 def pos(mover, opponent, mover_bar=0, opponent_bar=0, wait=(0, 0), check=True):
@@ -45,7 +46,7 @@ def bgc(capsys, *args):
 def check_exports(tmp_path, capsys, key):
     """JSON and text exports of a journal of the variant; .mat/.sgf refused in one line."""
     recs = journals.synthetic_records(5, length=3, rules=key)
-    assert journal.replay(recs).rules.key == key
+    assert recovery.replay(recs).rules.key == key
     path = tmp_path / "m0001.jnl"
     path.write_text(journals.encode_records(recs))
     for fmt in ("mat", "sgf"):
@@ -69,6 +70,6 @@ def sim_game(capsys, key, seed=2):
     path = out.split("Journal: ")[1].split()[0]
     records, problem = journal.parse(open(path).read())
     assert problem is None and records[0]["rules"] == key
-    m = journal.replay(records)
+    m = recovery.replay(records)
     assert m.phase == "matchover"
     return records

@@ -10,24 +10,14 @@
 # references and the one-line resume format.
 
 from bgrules.position import Position, BAR, OPP, OFF, CHECKERS, waiting
-from bgrules.turn import Turn, Play
+from bgrules.turn import Turn
+from bgrules.notation import Play
 from bgrules.rules import STANDARD, ruleset
 from bgrules import matchid
+# every phase a Match can be in (CHOOSE is set by bgrules.turn_parts), for those who import them from here
+from bgrules import (MatchError, OPENING, ROLL, DOUBLED, PLAY, CHOOSE, RESIGN,  # noqa: F401
+                                  GAME_OVER, MATCH_OVER)
 
-
-class MatchError(ValueError):
-    """An action the rules do not allow now; the message is the reason shown to the players."""
-
-
-# Phases: what the match waits for.
-OPENING = "opening"  # each player rolls one die
-ROLL = "roll"  # the player on roll may double, then rolls
-DOUBLED = "doubled"  # a double (or beaver, raccoon, otter) waits for an answer
-PLAY = "play"  # dice are rolled; the play is awaited
-CHOOSE = "choose"  # a double of the player's choice is awaited (bgrules.turn_parts)
-RESIGN = "resign"  # a resignation waits for accept or reject
-GAME_OVER = "gameover"
-MATCH_OVER = "matchover"
 
 SINGLE = 1
 GAMMON = 2

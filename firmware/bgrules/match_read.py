@@ -1,7 +1,8 @@
 # Reading a saved match (Match.dumps) back: kept apart from bgrules.match because a board needs
 # it only to undo an action whose journal write failed, so it stays out of RAM until then.
 from bgrules import matchid
-from bgrules.match import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
+from bgrules.matchid_read import decode
+from bgrules import (MatchError, DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, RESIGN, ROLL)
 from bgrules.position import Position
 from bgrules.rules import ruleset
 
@@ -18,7 +19,7 @@ def loads(cls, line):
         if item:
             f[item[0]] = item[1:]
     try:
-        mk = matchid.decode(mid)
+        mk = decode(mid)
         position = Position.from_id(pid, ruleset(f.get("r", "standard")).opposite, True)  # pins: below
     except ValueError as exc:
         raise MatchError("Saved match: %s" % exc)

@@ -13,7 +13,9 @@
 #   bit  66     set when the Jacoby rule is OFF (the manual omits it; matchid.c writes it)
 #
 # The fields are packed into a bytearray bit by bit: no big integers, so the Pico's heap only
-# sees a 9-byte buffer per ID.
+# sees a 9-byte buffer per ID. Decoding lives in bgrules.matchid_read, which imports from here
+# (never the other way): the host's, and the Pico's only to undo an action whose journal write
+# failed, so it is not in RAM with every Match.
 
 import binascii
 
@@ -139,13 +141,3 @@ def encode(mk):
     _put(key, 51, 15, mk.score[1])
     _put(key, 66, 1, 0 if mk.jacoby else 1)
     return binascii.b2a_base64(key).decode()[:12]
-
-
-def __getattr__(name):
-    # Decoding is for the host and for undoing an action whose journal write failed: loaded
-    # then (bgrules.matchid_read), not with every Match.
-    if name == "decode":
-        from bgrules.matchid_read import decode
-
-        return decode
-    raise AttributeError(name)

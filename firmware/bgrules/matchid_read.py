@@ -1,6 +1,6 @@
 # Decoding a GNU Backgammon Match ID (bgrules.matchid writes them): the host's, and the Pico's
-# only when an action whose journal write failed is undone. bgrules.matchid hands ``decode`` out
-# on first use.
+# only when an action whose journal write failed is undone (bgrules.match_read imports it then).
+# The key's fields, the error and the limits are bgrules.matchid's: this module imports them.
 
 import binascii
 

@@ -1,7 +1,9 @@
 # Move notation as players and GNU Backgammon write it: 24/18 13/10*, bar/22, 6/off, 8/5(2),
 # 24/20*/16. Points are the mover's own numbers; 25 is written "bar", 0 "off".
 # The Pico only writes notation: reading it (parse_moves, apply_moves) is the host's, in
-# bgc.rules.notation_read, and the firmware never imports the host.
+# bgc.rules.notation_read, and the firmware never imports the host. Play (a legal play: its steps,
+# so its notation, and the position it gives) lives here, below bgrules.turn, which makes them,
+# and bgrules.turn_plays, which lists them for the host.
 
 from bgrules.position import OPP, BAR, OFF, Position
 
@@ -59,3 +61,20 @@ def format_steps(steps):
 
 
 __all__ = ["format_steps", "NotationError"]
+
+
+class Play:
+    """A legal play: its checker steps and the resulting position (mover's view, turn not passed)."""
+
+    def __init__(self, steps, position):
+        self.steps = steps  # tuple of (from, to, hit); 25 is the bar, 0 is off
+        self.position = position
+
+    def notation(self):
+        return format_steps(self.steps)
+
+    def __str__(self):
+        return self.notation()
+
+    def __repr__(self):
+        return "Play(%r, %r)" % (self.notation(), self.position.id())

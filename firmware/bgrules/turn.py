@@ -14,6 +14,7 @@ except ImportError:
 
 
 from bgrules.position import OPP, BAR, OFF, Position, PositionError, waiting
+from bgrules.notation import Play
 from bgrules.rules import STANDARD
 
 # Rules a diagnosis may relax to find out which one a play broke.
@@ -23,42 +24,16 @@ _R_BEAROFF = const(4)
 _R_DICE = const(8)
 _R_CAP = const(16)  # a variant's limit of checkers on a point (Ludus relaxes it with _R_BLOCK)
 _R_PIN = const(32)  # Pin: the mover's checker is pinned (relaxed with _R_BLOCK)
-# For variant searches (bgrules/variants): MicroPython does not export _-named constants.
-R_BLOCK = _R_BLOCK
-R_CAP = _R_CAP
-R_PIN = _R_PIN
-R_BAR = _R_BAR
-R_BEAROFF = _R_BEAROFF
-R_DICE = _R_DICE
+# These codes and the _FIND_ ones below are bgrules.turn_codes' (R_BAR, FIND_ANY...), for the
+# modules that relax rules or search (bgrules.turn_why, the variants' searches): written again
+# here because const() inlines a number only in its own module (tests/test_import_directions.py
+# checks that the two agree).
 
 # What the target search is for.
 _FIND_PLAY = const(0)  # a complete legal play (as many dice as possible, the larger die)
 _FIND_PARTIAL = const(1)  # the start of a complete legal play
 _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
-FIND_ANY = _FIND_ANY  # for bgrules.turn_why
-FIND_BROKEN = _FIND_BROKEN
-FIND_PARTIAL = _FIND_PARTIAL  # for variant searches
-FIND_PLAY = _FIND_PLAY
-
-
-class Play:
-    """A legal play: its checker steps and the resulting position (mover's view, turn not passed)."""
-
-    def __init__(self, steps, position):
-        self.steps = steps  # tuple of (from, to, hit); 25 is the bar, 0 is off
-        self.position = position
-
-    def notation(self):
-        from bgrules.notation import format_steps
-
-        return format_steps(self.steps)
-
-    def __str__(self):
-        return self.notation()
-
-    def __repr__(self):
-        return "Play(%r, %r)" % (self.notation(), self.position.id())
 
 
 class _Search:
@@ -614,4 +589,4 @@ def check_play(start, d1, d2, final, rules=STANDARD, names=("White", "Black")):
     return Turn(start, d1, d2, rules, names).check(final)
 
 
-__all__ = ["Play", "Turn", "legal_plays", "check_play", "PositionError"]
+__all__ = ["Turn", "legal_plays", "check_play", "PositionError"]

@@ -10,7 +10,7 @@
 #   "f" the first of two free-choice rolls, "z" the second
 #   "g" the same player rolls again (phase ROLL), "s" the second free-choice roll is due
 
-from bgrules.match import MatchError, ROLL, CHOOSE
+from bgrules import MatchError, ROLL, CHOOSE
 
 
 def chooser(m):

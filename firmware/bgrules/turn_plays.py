@@ -3,7 +3,7 @@
 # modules it loads.
 
 from bgrules.position import Position, BAR
-from bgrules.turn import Play
+from bgrules.notation import Play
 
 
 def plays(turn):

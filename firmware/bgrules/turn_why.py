@@ -2,7 +2,7 @@
 # bgrules.turn because only a refused play needs it (an illegal flag, a DONE refused), so the Pico
 # loads it then and not at boot.
 from bgrules.position import OPP, BAR, CHECKERS, waiting
-from bgrules.turn import R_BAR, R_BLOCK, R_BEAROFF, R_DICE, R_CAP, R_PIN, FIND_ANY, FIND_BROKEN
+from bgrules.turn_codes import R_BAR, R_BLOCK, R_BEAROFF, R_DICE, R_CAP, R_PIN, FIND_ANY, FIND_BROKEN
 
 
 def why(self, cells):
@@ -93,7 +93,9 @@ def too_many(self, cells):
     s = self.start.cells
     for side in (0, OPP):
         if sum(cells[side + 1:side + 26]) + s[side] + (waiting(s, side) if side else 0) > CHECKERS:
-            return "Extra %s\nchecker: lift it" % self.names[1][:10] if side else "Extra checker on\nboard: lift it"
+            # One line, as every reason: the OLED wraps it at the space (display.split), the
+            # opponent's name cut to 10 letters so that "Extra NAME" fills its first line.
+            return "Extra %s checker: lift it" % self.names[1][:10] if side else "Extra checker on board: lift it"
     return None
 
 

@@ -3,7 +3,7 @@
 # so the game's modules do not hold it.
 
 from bgrules.match import MATCH_OVER
-from companion import flash_room, journal as J
+from companion import flash_room, journal as J, recovery
 
 
 def boot(c, frame, now, version):
@@ -17,18 +17,18 @@ def boot(c, frame, now, version):
     if name:
         path = c.store.path(name)
         try:
-            r = J.recover(path)
+            r = recovery.recover(path)
         except OSError as exc:
             r = None
             note = "journal unreadable (%s)" % exc
         if r is not None and r.problem:
             kept = None if r.torn else c.store.path(c.store.damaged_name(name))
-            note = J.salvage_note(r, kept)
+            note = recovery.salvage_note(r, kept)
             if kept:
                 damaged = {"journal": path, "line": r.problem[0], "reason": r.problem[1], "kept": kept,
                            "later": r.later, "records": r.records}
             try:
-                J.salvage(path, r, kept, c.store.fs)
+                recovery.salvage(path, r, kept, c.store.fs)
             except OSError as exc:
                 note += "; repair failed: %s" % exc
                 r = None  # the file still holds the damage: new records must not go after it

@@ -6,21 +6,19 @@
 # the screens that show box, captain and team order, and the serial commands. Every action is
 # validated by the Chouette, appended to the journal, and only then shown (principle 5); the
 # evening's journal replays through ``replay`` after a power cut, in the middle of a team decision
-# too. docs/chouette.md has the rules and the records; docs/player-guide.md the buttons.
+# too. docs/chouette.md has the rules and the records; docs/player-guide.md the buttons. Reading
+# the records back (new_chouette, apply_chouette) is companion.recovery's, with a match's.
 
 from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, SEATING, READY, GAME, draw_lot, signed
-from bgrules.match import MatchError, GAME_OVER, DOUBLED
+from bgrules.match import GAME_OVER, DOUBLED
 from companion import journal as J
 from companion.display import W, fit, pair, split
 
-VERSION = 1
 MENU_MAX = 8  # the menu offers 3 to 8 players; more over serial (up to 12)
-# Board records the match journal already knows; in a chouette they drive the game on the board.
-BOARD_ACTIONS = ("open", "roll", "play", "pass", "resign", "accept", "reject")
 
 
 def settings_record(names, cubes=COMMON, lone=5, partner=8, jacoby=False):
-    return {"a": "chouette", "v": VERSION, "names": list(names), "cubes": cubes, "lone": lone,
+    return {"a": "chouette", "v": J.CHOUETTE_VERSION, "names": list(names), "cubes": cubes, "lone": lone,
             "partner": partner, "jacoby": bool(jacoby)}
 
 
@@ -38,63 +36,6 @@ def is_chouette(records):
     return bool(records) and records[0].get("a") == "chouette"
 
 
-def new_chouette(record):
-    if record.get("v") != VERSION:
-        raise J.JournalError("chouette journal version %r, this firmware reads %d" % (record.get("v"), VERSION))
-    try:
-        return Chouette(record["names"], record["cubes"], record["lone"], record["partner"], record["jacoby"])
-    except (KeyError, TypeError) as exc:
-        raise J.JournalError("chouette record lacks %s" % exc)
-    except ChouetteError as exc:
-        raise J.JournalError("chouette settings: %s" % exc)
-
-
-def apply(ch, record):
-    """Drive the chouette with one record (the inverse of what the session journals)."""
-    a = record.get("a")
-    try:
-        if a in BOARD_ACTIONS:
-            if ch.phase != GAME or ch.is_over():
-                raise ChouetteError("no game on the board")
-            J.apply(ch.match, record)
-            ch.check_over()
-        elif a == "seat":
-            if record["name"] != ch.to_roll():
-                raise ChouetteError("%s does not roll now" % record["name"])
-            ch.seat_roll(record["die"])
-        elif a == "cgame":
-            ch.start_game()
-        elif a == "cdouble":
-            if record["side"] == 0:
-                ch.box_double(record.get("names"))
-            else:
-                # with one common cube the double is the captain's, whatever member an older
-                # firmware wrote down (it took a member's double as the captain's)
-                ch.team_double(record.get("name") if ch.cubes == SEVERAL else None)
-        elif a == "canswer":
-            ch.answer(record["take"], record["name"])
-        elif a == "cbox":
-            ch.box_answer(record["take"])
-        elif a == "join":
-            ch.join(record["name"])
-        elif a == "leave":
-            ch.leave(record["name"])
-        elif a == "cubes":
-            ch.set_cubes(record["cubes"])
-        elif a == "partner":
-            ch.choose_partner(record["accepts"], record.get("lot", 0))
-        elif a == "close":
-            ch.close()
-        elif a in ("end", "ledger", "note"):
-            pass  # informational: they follow from the actions before them
-        else:
-            raise J.JournalError("unknown action %r" % a)
-    except MatchError as exc:
-        raise J.JournalError("%s refused: %s" % (a, exc))
-    except (KeyError, IndexError, TypeError):
-        raise J.JournalError("%s record is incomplete" % a)
-
-
 # --- the evening on the board ---------------------------------------------------------------------
 
 
@@ -103,6 +44,8 @@ def start(c, names, cubes=COMMON, lone=5, partner=8, jacoby=False, force=False):
     if c.match is not None and not force and c.match.phase != GAME_OVER and c.phase not in ("setup", "matchover"):
         return "a game is in progress: chouette ... force=1"
     rec = settings_record(names, cubes, lone, partner, jacoby)
+    from companion.recovery import new_chouette  # the journal's reader: dropped again by main.py
+
     try:
         ch = new_chouette(rec)
     except J.JournalError as exc:
@@ -131,8 +74,10 @@ def act(c, record):
     """Apply ``record`` to the chouette and journal it. If the flash write fails, the evening is
     read back from the journal as it was. True when the action is done."""
     ch = c.chouette
+    from companion import recovery  # the journal's reader (main.ONCE_ONLY): loaded for the action
+
     try:
-        apply(ch, record)
+        recovery.apply_chouette(ch, record)
     except J.JournalError as exc:
         text = str(exc)
         c.say(text[text.find(": ") + 2:] if " refused: " in text else text)
@@ -140,9 +85,9 @@ def act(c, record):
     try:
         c.write_record(record)
     except OSError as exc:
-        # read back line by line (J.recover), never the whole evening's journal at once: the
-        # heap after hours of play may hold no block that large
-        c.chouette = J.recover(c.journal.path).match
+        # read back line by line (recovery.recover), never the whole evening's journal at once:
+        # the heap after hours of play may hold no block that large
+        c.chouette = recovery.recover(c.journal.path).match
         c.match = c.chouette.match
         c.say("Flash write failed")
         c.error("journal write failed: %s" % exc)

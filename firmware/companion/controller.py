@@ -209,7 +209,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         """First call after power-up: resume the last unfinished match from its journal, or
         open the new-match menu. Whatever the journal holds, the board starts: a torn last line
         is dropped; damage before that keeps the whole file beside the journal (m0001.jnl.damaged)
-        and the match resumes after the last record that fits (journal.recover, salvage)."""
+        and the match resumes after the last record that fits (recovery.recover, salvage)."""
         from companion import booting  # once per power-up: not kept beside the game's code
 
         booting.boot(self, frame, now, VERSION)
@@ -244,6 +244,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.match = None
         self.tracker.turn = None
         self.tracker.memo = []
+        self.tracker.prepared = None
 
     def _menu_items(self):
         from companion import phase_setup
@@ -375,6 +376,12 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.buzzer:
             self.fx.buzz_until = self.now + BUZZ_MS
             self.fx.buzz = True
+
+    def prepare(self):
+        """One unit of the turn's preparation (companion.prepared: a rules search or two, a few
+        ms on a Pico), for a loop step that answered nothing; False when there is none to do."""
+        p = self.tracker.prepared
+        return self.phase == "moving" and p is not None and p.step()
 
     def tick(self, now):
         """Time passes: the buzzer stops, asked-for points blink."""

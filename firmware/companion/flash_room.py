@@ -39,13 +39,20 @@ def ensure(store):
 
 def space(store):
     """(free bytes, size in bytes) of the journal's file system, (-1, -1) when the port cannot
-    tell. Near full, littlefs counts more blocks in use than the volume has (its count takes
-    blocks that copy-on-write holds twice: 363 of 352 on a Pico): that is 0 free, not unknown."""
+    tell; the one reading of statvfs (it walks littlefs's blocks: ask once). Near full, littlefs
+    counts more blocks in use than the volume has (its count takes blocks that copy-on-write holds
+    twice: 363 of 352 on a Pico) and MicroPython's statvfs subtracts in unsigned 32-bit
+    arithmetic: the Pico's 31-bit small ints read that as a negative count, a 64-bit port as about
+    4.3 billion free blocks. Both are 0 free, not unknown: free blocks beyond the volume's are
+    none. (Here, not in Store: this module is loaded only when the flash needs upkeep.)"""
     try:
         st = store.fs.statvfs(store.dir)
     except (OSError, AttributeError):
         return -1, -1
-    return max(0, st[0] * st[3]), st[0] * st[2]
+    blocks, free = st[2], st[3]
+    if free < 0 or free > blocks:
+        free = 0
+    return st[0] * free, st[0] * blocks
 
 
 def low_mark(store, size=None):
@@ -83,7 +90,7 @@ def cleanup(store, current=None, need=None):
     removed = []
     if need is None:
         need = low_mark(store)
-    while 0 <= store.free() < need:
+    while 0 <= space(store)[0] < need:
         gone = remove_exported(store, current)
         if gone is None:
             break
@@ -113,7 +120,7 @@ def open_journal(c, rec):
         # told before the last tenth goes (what exported logs freed is counted already); shown
         # on the set-up screen and in place of "Board ready"
         c.note_line = "Flash low"
-        c.emit("note", {"text": "flash low: %d bytes free, pull the logs" % store.free()})
+        c.emit("note", {"text": "flash low: %d bytes free, pull the logs" % space(store)[0]})
     elif c.note_line == "Flash low":
         c.note_line = ""
     return None

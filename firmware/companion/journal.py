@@ -9,13 +9,16 @@
 # export. Whatever the file holds (any byte anywhere, a record with a right checksum but a wrong
 # field or a play the rules refuse), reading it never raises: ``recover`` finds the consistent
 # part and ``salvage`` keeps it, the damaged file being copied aside first so that no record is
-# thrown away. docs/formats.md describes every record and the recovery.
+# thrown away. docs/formats.md describes every record and the recovery. Reading records back
+# (check, new_match, apply, replay, recover, salvage) is companion.recovery's, which imports this
+# module: it is kept out of the RAM every append needs, imported where it is used.
 
 import binascii
 import json
 
 
 VERSION = 1
+CHOUETTE_VERSION = 1  # of a chouette evening's journal (companion.chouette_session writes it)
 # The longest line the firmware writes is the settings record with two 20-character names (JSON
 # may escape a character to 12 bytes): a longer line is damage, and is never held in RAM whole.
 MAX_LINE = 1024
@@ -140,15 +143,3 @@ class Journal:
         finally:
             f.close()
         return parse(data)
-
-
-def __getattr__(name):
-    # Reading records back (check, new_match, apply, replay, recover, salvage...) is for boot, a
-    # new match and the host: companion.recovery, kept out of the RAM every append needs until
-    # one of its names is first asked for here.
-    from companion import recovery
-
-    try:
-        return getattr(recovery, name)
-    except AttributeError:
-        raise AttributeError(name)

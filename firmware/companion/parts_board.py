@@ -3,7 +3,7 @@
 # roll) with the buttons or the serial ``dice`` command, and the journal record of the choice.
 # Imported by the controller only for a ruleset whose turns have parts.
 
-from bgrules.match import CHOOSE, PLAY
+from bgrules import CHOOSE, PLAY
 from bgrules.turn_parts import choose, chooser  # chooser: the controller asks it through here
 
 HINT = "ROLL: take it\nCUBE: next one"

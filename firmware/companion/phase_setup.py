@@ -83,8 +83,10 @@ def new_match(c, settings, force=False):
                             s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
     if s["own_dice"]:
         rec["dice"] = "own"  # the players roll their own dice and key them in
+    from companion import recovery  # the journal's reader: dropped again below (c.collect)
+
     try:
-        match = J.new_match(rec)
+        match = recovery.new_match(rec)
     except (MatchError, J.JournalError) as exc:
         c.say(str(exc))
         return str(exc)

@@ -5,21 +5,15 @@
 
 import json
 
+from companion.codes import ProtocolError, CHOUETTE_WORD, typed_value
+
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
             "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble", "gnu")
 CHOUETTE_COMMANDS = COMMANDS[8:16]  # their arguments: companion.protocol_chouette
-# the word a chouette command takes without "key=" (join Anna, cubes several)
-CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names"}
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
             "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
-_TRUE = ("1", "on", "true", "yes")
-_FALSE = ("0", "off", "false", "no")
-
-
-class ProtocolError(ValueError):
-    pass
 
 
 def event(ev, fields):
@@ -28,45 +22,6 @@ def event(ev, fields):
     if rest == "{}":
         return '{"ev": "%s"}' % ev
     return '{"ev": "%s", %s' % (ev, rest[1:])
-
-
-def _value(key, kind, v):
-    if kind == "b":
-        if isinstance(v, bool):
-            return v
-        if isinstance(v, int) and v in (0, 1):
-            return bool(v)
-        if isinstance(v, str):
-            if v.lower() in _TRUE:
-                return True
-            if v.lower() in _FALSE:
-                return False
-        raise ProtocolError("%s: on or off, got %r" % (key, v))
-    if kind == "i":
-        if isinstance(v, bool):
-            raise ProtocolError("%s: a number, got %r" % (key, v))
-        if isinstance(v, int):
-            return v
-        if isinstance(v, str):
-            if v.lower() == "money":
-                return 0
-            try:
-                return int(v)
-            except ValueError:
-                pass
-        raise ProtocolError("%s: a number, got %r" % (key, v))
-    if kind == "n":
-        if isinstance(v, str):
-            v = v.split(",")
-        if not isinstance(v, list) or len(v) != 2:
-            raise ProtocolError("names: two names")
-        for n in v:
-            if not isinstance(n, str) or not n.strip() or len(n) > 20:
-                raise ProtocolError("names: 1 to 20 characters each")
-        return [v[0].strip(), v[1].strip()]
-    if not isinstance(v, str):
-        raise ProtocolError("%s: a word, got %r" % (key, v))
-    return v
 
 
 def parse(line):
@@ -121,7 +76,7 @@ def parse(line):
             kind = NEW_KEYS.get(k)
             if kind is None:
                 raise ProtocolError("new: unknown setting %r" % k[:20])
-            args[k] = _value(k, kind, raw[k])
+            args[k] = typed_value(k, kind, raw[k])
     elif cmd == "delete":
         name = raw.get("name")
         if not isinstance(name, str) or not name:
@@ -139,7 +94,7 @@ def parse(line):
         for k in raw:
             if k != "on":
                 raise ProtocolError("view: unknown key %r (view on=1)" % k[:20])
-        args["on"] = _value("on", "b", raw.get("on", True))
+        args["on"] = typed_value("on", "b", raw.get("on", True))
     elif cmd in CHOUETTE_COMMANDS:
         from companion.protocol_chouette import chouette_args  # a chouette's only: loaded for one
 

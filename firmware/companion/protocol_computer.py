@@ -1,7 +1,7 @@
 # The `gnu` command's arguments (docs/protocol.md, "A match against the computer"): what the PC's
 # GNU Backgammon decided, for the board to carry out. Loaded with the first `gnu` line.
 
-from companion.protocol import ProtocolError, _value
+from companion.codes import ProtocolError, typed_value as _value
 
 ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play")
 KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",)}

@@ -1,8 +1,9 @@
 # Reading journal records back: checking a record's fields, the Match a settings record starts,
 # applying an action record, replaying, reading a file at boot (``recover``) and repairing a
 # damaged one (``salvage``). The Pico needs this at boot and for a new match, not for every
-# append, so it lives apart from companion.journal and is imported on first use: journal hands
-# these names out (``journal.recover``, ``journal.apply``...) as before (docs/performance.md).
+# append, so it lives apart from companion.journal and is imported where it is used
+# (docs/performance.md); a chouette evening's records are read here too (new_chouette,
+# apply_chouette), so companion.chouette_session imports this module and not the other way.
 
 from bgrules.match import Match, MatchError
 from bgrules.position import Position, PositionError
@@ -119,13 +120,77 @@ def apply(match, record):
         raise J.JournalError("%s refused: %s" % (a, exc))
 
 
+# Board records the match journal already knows; in a chouette they drive the game on the board.
+CHOUETTE_BOARD_ACTIONS = ("open", "roll", "play", "pass", "resign", "accept", "reject")
+
+
+def new_chouette(record):
+    """The Chouette a chouette journal's first record opens (companion.chouette_session writes it)."""
+    from bgrules.chouette import Chouette, ChouetteError  # a chouette's only
+
+    if record.get("v") != J.CHOUETTE_VERSION:
+        raise J.JournalError("chouette journal version %r, this firmware reads %d" % (record.get("v"), J.CHOUETTE_VERSION))
+    try:
+        return Chouette(record["names"], record["cubes"], record["lone"], record["partner"], record["jacoby"])
+    except (KeyError, TypeError) as exc:
+        raise J.JournalError("chouette record lacks %s" % exc)
+    except ChouetteError as exc:
+        raise J.JournalError("chouette settings: %s" % exc)
+
+
+def apply_chouette(ch, record):
+    """Drive the chouette with one record (the inverse of what companion.chouette_session journals)."""
+    from bgrules.chouette import ChouetteError, SEVERAL, GAME  # a chouette's only
+
+    a = record.get("a")
+    try:
+        if a in CHOUETTE_BOARD_ACTIONS:
+            if ch.phase != GAME or ch.is_over():
+                raise ChouetteError("no game on the board")
+            apply(ch.match, record)
+            ch.check_over()
+        elif a == "seat":
+            if record["name"] != ch.to_roll():
+                raise ChouetteError("%s does not roll now" % record["name"])
+            ch.seat_roll(record["die"])
+        elif a == "cgame":
+            ch.start_game()
+        elif a == "cdouble":
+            if record["side"] == 0:
+                ch.box_double(record.get("names"))
+            else:
+                # with one common cube the double is the captain's, whatever member an older
+                # firmware wrote down (it took a member's double as the captain's)
+                ch.team_double(record.get("name") if ch.cubes == SEVERAL else None)
+        elif a == "canswer":
+            ch.answer(record["take"], record["name"])
+        elif a == "cbox":
+            ch.box_answer(record["take"])
+        elif a == "join":
+            ch.join(record["name"])
+        elif a == "leave":
+            ch.leave(record["name"])
+        elif a == "cubes":
+            ch.set_cubes(record["cubes"])
+        elif a == "partner":
+            ch.choose_partner(record["accepts"], record.get("lot", 0))
+        elif a == "close":
+            ch.close()
+        elif a in ("end", "ledger", "note"):
+            pass  # informational: they follow from the actions before them
+        else:
+            raise J.JournalError("unknown action %r" % a)
+    except MatchError as exc:
+        raise J.JournalError("%s refused: %s" % (a, exc))
+    except (KeyError, IndexError, TypeError):
+        raise J.JournalError("%s record is incomplete" % a)
+
+
 def _start(record):
     """The match, or chouette evening, a journal's first record opens, and the function that
     applies each later record to it."""
     if record.get("a") == "chouette":
-        from companion import chouette_session  # imported only for a chouette
-
-        return chouette_session.new_chouette(record), chouette_session.apply
+        return new_chouette(record), apply_chouette
     return new_match(record), apply
 
 

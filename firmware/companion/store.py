@@ -13,7 +13,7 @@ def _is_log(name):
 
 
 def _is_kept(name):
-    # m0001.jnl.damaged, m0001.jnl.damaged2, ...: a damaged log as it was (companion.journal.salvage)
+    # m0001.jnl.damaged, m0001.jnl.damaged2, ...: a damaged log as it was (companion.recovery.salvage)
     rest = name[9:]
     return _is_log(name[:9]) and rest.startswith(DAMAGED) and (rest == DAMAGED or rest[len(DAMAGED):].isdigit())
 
@@ -76,14 +76,6 @@ class Store:
         finally:
             f.close()
         return [w.strip() for w in text.split("\n") if w.strip()]
-
-    def free(self):
-        """Free bytes on the journal's file system (0 near full), -1 when the port cannot tell."""
-        try:
-            st = self.fs.statvfs(self.dir)
-        except (OSError, AttributeError):
-            return -1
-        return max(0, st[0] * st[3])
 
     def kept(self):
         """Copies of damaged logs, oldest first (never removed but by ``delete``)."""

@@ -30,8 +30,9 @@
 # partly cancel and the cell reads weaker than any one checker (UNDER, hardware/sensing.md);
 # the cell still shows the colour underneath, so the checker on top would be lost. A weak cell
 # is taken for a checker of the other colour on top only while that colour has a checker
-# unaccounted for (lifted and not seen since): then it is on that point, and the point is judged
-# like any other where both colours stand (a blot being hit, or a blocked point).
+# unaccounted for (lifted and not seen since) and, outside Pin, only on a point with no free cell
+# (where there is one, a checker put down takes it and is seen): then it is on that point, and
+# the point is judged like any other where both colours stand (a blot being hit, or a blocked point).
 #
 # Only the frames the classifier calls stable reach the tracker, so a checker sliding over
 # points or a hand hovering is never judged; the final judgement is ``final()`` at DONE.
@@ -131,6 +132,7 @@ class Tracker:
         self.opp = _AGAINST  # the ruleset's board mapping (Rules.opposite)
         self.wait0 = 0  # the mover's checkers waiting off the board at the start of the turn
         self.memo = []  # the last few (cells, turn.locate(cells)) of this turn: see _locate
+        self.prepared = None  # the turn's answers prepared in idle loop steps (companion.prepared)
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -144,6 +146,7 @@ class Tracker:
         self.opp = rules.opposite if rules else _AGAINST
         self.wait0 = waiting(position.cells)
         self.memo = []
+        self.prepared = None
         self.known[:] = position.cells
         self.prev[:] = position.cells
         self.seen[:] = position.cells
@@ -153,6 +156,9 @@ class Tracker:
             # The first lift asks where the board as it stands begins the turn: asked now, in the
             # roll's answer, rather than in that frame's (in Backwards it is a search, ~10 ms)
             self._locate(position.cells)
+            from companion.prepared import Prepared
+
+            self.prepared = Prepared(turn, self.known, self.wait0)
 
     def _clear(self):
         self.verdict = LEGAL
@@ -334,11 +340,20 @@ class Tracker:
                 cover[p] = 2 if under[p] and mixed[p] and not c else c
             return
         lo = self.lo
+        # Outside Pin a checker goes on top of another only where the point has no free cell
+        # (hardware/sensing.md): on a point with one, it would be seen in a cell of its own, so
+        # a weak cell there is a weakly sensed checker, whatever is missing (Fixed roll seed
+        # 913093: "Point 23 is blocked" for Black's legal 22/21 21/19*, White's three on its 2
+        # point, whose rim cell's flag came back while Black held a checker).
+        turn = self.turn
+        anywhere = turn is not None and turn.rules.pinning
+        opp = self.opp
         for side, shift, short in ((wb, 4, short_w), (bb, 0, short_b)):
             p = 1
             while short > 0 and p < 25:
                 weak = (under[p] >> shift) & 15
-                if weak > (ok[p] >> shift) & 15 and not cover[p] & 1:
+                if (weak > (ok[p] >> shift) & 15 and not cover[p] & 1
+                        and (anywhere or lo[wb + p] + lo[bb + opp[p]] >= 5)):
                     i = side + (p if side == wb else self.opp[p])
                     # a full point's count comes from ``known`` (the checker on top already in
                     # it, Pin: a pinner that joined its pinned checker): count one more only
@@ -487,7 +502,7 @@ class Tracker:
             self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
                              and self._is_complete(known))
             if self.verdict == LEGAL and not known[BAR] and waiting(known):
-                self.lit = [led_of(self.mover_white, d, self.opp) for d in turn.destinations(known, BAR, self._locate(known)) if d]
+                self.lit = [led_of(self.mover_white, d, self.opp) for d in self._destinations(known, BAR, self._locate(known)) if d]
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.
         self.verdict = ILLEGAL
@@ -594,11 +609,11 @@ class Tracker:
         for q in pending:
             ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach
                    or back and 0 < recent < q and q - recent <= reach) and base[recent]
-                  and q in turn.destinations(base, recent, options))
+                  and q in self._destinations(base, recent, options))
             s = 25 if base[BAR] or wraps else min(25, q + reach)
             low = 0 if wraps else (q - reach - 1 if back and q > reach else (0 if back else q))
             while s > low and not ok:
-                if s != recent and s != q and base[s] and q in turn.destinations(base, s, options):
+                if s != recent and s != q and base[s] and q in self._destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -635,7 +650,7 @@ class Tracker:
             base = back if self._locate(back) else self.known
         else:
             base = self.known
-        dest = turn.destinations(base, recent, self._locate(base))
+        dest = self._destinations(base, recent, self._locate(base))
         self.lifted = led_of(mw, recent, self.opp)
         lit = []
         for d in dest:
@@ -709,7 +724,7 @@ class Tracker:
                 if final:
                     if budget[0] == k:
                         return None  # every count as seen: that is ``cand``, which final() judged
-                    if turn.is_legal(w):
+                    if self._is_legal(w):
                         out.append(bytes(w))
                     return None
                 return bytes(w) if self._locate(w) else None
@@ -753,11 +768,23 @@ class Tracker:
         for m in memo:
             if m[0] == cells:
                 return m[1]
-        r = self.turn.locate(cells)
+        p = self.prepared
+        r = p.locate(cells) if p is not None else self.turn.locate(cells)
         if len(memo) == 3:
             memo.pop()
         memo.insert(0, (bytes(cells), r))
         return r
+
+    def _destinations(self, cells, point, options):
+        """``turn.destinations``, prepared (companion.prepared) or asked."""
+        p = self.prepared
+        if p is not None:
+            return p.destinations(cells, point, options)
+        return self.turn.destinations(cells, point, options)
+
+    def _is_legal(self, cells):
+        p = self.prepared
+        return p.is_legal(cells) if p is not None else self.turn.is_legal(cells)
 
     def _is_complete(self, cells):
         for left in self._locate(cells):
@@ -797,7 +824,7 @@ class Tracker:
         else:
             cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and turn.is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and self._is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

@@ -11,7 +11,7 @@ Three netlists come out of it (hardware/kicad/):
   header) and the parts on the frame (OLED module, buttons, piezo, two status LEDs). The tests read
   this one to check the circuit the firmware drives.
 
-Run with the project's virtualenv: ``python hardware/gen/circuit.py`` (scripts/build_hardware.py
+Run with the project's virtualenv: ``python hardware/gen/circuit.py`` (scripts/build/build_hardware.py
 runs it). Nets are named as wiring.md, power.md and pinmap.md name them.
 """
 import contextlib
@@ -101,9 +101,18 @@ _LIBS = {}
 
 
 def _library(sk, name):
-    """KiCad symbol library, parsed once (skidl otherwise searches the folders for every part)."""
+    """KiCad symbol library, parsed once (skidl otherwise searches the folders for every part).
+
+    The netlists name each part's library by its nickname in KiCad's default symbol library
+    table ("Device" for Device.kicad_sym), whatever the machine: skidl would write the path it
+    was given, or, from its pickle cache in the home folder (~/.local/share/skidl), whatever
+    name the run that made the cache used. So the cache is neither read nor written, and the
+    nickname is set here."""
     if name not in _LIBS:
-        _LIBS[name] = sk.SchLib(os.path.join(parts.KICAD_SYMBOLS, name + ".kicad_sym"), tool=sk.KICAD6)
+        lib = sk.SchLib(os.path.join(parts.KICAD_SYMBOLS, name + ".kicad_sym"), tool=sk.KICAD6,
+                        use_pickle=False)
+        lib.filename = name  # what the netlist's (libsource (lib ...)) says
+        _LIBS[name] = lib
     return _LIBS[name]
 
 

@@ -79,7 +79,7 @@ def main(argv=None):
         print("cost.py: %s" % e, file=sys.stderr)
         return 2
     except netlist.NetlistError as e:
-        print("cost.py: %s; make it with: .venv/bin/python scripts/build_hardware.py" % e, file=sys.stderr)
+        print("cost.py: %s; make it with: .venv/bin/python scripts/build/build_hardware.py" % e, file=sys.stderr)
         return 2
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)

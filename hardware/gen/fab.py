@@ -35,7 +35,7 @@ PICTURES = os.path.join(HW_DIR, "pictures")
 
 def load(path):
     if not os.path.exists(path):
-        raise SystemExit("fab.py: no board %s; make it with: python scripts/build_hardware.py" % path)
+        raise SystemExit("fab.py: no board %s; make it with: python scripts/build/build_hardware.py" % path)
     board = pcbnew.LoadBoard(path)
     apply_rules(board)
     return board

@@ -33,7 +33,8 @@ except ImportError:
 
 from bgrules.position import BAR, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_BAR, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_BAR, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
 
 _ALL = const(0xFF)
 _NONE = bytes(26)

@@ -10,7 +10,8 @@
 # (bgrules.position.waiting), as the board shows them.
 
 from bgrules.position import BAR, waiting
-from bgrules.turn import _Search, R_BAR
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_BAR
 
 
 class EnterSearch(_Search):

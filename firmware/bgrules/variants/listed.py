@@ -3,7 +3,7 @@
 # destinations, is_legal, play_to, plays) is answered from that list. Imported only by them.
 from bgrules.position import OPP, Position
 from bgrules.rules import Rules
-from bgrules.turn import Play
+from bgrules.notation import Play
 
 
 def cells_of(position):

@@ -7,7 +7,8 @@
 # start point (18) only when no other checker of the mover stands there. docs/variants.md.
 from bgrules.rules import Rules
 from bgrules.position import OPP, BAR
-from bgrules.turn import _Search, R_BLOCK, R_CAP
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_BLOCK, R_CAP
 
 
 class LudusSearch(_Search):

@@ -1,7 +1,8 @@
 # Old Britain (seed 002): the standard start; at most five checkers on a point; when both dice
 # cannot be played, either one may be; no cube.
 from bgrules.rules import STANDARD, Rules
-from bgrules.turn import _Search, R_CAP
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_CAP
 
 CAP = 5
 

@@ -8,7 +8,8 @@
 # follows from the play, so the Match works it out after each turn (``after``) and replays agree.
 from bgrules.position import OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, R_BLOCK, R_PIN
+from bgrules.turn import _Search
+from bgrules.turn_codes import R_BLOCK, R_PIN
 
 
 class PinSearch(_Search):

@@ -303,7 +303,9 @@ class Sim:
         rec = jm.settings_record(length=length, names=names)
         records = [rec, {"a": "open", "dice": [2, 1] if opener == 0 else [1, 2]},
                    {"a": "play", "p": opener, "move": "", "pos": pos.swapped().id(), "condoned": True}]
-        match = jm.replay(records)  # refuses a position that cannot exist
+        from companion import recovery  # the journal's reader (firmware/ is on sys.path now)
+
+        match = recovery.replay(records)  # refuses a position that cannot exist
         if match.phase != "roll":
             raise SimError("the game is over in that position")
         os.makedirs(self.journal_dir, exist_ok=True)

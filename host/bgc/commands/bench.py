@@ -59,6 +59,9 @@ def register(sub):
     p.add_argument("--repeat", type=int, default=3, help="best of N timings per answer")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-gnubg", action="store_true", help="skip the comparison with GNU Backgammon's generator")
+    from ..board import bench_board
+
+    bench_board.register_options(p)
     p.set_defaults(func=run)
 
 
@@ -166,6 +169,10 @@ def _check_arguments(args):
 
 
 def run(args):
+    if args.port:
+        from ..board import bench_board
+
+        return bench_board.run(args)
     _check_arguments(args)
     rng = random.Random(args.seed)
     if args.position:
@@ -183,7 +190,7 @@ def run(args):
     mpy = micropython_times(cases + hard, args.repeat)
     med, worst = _summary("MicroPython", mpy[: len(cases)], mpy[len(cases) :])
     heap = max(r[3] for r in mpy)
-    print("Pico: scripts/bench_pico.py measures these answers on an emulated Pico")
+    print("Pico: scripts/bench/bench_pico.py measures these answers on an emulated Pico")
     if not args.no_gnubg and not args.position:
         ratio = gnubg_ratio(cases + hard)
         if ratio:

@@ -31,28 +31,25 @@ def register(subparsers):
 
 
 def _targets(paths, fmt, output, many=False):
+    """(the file each journal is written to, the output folder -o names or None)."""
     from ..logs.export import EXTENSIONS
 
     ext = EXTENSIONS[fmt]
     if output == "-":
         if len(paths) != 1:
             raise UserError("-o - writes one journal to stdout; %d were given" % len(paths))
-        return ["-"]
+        return ["-"], None
     out_dir = None
     if output:
         if many or len(paths) > 1 or os.path.isdir(output) or output.endswith(os.sep):
             out_dir = output
-            try:
-                os.makedirs(out_dir, exist_ok=True)
-            except OSError as exc:
-                raise UserError("cannot create the output directory %s: %s" % (out_dir, exc.strerror or exc))
         else:
-            return [output]
+            return [output], None
     targets = []
     for p in paths:
         stem = os.path.splitext(os.path.basename(p))[0]
         targets.append(os.path.join(out_dir if out_dir else os.path.dirname(p), stem + ext))
-    return targets
+    return targets, out_dir
 
 
 def _check_arguments(args):
@@ -96,7 +93,15 @@ def run(args):
         raise UserError("%s is a match, not a chouette: csv is the chouette ledger\nhint: a match exports as mat, sgf, "
                         "json or text" % other)
     many = any(os.path.isdir(j) for j in args.journals)
-    targets = _targets(paths, args.format, args.output, many)
+    targets, out_dir = _targets(paths, args.format, args.output, many)
+    # (an output folder made here is gone again if nothing could be exported into it)
+    with files.output_folder(out_dir, "-o", "give -o a folder you may write in"):
+        return _export(args, paths, chouettes, targets)
+
+
+def _export(args, paths, chouettes, targets):
+    from ..logs import export, files, journals
+
     status = 0
     written = []
     for path, target in zip(paths, targets):
@@ -145,7 +150,7 @@ def run(args):
 
 
 def _chouette(path, target, fmt):
-    from ..logs import chouette_log
+    from ..logs import chouette_log, files
 
     try:
         log = chouette_log.load(path)
@@ -156,13 +161,7 @@ def _chouette(path, target, fmt):
     if target == "-":
         sys.stdout.write(text)
     else:
-        try:
-            tmp = target + ".part"
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except OSError as exc:
-            raise UserError("cannot write %s: %s" % (target, exc.strerror or exc))
+        files.write_file(target, text, hint="choose another output with -o")  # whole or not at all
         print("%s -> %s: %s" % (path, target, log.summary()))
     if log.problem:
         print("bgc: %s is damaged: it stops at %s; exported the %d record%s before it" % (

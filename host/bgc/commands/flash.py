@@ -44,7 +44,7 @@ def register(subparsers):
     )
     p.add_argument("image", nargs="?", metavar="IMAGE",
                    help="the .uf2 to write (default: the newest bgcompanion-*.uf2 in build/image/, "
-                   "where scripts/build_image.sh writes it)")
+                   "where scripts/build/build_image.sh writes it)")
     p.add_argument("--drive", metavar="DIR", help="the mounted RPI-RP2 drive (default: found by its INFO_UF2.TXT)")
     p.add_argument("--port", help="serial port of a Pico running MicroPython to restart into BOOTSEL mode, "
                    "and to watch after the copy (default: the only Pico plugged in)")
@@ -55,13 +55,13 @@ def register(subparsers):
 # ---------------------------------------------------------------- the image
 
 def default_image():
-    """The newest bgcompanion-*.uf2 that scripts/build_image.sh wrote in this checkout."""
+    """The newest bgcompanion-*.uf2 that scripts/build/build_image.sh wrote in this checkout."""
     from .. import CHECKOUT
 
     found = glob.glob(os.path.join(CHECKOUT, "build", "image", "bgcompanion-*.uf2")) if CHECKOUT else []
     if not found:
         raise UserError("no firmware image given and none built in this checkout\nhint: `bgc flash "
-                        "bgcompanion-VERSION.uf2`, or build one with `sh scripts/build_image.sh MICROPYTHON_DIR` "
+                        "bgcompanion-VERSION.uf2`, or build one with `sh scripts/build/build_image.sh MICROPYTHON_DIR` "
                         "(docs/user-guide-deploy.md)")
     return max(found, key=os.path.getmtime)
 
@@ -79,21 +79,21 @@ def check_image(path):
                         % (path, exc.strerror or exc))
     if not data or len(data) % 512:
         raise UserError("%s is not a UF2 image (its size, %d bytes, is not a whole number of 512-byte "
-                        "blocks)\nhint: give the bgcompanion-*.uf2 that scripts/build_image.sh writes" % (path, len(data)))
+                        "blocks)\nhint: give the bgcompanion-*.uf2 that scripts/build/build_image.sh writes" % (path, len(data)))
     addresses = []
     for k in range(0, len(data), 512):
         m0, m1, flags, addr, size, _n, _total, family = struct.unpack_from("<8I", data, k)
         (m_end,) = struct.unpack_from("<I", data, k + 508)
         if (m0, m1, m_end) != UF2_MAGIC or size > 476:
             raise UserError("%s is not a UF2 image (block %d has no UF2 magic)\nhint: give the "
-                            "bgcompanion-*.uf2 that scripts/build_image.sh writes" % (path, k // 512))
+                            "bgcompanion-*.uf2 that scripts/build/build_image.sh writes" % (path, k // 512))
         if flags & UF2_FAMILY_FLAG and family != RP2040_FAMILY:
             raise UserError("%s is a UF2 image for another chip (family 0x%08x, the Pico's RP2040 is "
                             "0x%08x)\nhint: the bgcompanion image is built for the RPI_PICO board" % (path, family, RP2040_FAMILY))
         addresses.append(addr)
     if min(addresses) != 0x10000000:
         raise UserError("%s does not start at the beginning of the Pico's flash (0x%08x)\nhint: give the "
-                        "bgcompanion-*.uf2 that scripts/build_image.sh writes" % (path, min(addresses)))
+                        "bgcompanion-*.uf2 that scripts/build/build_image.sh writes" % (path, min(addresses)))
     sha_file = path + ".sha256"
     if os.path.isfile(sha_file):
         with open(sha_file) as f:

@@ -7,8 +7,8 @@ from bgrules.matchid import (
     GAME_PLAYING,
     GAME_RESIGNED,
     MatchIdError,
-    decode,
 )
+from bgrules.matchid_read import decode
 
 from ..errors import UserError, shown
 from ..rules.engine import board_lines, read_position

@@ -129,12 +129,17 @@ def _read_local(path):
 
 
 def run(args):
+    from ..logs.files import output_folder
+
+    # (made before connecting, so that a bad --out is said at once; gone again if nothing is copied)
+    with output_folder(args.out, "--out", "pick another directory with --out; nothing was copied or deleted"):
+        return _pull(args, args.out)
+
+
+def _pull(args, out_dir):
     from ..logs import chouette_log, journals
     from ..pico import device
-    from ..logs.files import make_folder, write_file
-
-    out_dir = args.out
-    make_folder(out_dir, "--out", "pick another directory with --out; nothing was copied or deleted")
+    from ..logs.files import write_file
 
     results = []
     with device.connect(args.port) as transport:

@@ -128,11 +128,10 @@ def run(args):
     if args.delay is not None and not 0 <= args.delay <= 60000:
         raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
                         % shown(args.delay, 10))
-    if args.flash:
-        from ..logs import files
+    if args.script and args.web:
+        raise UserError("--web shows the demo or your own play (--demo, or no --script)")
+    from ..logs import files
 
-        files.make_folder(args.flash, "--flash", "give a folder for the Pico's flash, or leave --flash out "
-                          "for a temporary one")
     args.computer_side = None
     if args.level is not None and args.computer is None:
         raise UserError("--level is the computer's: give --computer white or --computer black too")
@@ -149,9 +148,14 @@ def run(args):
             raise UserError("--computer plays a match: with --demo, or at the prompt")
         if args.variant not in ("standard", "nackgammon"):
             raise UserError("GNU Backgammon plays the standard game and Nackgammon, not %s" % args.variant)
+    # (a --flash folder made here is gone again if the run fails before the board writes in it)
+    with files.output_folder(args.flash or None, "--flash", "give a folder for the Pico's flash, or leave "
+                             "--flash out for a temporary one"):
+        return _run(args, simmod)
+
+
+def _run(args, simmod):
     if args.script:
-        if args.web:
-            raise UserError("--web shows the demo or your own play (--demo, or no --script)")
         return run_script(args, simmod)
     if args.demo:
         return run_demo(args, simmod)

@@ -78,7 +78,7 @@ def _serve(stop):
 
 
 def run(args):
-    from ..pico.vpico import VirtualPico, VirtualPicoError
+    from ..logs import files
 
     _check_paths(args)
     if args.computer is not None:
@@ -90,10 +90,16 @@ def run(args):
             raise UserError(str(exc))
         if not (args.board and args.demo):
             raise UserError("--computer is for the automated players: bgc vpico --board --demo --computer black")
-    if args.board:
-        return run_board(args)
-    if args.demo or args.chouette or args.web:
+    if not args.board and (args.demo or args.chouette or args.web):
         raise UserError("--demo, --chouette and --web play on the virtual board: add --board")
+    # (a --flash folder made for this run is gone again if it stops before anything is written in it)
+    with files.left_clean(args.flash or None):
+        return run_board(args) if args.board else _run_pico(args)
+
+
+def _run_pico(args):
+    from ..pico.vpico import VirtualPico, VirtualPicoError
+
     try:
         pico = VirtualPico(args.flash, link=args.link)
     except OSError as exc:

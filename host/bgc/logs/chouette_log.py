@@ -12,8 +12,8 @@ import json
 import os
 
 from bgrules.chouette import CLOSED, cube_words, signed
-from companion import chouette_session as CS
 from companion import journal as J
+from companion import recovery
 
 from .. import __version__
 
@@ -140,7 +140,7 @@ def replay_text(text, source="journal"):
             break
         if ch is None:
             try:
-                ch = CS.new_chouette(rec)
+                ch = recovery.new_chouette(rec)
             except J.JournalError as exc:
                 log.problem = (number, "line %d: %s" % (number, exc))
                 break
@@ -152,7 +152,7 @@ def replay_text(text, source="journal"):
         before = {"phase": ch.phase, "box": ch.box(), "captain": ch.captain,
                   "names": m.names if m is not None else ("", "")}
         try:
-            CS.apply(ch, rec)
+            recovery.apply_chouette(ch, rec)
         except J.JournalError as exc:
             log.problem = (number, "line %d: %s" % (number, exc))
             break

@@ -23,6 +23,12 @@ import re
 
 COLUMN = 27  # GNU Backgammon: "%3d) %-27s " for the left column
 
+# The header's variation, as GNU Backgammon's .mat import (import.c, ImportMatVariation) reads it:
+# it compares the start of the line, case and all, with "Backgammon", "NackGammon" and
+# "HyperGammon (1)" .. "HyperGammon (3)" (the number is the checkers each side has). Any other
+# name is kept as a comment and the match is read as standard backgammon first.
+MAT_VARIATIONS = {"standard": "Backgammon", "nackgammon": "NackGammon", "hypergammon": "HyperGammon (3)"}
+
 
 def mat_name(name):
     """A player name as the .mat player line can carry it: GNU Backgammon reads up to the colon
@@ -149,7 +155,8 @@ def mat_text(log, date=None):
     head = ['; [Player 1 "%s"]' % mat_name(log.names[0]), '; [Player 2 "%s"]' % mat_name(log.names[1])]
     if date:
         head.append('; [EventDate "%s"]' % event_date(date))
-    head.append('; [Variation "%s"]' % ("NackGammon" if s.get("rules") == "nackgammon" else "Backgammon"))
+    rules = s.get("rules", "standard")
+    head.append('; [Variation "%s"]' % MAT_VARIATIONS.get(rules, "Backgammon"))
     if log.length:
         head.append('; [Crawford "%s"]' % ("On" if s.get("crawford") else "Off"))
         if s.get("holland"):
@@ -157,8 +164,9 @@ def mat_text(log, date=None):
     else:
         head.append('; [Jacoby "%s"]' % ("On" if s.get("jacoby") else "Off"))
         head.append('; [Beaver "%s"]' % ("On" if s.get("beavers") else "Off"))
-    if s.get("rules", "standard") != "standard":
-        warnings.append("GNU Backgammon reads .mat files as standard backgammon; this match was %s" % s["rules"])
+    if rules not in MAT_VARIATIONS:
+        warnings.append("the .mat format has no variation for %s; GNU Backgammon reads it as standard "
+                        "backgammon" % rules)
     lines = head + ["", " %d point match" % log.length, ""]
     for game in log.games:
         if not game.actions and game.result is None:
@@ -170,4 +178,4 @@ def mat_text(log, date=None):
     return "\n".join(lines) + "\n", warnings
 
 
-__all__ = ["mat_text", "mat_name", "move_text", "event_date"]
+__all__ = ["mat_text", "mat_name", "move_text", "event_date", "MAT_VARIATIONS"]

@@ -4,10 +4,12 @@
 cut never leaves half a file under the real name, and removes the ``.part`` when the write fails.
 It never renames over what is not a regular file: a device or a pipe (``-o /dev/stdout``,
 ``/dev/full``) is written in place, a directory is refused; a symbolic link is followed and its
-target replaced. ``make_folder`` makes the folders they go into; ``check_input`` refuses to read
-what is not a regular file. Every failure is a bgc.cli.UserError that names the file or folder.
+target replaced. ``output_folder`` makes the folders they go into, and ``left_clean`` removes the
+folders a command made when nothing went into them; ``check_input`` refuses to read what is not a
+regular file. Every failure is a bgc.cli.UserError that names the file or folder.
 """
 
+import contextlib
 import errno
 import os
 import stat
@@ -84,10 +86,51 @@ def make_folder(path, what, hint):
         raise UserError("cannot use %s %s: no permission to write in it\nhint: %s" % (what, path, hint))
 
 
+@contextlib.contextmanager
+def output_folder(path, what, hint):
+    """``with output_folder(path, ...):`` a command's outputs go into the folder ``path``, made
+    where it is missing (make_folder), and removed again when the command ends if no file went
+    into it (left_clean). ``path`` None: no folder."""
+    with left_clean(path):
+        if path is not None:
+            make_folder(path, what, hint)
+        yield path
+
+
+@contextlib.contextmanager
+def left_clean(path):
+    """``with left_clean(path):`` the folders of ``path`` that are missing now and get made while
+    the block runs are removed at its end if no file went into them (the command failed, or had
+    nothing to write): a command leaves nothing behind but its outputs. ``path`` None: nothing."""
+    missing = []
+    folder = os.path.abspath(path) if path is not None else None
+    while folder and not os.path.lexists(folder) and os.path.dirname(folder) != folder:
+        missing.insert(0, folder)
+        folder = os.path.dirname(folder)
+    try:
+        yield
+    finally:
+        _remove_empty(missing)
+
+
+def _remove_empty(made):
+    """Remove the folders of ``made`` (outermost first, each inside the one before) if no file
+    went anywhere into them; a folder with a file below is kept whole. Never removes a file."""
+    if not made or not os.path.isdir(made[0]) or os.path.islink(made[0]):
+        return
+    for root, dirs, names in os.walk(made[0]):
+        if names or any(os.path.islink(os.path.join(root, d)) for d in dirs):
+            return  # something was written: keep it all
+    for root, _, _ in os.walk(made[0], topdown=False):
+        try:
+            os.rmdir(root)
+        except OSError:
+            return  # written to meanwhile (another program): keep the rest
+
+
 def _write_in_place(path, target, data, hint):
     try:
         with open(target, "wb") as f:
             f.write(data)
     except OSError as exc:
         raise _failure(path, exc, hint) from None
-

@@ -89,7 +89,7 @@ import json, os, sys
 reply = os.fdopen(os.dup(1), "w")
 os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the engine's boards and messages
 import gnubg
-from bgrules.matchid import decode
+from bgrules.matchid_read import decode
 setup = json.loads(sys.argv[1])
 for c in setup:
     gnubg.command(c)
@@ -250,7 +250,8 @@ class GnubgPlayer:
         ``position_id`` (the player on roll's view). ``declined``: the largest resignation the
         person already rejected in this game (the Match ID does not say; GNU Backgammon does not
         offer it again)."""
-        from bgrules.matchid import GAME_RESIGNED, decode
+        from bgrules.matchid import GAME_RESIGNED
+        from bgrules.matchid_read import decode
 
         mk = decode(match_id)
         if mk.to_act != computer:

@@ -1,7 +1,7 @@
 """Reading match journals on the host: one home for what pull, replay and export share.
 
 A journal (docs/formats.md) is replayed record by record through the firmware's own
-``companion.journal.apply`` and ``bgrules.Match``, and turned into a ``MatchLog``: the settings,
+``companion.recovery.apply`` and ``bgrules.Match``, and turned into a ``MatchLog``: the settings,
 and for every game the score it started at, whether it was the Crawford game, and its actions in
 order (opening-roll ties, plays with the dice, the start and end positions and the checker steps,
 cube actions, closed-out turns, resignations) and its result. Every play is checked against the
@@ -18,6 +18,7 @@ import os
 
 
 from companion import journal as _journal  # the firmware's own journal code, imported in place
+from companion import recovery
 
 from bgrules import Position
 from bgrules.position import BAR, OFF, OPP, waiting
@@ -238,7 +239,7 @@ def replay_data(data, source="journal"):
             continue
         if m is None:
             try:
-                m = _journal.new_match(record)
+                m = recovery.new_match(record)
             except JournalError as exc:
                 log.problem = (number, "line %d: %s" % (number, exc))
                 continue
@@ -255,7 +256,7 @@ def replay_data(data, source="journal"):
             start = m.position.copy()
             turn = m.turn
         try:
-            _journal.apply(m, record)
+            recovery.apply(m, record)
         except JournalError as exc:
             log.problem = (number, "line %d: %s" % (number, exc))
             continue
@@ -439,10 +440,10 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
     settings = _journal.settings_record(length=length, crawford=crawford, auto_doubles=auto_doubles,
                                         beavers=beavers, jacoby=jacoby, names=names, rules=rules)
     records = [settings]
-    m = _journal.new_match(settings)
+    m = recovery.new_match(settings)
 
     def add(record):
-        _journal.apply(m, record)
+        recovery.apply(m, record)
         records.append(record)
 
     def die():

@@ -77,6 +77,19 @@ def find_micropython(prefer_32bit=True):
     return list(argv), is32
 
 
+def find_word_size(want_32bit):
+    """argv prefix of the first MicroPython that runs and is 32-bit (``want_32bit``) or 64-bit;
+    NoMicroPython naming what was tried if none is. For checks that must run on both word sizes
+    (small ints are 31 bits on a 32-bit port and the Pico, 63 bits on a 64-bit port)."""
+    tried = []
+    for argv in _candidates(want_32bit):
+        if is_32bit(argv) is want_32bit:
+            return list(argv)
+        tried.append(" ".join(argv))
+    raise NoMicroPython("no %d-bit MicroPython UNIX port runs here (tried: %s)"
+                        % (32 if want_32bit else 64, ", ".join(tried) or "nothing found"))
+
+
 def describe(argv):
     """One line naming the interpreter, for benchmark reports."""
     r = subprocess.run(

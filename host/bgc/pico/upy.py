@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 
 from .. import FIRMWARE_DIR
-from .mpunix import find_micropython
+from .mpunix import find_micropython, is_32bit
 
 # A Pico has ~240 KB free after boot; tests that embed large data literals in their program
 # pass a bigger heap_kb for the literal's sake.
@@ -55,7 +55,7 @@ def heap_scale():
     return 1 if interpreter()[1] else 2
 
 
-def run(code, sources=None, heap_kb=None, timeout=900, keep=None):
+def run(code, sources=None, heap_kb=None, timeout=900, keep=None, interpreter_argv=None):
     """Run ``code`` under MicroPython and return what it printed.
 
     ``sources``: files or directories to make importable (default: the firmware tree, so
@@ -63,11 +63,15 @@ def run(code, sources=None, heap_kb=None, timeout=900, keep=None):
     any other directory keeps its name (so ``host/bgc/board/virtual`` imports as ``virtual``).
     ``heap_kb``: the heap in Pico kilobytes (doubled on a 64-bit interpreter); default a Pico's.
     ``keep``: a directory to copy the guest's tree to afterwards (files the program wrote).
+    ``interpreter_argv``: another interpreter than the tests' (mpunix.find_word_size gives one).
     """
     if sources is None:
         sources = [FIRMWARE_DIR]
-    argv, _ = interpreter()
-    heap = (heap_kb or PICO_HEAP_KB) * heap_scale()
+    if interpreter_argv is None:
+        argv, is32 = interpreter()
+    else:
+        argv, is32 = list(interpreter_argv), is_32bit(interpreter_argv)
+    heap = (heap_kb or PICO_HEAP_KB) * (1 if is32 else 2)
     with tempfile.TemporaryDirectory(prefix="bgc-upy-") as tree:
         _stage(sources, tree)
         program = os.path.join(tree, "__bgc_program__.py")

@@ -1,5 +1,5 @@
 """A long, game-like run of the firmware's scanner and classifier on the virtual board, counting
-wrong stable cells: the classifier error-rate figure (tests run it short, scripts/bench_classifier.py
+wrong stable cells: the classifier error-rate figure (tests run it short, scripts/bench/bench_classifier.py
 long).
 
 Checkers start in the opening position and are moved one at a time the way hands move them:

@@ -8,9 +8,9 @@
 5. hardware/cost.md, the cost of one board set (an estimate);
 6. the check that every hall sensor sits on its cell of hardware/geometry.json.
 
-    .venv/bin/python scripts/build_hardware.py            # everything
-    .venv/bin/python scripts/build_hardware.py --no-route # keep the boards, redo netlists and outputs
-    .venv/bin/python scripts/build_hardware.py --geometry PATH  # check the sensors against another file
+    .venv/bin/python scripts/build/build_hardware.py            # everything
+    .venv/bin/python scripts/build/build_hardware.py --no-route # keep the boards, redo netlists and outputs
+    .venv/bin/python scripts/build/build_hardware.py --geometry PATH  # check the sensors against another file
 
 hardware/geometry.json is read and checked first, so that a broken one stops the build at once.
 
@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEN = os.path.join(ROOT, "hardware", "gen")
 KICAD_PYTHON = os.environ.get("BGC_KICAD_PYTHON", "/usr/bin/python3")
 sys.path.insert(0, GEN)

@@ -4,7 +4,7 @@ journaled match) and its decision before a roll (double, or roll: at a level tha
 it also plays a roll of its own, which the board throws away). Median and worst over the positions,
 the child process already started (its start, loading the nets, is timed once apart).
 
-    .venv/bin/python scripts/bench_computer.py [--levels expert "world class"] [--positions 40] [JOURNAL]
+    .venv/bin/python scripts/bench/bench_computer.py [--levels expert "world class"] [--positions 40] [JOURNAL]
 
 Default journal: tests/fixtures/journal_7point.jnl (a 7-point match on the virtual board).
 """
@@ -14,7 +14,7 @@ import os
 import statistics
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bgc.logs import journals  # noqa: E402
 from bgc.logs.gnubg_player import GnubgPlayer, level_names  # noqa: E402

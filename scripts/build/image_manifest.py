@@ -1,4 +1,4 @@
-"""MicroPython manifest of the bgcompanion firmware image (scripts/build_image.sh).
+"""MicroPython manifest of the bgcompanion firmware image (scripts/build/build_image.sh).
 
 Freezes the whole firmware/ tree as bytecode into the RPI_PICO interpreter, with micropython-lib's
 ssd1306 display driver and everything the stock RPI_PICO firmware freezes (so the image is a standard
@@ -46,6 +46,7 @@ FIRMWARE_MODULES = (
     "companion/phase_moving.py",
     "companion/phase_roll.py",
     "companion/phase_setup.py",
+    "companion/prepared.py",
     "companion/protocol.py",
     "companion/protocol_chouette.py",
     "companion/protocol_computer.py",
@@ -63,6 +64,7 @@ FIRMWARE_MODULES = (
     "bgrules/position.py",
     "bgrules/rules.py",
     "bgrules/turn.py",
+    "bgrules/turn_codes.py",
     "bgrules/turn_parts.py",
     "bgrules/turn_plays.py",
     "bgrules/turn_why.py",
@@ -97,4 +99,4 @@ FIRMWARE_MODULES = (
 )
 
 # Paths in a manifest are relative to its folder (scripts/); firmware/ is beside it.
-freeze("../firmware", FIRMWARE_MODULES, opt=3)
+freeze("../../firmware", FIRMWARE_MODULES, opt=3)

@@ -1,7 +1,7 @@
 """Figures for docs/virtual-pico.md: the firmware's frame rate on `bgc vpico --board` and what the
 board costs the PC, idle and with the demo's players playing.
 
-    .venv/bin/python scripts/bench_vboard.py [--seconds 10]
+    .venv/bin/python scripts/bench/bench_vboard.py [--seconds 10]
 
 A frame is one scan of the 128 sensors (one vb_scan host call). CPU is the share of one core the
 host process (the board's model, the players) and the guest interpreter (the firmware) use.

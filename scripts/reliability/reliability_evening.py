@@ -3,9 +3,9 @@ the 32-bit MicroPython (Pico-sized objects) with a Pico's heap, on a Pico-sized 
 plays dozens of 1-point matches in a row (the standard game, every variant, chouettes) while the
 flash fills up.
 
-    .venv/bin/python scripts/reliability_evening.py [--matches 42] [--heap-kb 240] [--seed 1] [--plan KEY,...]
+    .venv/bin/python scripts/reliability/reliability_evening.py [--matches 42] [--heap-kb 240] [--seed 1] [--plan KEY,...]
 
-The firmware runs in a MicroPython process (scripts/evening_guest.py): main.App.step and
+The firmware runs in a MicroPython process (scripts/reliability/evening_guest.py): main.App.step and
 collect_if_due exactly as main.run calls them, the real Classifier, Buttons and Leds drivers, the
 journal on littlefs (the UNIX port's VfsLfs2 over a 352-block image file, rp2's progsize). The
 virtual board, its hands and the automated players (bgc.board.players, bgc.board.chouette_players) run here on
@@ -40,7 +40,7 @@ import tempfile
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
@@ -50,7 +50,7 @@ from bgc.board.chouette_players import ChouettePlayers  # noqa: E402
 from bgc.pico.mpunix import SHARED_TOOLS, find_micropython  # noqa: E402
 from bgrules.rules import VARIANTS, ruleset  # noqa: E402
 
-GUEST = os.path.join(ROOT, "scripts", "evening_guest.py")
+GUEST = os.path.join(ROOT, "scripts", "reliability", "evening_guest.py")
 BLOCK = 4096
 BLOCKS = 352  # the littlefs partition of a 2 MB Pico (bgc.pico.vpico.FLASH_BYTES)
 GC_BLOCK = 16  # bytes in a MicroPython heap block (4 words on a 32-bit port): mem_info counts these

@@ -2,7 +2,7 @@
 headless Chromium, a few turns into a 5-point match played by the automated players, with a
 checker lifted so that the lit points show.
 
-Usage: .venv/bin/python scripts/screenshot_web_view.py [--phone] [OUT.png]   (needs chromium:
+Usage: .venv/bin/python scripts/build/screenshot_web_view.py [--phone] [OUT.png]   (needs chromium:
 scripts/install_test_tools.sh). Chromium draws text with the machine's fonts, so the picture is
 not compared pixel for pixel; tests/test_web_view.py checks what the page shows. --phone: the
 same moment on a 390x844 phone (docs/web-view-phone.png), laid out as Chromium's device mode does.
@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from web_helpers import Browser, wait_for  # noqa: E402

@@ -26,7 +26,7 @@ cut there; whole-file garbage (random bytes, erased flash, long lines); records 
 checksum but a wrong content (wrong types, missing fields, actions the rules refuse), replacing a
 record or inserted between two.
 
-    .venv/bin/python scripts/journal_faults.py [--stride 1] [--jobs 2] [--cli-every 50]
+    .venv/bin/python scripts/reliability/journal_faults.py [--stride 1] [--jobs 2] [--cli-every 50]
 """
 
 import argparse
@@ -41,13 +41,14 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 for _p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
 from bgrules.position import OPP, Position  # noqa: E402
 from companion import journal as J  # noqa: E402
+from companion import recovery
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "journal_3point.jnl")
 FIXTURE_BYTES = os.path.join(ROOT, "tests", "fixtures", "journal_1point.jnl")
@@ -69,10 +70,10 @@ class Reference:
             start = end + 1
         self.lines = [data[s:e] for s, e in self.spans]
         self.records = [J.decode(line) for line in self.lines]
-        m = J.new_match(self.records[0])
+        m = recovery.new_match(self.records[0])
         self.states = [None, _state(m)]  # states[k]: after the first k records
         for r in self.records[1:]:
-            J.apply(m, r)
+            recovery.apply(m, r)
             self.states.append(_state(m))
 
     def line_at(self, pos):

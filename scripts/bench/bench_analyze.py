@@ -6,7 +6,7 @@ a ratio, and how far the two agree (analysis.compare: the best play, the equity 
 the installed GNU Backgammon, here the program's: analysis.choose_nets) and with the PyPI engine's
 own nets (`bgc analyze --nets engine`).
 
-    .venv/bin/python scripts/bench_analyze.py [--ply 0 2] [JOURNAL ...]
+    .venv/bin/python scripts/bench/bench_analyze.py [--ply 0 2] [JOURNAL ...]
 
 Default journals: tests/fixtures/journal_7point.jnl (a 7-point match on the virtual board).
 """
@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bgc.logs import analysis, journals  # noqa: E402
 from bgc.logs.export_mat import mat_text  # noqa: E402

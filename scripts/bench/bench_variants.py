@@ -1,6 +1,6 @@
 """The board's three questions timed per variant on the emulated Pico (docs/performance.md).
 
-    .venv/bin/python scripts/bench_variants.py [--positions 30] [--rp2emu DIR] [VARIANT ...]
+    .venv/bin/python scripts/bench/bench_variants.py [--positions 30] [--rp2emu DIR] [VARIANT ...]
 
 For each variant: positions from random games of that variant (CPython, seeded), each with a
 roll, a legal play, a mid-turn frame (after the first step) and the checker lifted next. On the
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from bgrules import Position, Turn  # noqa: E402

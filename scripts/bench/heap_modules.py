@@ -1,8 +1,8 @@
 """The RAM the firmware's library code takes: modules of firmware/bgrules and firmware/companion
 imported from source on the UNIX-port MicroPython with the Pico's free heap at boot.
 
-    .venv/bin/python scripts/heap_modules.py [--heap-kb 240] [--top N]   # every module, one by one
-    .venv/bin/python scripts/heap_modules.py --configurations            # what a board holds at once
+    .venv/bin/python scripts/bench/heap_modules.py [--heap-kb 240] [--top N]   # every module, one by one
+    .venv/bin/python scripts/bench/heap_modules.py --configurations            # what a board holds at once
 
 Every module at once is not a state a board can be in: a board plays one variant at a time, and
 bgrules.variants.KEY is imported only when KEY is chosen. So issue 10's figures are taken for the
@@ -18,7 +18,7 @@ bytecode, its globals and whatever it builds at import. A package's __init__ com
 modules. The interpreter is the one the tests use (bgc.pico.mpunix): the 32-bit v1.27 build of
 ../shared/tools where present, whose objects have the Pico's sizes; on a 64-bit build the heap is
 doubled and the figures are not a Pico's (the report says so). The drivers and main.py are not
-counted: they need the hardware (the emulated Pico's benchmark, scripts/bench_pico.py, covers them).
+counted: they need the hardware (the emulated Pico's benchmark, scripts/bench/bench_pico.py, covers them).
 """
 
 import argparse
@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, os.path.join(ROOT, "host"))
 

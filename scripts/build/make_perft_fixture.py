@@ -1,6 +1,6 @@
 """Regenerate tests/fixtures/perft.json: GNU Backgammon's counts of distinct legal plays.
 
-Usage: .venv/bin/python scripts/make_perft_fixture.py
+Usage: .venv/bin/python scripts/build/make_perft_fixture.py
 The counts come from GNU Backgammon's generator (gnubg-nn), not from our engine.
 """
 
@@ -26,7 +26,7 @@ def main():
             for b in range(1, a + 1):
                 counts["%d-%d" % (a, b)] = len(reference_results(pid, a, b))
         rows.append({"position": pid, "what": why, "plays": counts})
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "perft.json")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "fixtures", "perft.json")
     with open(path, "w") as f:
         json.dump(rows, f, indent=1)
     print("wrote %d positions to %s" % (len(rows), path), file=sys.stderr)

@@ -1,7 +1,7 @@
 """Old Britain's five-checker limit: a double's steps searched in every order against the one
 order (non-increasing sources) that missed plays (docs/performance.md).
 
-    .venv/bin/python scripts/bench_cap_doubles.py [cases]
+    .venv/bin/python scripts/bench/bench_cap_doubles.py [cases]
 
 Stacked positions from tests/test_variant_cap.py's generator, each with a double and a legal
 final position; under the UNIX-port MicroPython (bgc.pico.upy) each case is timed: Turn(start, d, d),
@@ -13,7 +13,7 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 for sub in ("tests", "host", "firmware"):
     sys.path.insert(0, os.path.join(ROOT, sub))
 

@@ -15,8 +15,8 @@ it 30-45 mm up to a cell of a point, comes down at 50-200 mm/s and then:
   it, then lowers the checker onto the stack at 50-300 mm/s and lets go. The board must answer
   with ``illegal`` for that point within 1 s of the checker landing.
 
-    .venv/bin/python scripts/reliability_hover.py --trials 1000 --jobs 2
-    .venv/bin/python scripts/reliability_hover.py --figures    # the table of hardware/sensing.md
+    .venv/bin/python scripts/reliability/reliability_hover.py --trials 1000 --jobs 2
+    .venv/bin/python scripts/reliability/reliability_hover.py --figures    # the table of hardware/sensing.md
 """
 
 import argparse
@@ -26,7 +26,7 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 

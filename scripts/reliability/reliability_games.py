@@ -11,8 +11,8 @@ off ("checker first"); in Doublets they take towers apart, stack them and lift t
 ``illegal`` event the firmware sends, but the one for an intended wrong placement, is a false
 flag; each one is reported with the handling that preceded it.
 
-    .venv/bin/python scripts/reliability_games.py --games 1000 [--jobs 2] [--hits both|checker-first|blot-first]
-    .venv/bin/python scripts/reliability_games.py --variant all --games 40 --jobs 2 --illegal 0.1 --wall-minutes 60
+    .venv/bin/python scripts/reliability/reliability_games.py --games 1000 [--jobs 2] [--hits both|checker-first|blot-first]
+    .venv/bin/python scripts/reliability/reliability_games.py --variant all --games 40 --jobs 2 --illegal 0.1 --wall-minutes 60
 
 ``--variant KEY`` plays that ruleset (``bgc variants``; ``all``: every one, ``--games`` each, with
 a table per ruleset). Every game is capped at ``--max-minutes`` of virtual play: one that has not
@@ -32,7 +32,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 

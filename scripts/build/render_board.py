@@ -6,7 +6,7 @@ drawn from the board model's LED chain and the OLED panel's pixels as the firmwa
                        where it may go (14, 18, 20) and shows the game screen
     docs/own-dice.png  a match with own dice: White keys in the opening roll with the buttons
 
-Usage: .venv/bin/python scripts/render_board.py [--out DIR]   (default: docs/)
+Usage: .venv/bin/python scripts/build/render_board.py [--out DIR]   (default: docs/)
 tests/test_docs_pictures.py renders them again and checks the ones in docs/ are up to date.
 """
 
@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def lifted_from_24(sim):

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Build the bgcompanion firmware image: MicroPython for the Raspberry Pi Pico (RPI_PICO) with the
-# whole firmware/ tree and micropython-lib's ssd1306 frozen in (scripts/image_manifest.py). Writes
+# whole firmware/ tree and micropython-lib's ssd1306 frozen in (scripts/build/image_manifest.py). Writes
 # build/image/bgcompanion-<version>.uf2 and its .sha256 (the folder: OUT_DIR=...).
 #
-#   sh scripts/build_image.sh MICROPYTHON_DIR            # or MICROPYTHON_DIR=... sh scripts/build_image.sh
-#   sh scripts/build_image.sh --install-toolchain MICROPYTHON_DIR   # apt-get the compilers first (Debian/Ubuntu)
-#   sh scripts/build_image.sh --check-reproducible MICROPYTHON_DIR  # then build again elsewhere and compare the bytes
+#   sh scripts/build/build_image.sh MICROPYTHON_DIR            # or MICROPYTHON_DIR=... sh scripts/build/build_image.sh
+#   sh scripts/build/build_image.sh --install-toolchain MICROPYTHON_DIR   # apt-get the compilers first (Debian/Ubuntu)
+#   sh scripts/build/build_image.sh --check-reproducible MICROPYTHON_DIR  # then build again elsewhere and compare the bytes
 #
 # MICROPYTHON_DIR is a checkout of MicroPython at the pinned tag with the submodules the RP2 port needs.
 # On a machine with internet access:
@@ -28,7 +28,7 @@
 set -eu
 
 TAG=v1.27.0
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 die() { echo "build_image: $*" >&2; exit 1; }
 
@@ -44,7 +44,7 @@ if [ "${1:-}" = "--install-toolchain" ]; then
 fi
 MPY_DIR=${1:-${MICROPYTHON_DIR:-}}
 [ -n "$MPY_DIR" ] || die "no MicroPython source folder given
-usage: sh scripts/build_image.sh [--install-toolchain] MICROPYTHON_DIR  (see the comment at the top for how to get it)"
+usage: sh scripts/build/build_image.sh [--install-toolchain] MICROPYTHON_DIR  (see the comment at the top for how to get it)"
 [ -f "$MPY_DIR/py/mpconfig.h" ] || die "$MPY_DIR is not a MicroPython source tree (no py/mpconfig.h)"
 MPY_DIR=$(cd "$MPY_DIR" && pwd)
 
@@ -59,7 +59,7 @@ hint: make -C $MPY_DIR/ports/rp2 submodules"
 done
 for tool in arm-none-eabi-gcc cmake make cc python3; do
     command -v $tool >/dev/null || die "$tool is not installed
-hint: sh scripts/build_image.sh --install-toolchain $MPY_DIR  (Debian/Ubuntu, as root)"
+hint: sh scripts/build/build_image.sh --install-toolchain $MPY_DIR  (Debian/Ubuntu, as root)"
 done
 [ -f /usr/lib/arm-none-eabi/newlib/libc.a ] || [ -n "$(arm-none-eabi-gcc -print-file-name=libc.a | grep /)" ] \
     || die "newlib for arm-none-eabi is missing (Debian: libnewlib-arm-none-eabi)"
@@ -74,7 +74,7 @@ mkdir -p "$OUT_DIR"
 # commit date, which MicroPython's makeversionhdr.py and gcc read from SOURCE_DATE_EPOCH; the
 # version is the tag itself, not what `git describe --dirty` makes of the checkout (a file missing
 # in a submodule's work tree gave "v1.27.0-dirty") nor a hash abbreviated to the clone's size.
-SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/image_manifest.py 2>/dev/null || true)
+SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/build/image_manifest.py 2>/dev/null || true)
 [ -n "$SOURCE_DATE_EPOCH" ] || die "no commit date for firmware/ (build from a git checkout of bgcompanion)"
 MICROPY_GIT_TAG=$TAG
 MICROPY_GIT_HASH=$(git -C "$MPY_DIR" rev-parse --short=10 "$TAG^{commit}")
@@ -83,7 +83,7 @@ changed=$(git -C "$MPY_DIR" status --porcelain --ignore-submodules=none 2>/dev/n
 [ -z "$changed" ] || echo "build_image: warning: $MPY_DIR has local changes; where the build reads them, the image
 differs from a clean checkout's:
 $changed" >&2
-changed=$(git -C "$ROOT" status --porcelain -- firmware scripts/image_manifest.py 2>/dev/null | head -5)
+changed=$(git -C "$ROOT" status --porcelain -- firmware scripts/build/image_manifest.py 2>/dev/null | head -5)
 [ -z "$changed" ] || echo "build_image: warning: uncommitted changes in the firmware are built in (the image is not the commit's):
 $changed" >&2
 
@@ -114,7 +114,7 @@ nice make -C "$MPY_DIR/mpy-cross" -j"$JOBS" >"$OUT_DIR/mpy-cross.log" 2>&1 \
     || { tail -20 "$OUT_DIR/mpy-cross.log"; die "mpy-cross did not build (log: $OUT_DIR/mpy-cross.log)"; }
 echo "building MicroPython $TAG for RPI_PICO with the firmware frozen in (log: $OUT_DIR/build.log)"
 nice make -C "$MPY_DIR/ports/rp2" BOARD=RPI_PICO BUILD="$BUILD" \
-    FROZEN_MANIFEST="$ROOT/scripts/image_manifest.py" -j"$JOBS" >"$OUT_DIR/build.log" 2>&1 \
+    FROZEN_MANIFEST="$ROOT/scripts/build/image_manifest.py" -j"$JOBS" >"$OUT_DIR/build.log" 2>&1 \
     || { tail -30 "$OUT_DIR/build.log"
          hint=""
          # (with no picotool given, the SDK clones picotool from GitHub: no network, no build)

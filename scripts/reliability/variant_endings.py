@@ -1,6 +1,6 @@
 """Does every game of every variant end? (issue 22, "Games that never end"; docs/variants.md)
 
-    .venv/bin/python scripts/variant_endings.py [--seeds 20] [--board] [--variants k1,k2] [--limit 3000]
+    .venv/bin/python scripts/reliability/variant_endings.py [--seeds 20] [--board] [--variants k1,k2] [--limit 3000]
 
 The demo: `bgc demo --variant KEY --seed S` for each seed (random legal plays by the rules
 engine's Match), a game counted as endless after ``--limit`` plays or passes. ``--board``: also
@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 

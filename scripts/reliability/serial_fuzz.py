@@ -1,7 +1,7 @@
 """10,000 random serial lines against the companion in the middle of a turn: every malformed or
 unknown line must get an error event, nothing may raise, and the game must go on unchanged.
 
-    .venv/bin/python scripts/serial_fuzz.py [lines] [seed]
+    .venv/bin/python scripts/reliability/serial_fuzz.py [lines] [seed]
 """
 import json
 import os
@@ -9,7 +9,7 @@ import random
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests")]
 
 from companion import protocol  # noqa: E402

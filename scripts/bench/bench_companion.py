@@ -1,7 +1,7 @@
 """Figures for docs/performance.md: the companion under a real MicroPython (the UNIX port, on this
-machine); scripts/bench_pico.py runs the same four turns on the emulated Pico.
+machine); scripts/bench/bench_pico.py runs the same four turns on the emulated Pico.
 
-    .venv/bin/python scripts/bench_companion.py
+    .venv/bin/python scripts/bench/bench_companion.py
 
 Measures, under MicroPython (fastest of three runs): heap allocated by the imports and the boot (an upper bound of the
 heap in use after boot: the heap is large enough that no collection runs), the allocation of a whole turn (roll,
@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
 GUEST = r'''

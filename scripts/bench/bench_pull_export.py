@@ -1,7 +1,7 @@
 """Figures for docs/performance-host.md: `bgc pull` of 100 matches from the virtual Pico, and
 `bgc export` of 1,000 games (.mat and .sgf), time and peak memory.
 
-    .venv/bin/python scripts/bench_pull_export.py [--matches 100] [--games 1000]
+    .venv/bin/python scripts/bench/bench_pull_export.py [--matches 100] [--games 1000]
 """
 
 import argparse
@@ -13,7 +13,7 @@ import tempfile
 import time
 import tracemalloc
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from bgc import cli  # noqa: E402

@@ -1,12 +1,12 @@
 """Classifier error rate over a long game-like run on the virtual board (default 100,000 frames).
 
-    .venv/bin/python scripts/bench_classifier.py [frames] [seed]
+    .venv/bin/python scripts/bench/bench_classifier.py [frames] [seed]
 """
 import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 

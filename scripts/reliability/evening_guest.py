@@ -1,4 +1,4 @@
-# The guest side of scripts/reliability_evening.py: runs under the 32-bit UNIX-port MicroPython
+# The guest side of scripts/reliability/reliability_evening.py: runs under the 32-bit UNIX-port MicroPython
 # with a Pico-sized heap. It formats a littlefs volume the size of a Pico's (352 blocks of 4 KB,
 # rp2's progsize) on a file outside the heap, as the Pico's flash is, copies the firmware's .mpy
 # files onto it, imports them from there and runs the firmware's own loop (main.App: step and
@@ -172,7 +172,9 @@ class RawIn:
 
 
 class Screen:
-    def lines(self, rows):
+    dirty = 0  # (drivers.oled.Oled's pages not yet sent: this one sends a screen whole)
+
+    def lines(self, rows, inverse_row=-1, pages=8):
         OUT("S")
         for r in rows:
             OUT(r)

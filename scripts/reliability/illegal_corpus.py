@@ -9,7 +9,7 @@ candidate found for each rule becomes a scenario (docs/sim.md format): resume th
 the dice, move the checkers by hand, press DONE, and expect the firmware's ``illegal`` event with
 the engine's reason.
 
-    .venv/bin/python scripts/illegal_corpus.py [--show] [--seed N]
+    .venv/bin/python scripts/reliability/illegal_corpus.py [--show] [--seed N]
 """
 
 import argparse
@@ -17,7 +17,7 @@ import os
 import random
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 

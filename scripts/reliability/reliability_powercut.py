@@ -11,7 +11,7 @@ instants the power fails, either between two loop iterations or in the middle of
 and every match is then played to its end, its journal replaying to the result the firmware
 announced.
 
-    .venv/bin/python scripts/reliability_powercut.py --cuts 1000 [--per-match 10] [--jobs 2]
+    .venv/bin/python scripts/reliability/reliability_powercut.py --cuts 1000 [--per-match 10] [--jobs 2]
 """
 
 import argparse
@@ -21,7 +21,7 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
@@ -30,6 +30,7 @@ def run_match(seed, cuts, max_frames=400000):
     """One 1-point match with ``cuts`` power cuts at random frames. Returns a result dict."""
     from bgc.board import players as P
     from bgc.board import sim as S
+    from companion import recovery
 
     rng = random.Random(seed * 7919 + 1)
     s = S.Sim(seed=seed)
@@ -42,21 +43,20 @@ def run_match(seed, cuts, max_frames=400000):
         # A 1-point match lasts ~5,000-15,000 frames: spread the cut instants over the first 8,000.
         instants = sorted(rng.sample(range(100, 8000), cuts))
         frame = 0
-        jm = S._journal_module()
         while not pl.finished and frame < max_frames:
             if instants and frame >= instants[0]:
                 instants.pop(0)
-                _cut(s, rng, out, jm)
+                _cut(s, rng, out)
             s.step()
             frame += 1
         out["frames"] = frame
         out["finished"] = pl.finished
         for _ in instants:  # the match ended before these instants: cut in the game-over screen
-            _cut(s, rng, out, jm)
+            _cut(s, rng, out)
         end = s.serial.last("match_end")
         records, problem = s.journal_records()
         if end is not None and problem is None:
-            m = jm.replay(records)
+            m = recovery.replay(records)
             out["replay_ok"] = m.phase == "matchover" and m.winner == end["winner"] and list(m.score) == end["score"]
             if not out["replay_ok"]:
                 out["not_resumed"].append({"seed": seed, "replay": [m.phase, m.winner, list(m.score)], "announced": end,
@@ -76,7 +76,7 @@ def _records(s):
     return records
 
 
-def _cut(s, rng, out, jm):
+def _cut(s, rng, out):
     before = _records(s)
     n_events = len(s.serial.events)
     mid_write = rng.random() < 0.5
@@ -111,7 +111,9 @@ def _cut(s, rng, out, jm):
         if ev.get("ev") == "boot":
             boot = ev
     st = s.status()
-    m = jm.replay(after) if after else None
+    from companion import recovery
+
+    m = recovery.replay(after) if after else None
     if m is not None and m.phase != "matchover":
         ok = boot is not None and boot.get("resumed") and st is not None and \
             st.get("match") == m.match_id() and st.get("pos") == m.position_id()
