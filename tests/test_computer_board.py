@@ -166,6 +166,8 @@ def test_the_plan_of_a_bear_off_and_of_an_entry_from_the_bar():
 UPY = r"""
 import json
 from companion.controller import Companion, ROLL_W, SHORT, COLOUR_NAMES, led_index
+from companion.phase_computer import GNU_COLOUR_NAMES  # codes 6-9: the computer's play
+NAMES = COLOUR_NAMES + GNU_COLOUR_NAMES
 from companion.store import Store
 from virtual.frames import ideal_frame
 
@@ -204,8 +206,8 @@ c.on_button(ROLL_W, SHORT, 200)
 c.fx.out = []
 c.on_line("gnu play pos=%s", 300)
 print("screen", " ".join(" ".join(c.fx.screen).split()))
-print("from", [p for p in range(26) if COLOUR_NAMES[c.fx.leds[led_index(p)]] == "gnu_from"])
-print("to", [p for p in range(26) if COLOUR_NAMES[c.fx.leds[led_index(p)]] == "gnu_to"])
+print("from", [p for p in range(26) if NAMES[c.fx.leds[led_index(p)]] == "gnu_from"])
+print("to", [p for p in range(26) if NAMES[c.fx.leds[led_index(p)]] == "gnu_to"])
 move(1, 7)
 print("illegal", [e["reason"] for e in events("illegal")])
 move(7, 1)

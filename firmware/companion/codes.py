@@ -27,6 +27,14 @@ def chouette():
     return chouette_session
 
 
+def computer():
+    # A match against the PC's GNU Backgammon (the `gnu` command): its hooks in the controller call
+    # into companion.phase_computer, which a board that never plays the computer never loads.
+    from companion import phase_computer
+
+    return phase_computer
+
+
 def parts():
     # A turn made of parts (chosen doubles, rolling again): only for the variants that have one.
     from companion import parts_board
@@ -37,7 +45,9 @@ def parts():
 # --- the serial protocol's parser (docs/protocol.md) ---------------------------------------------
 
 # the word a chouette command takes without "key=" (join Anna, cubes several)
-CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names"}
+# and the `gnu` command's action (gnu play pos=...)
+CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names",
+                 "gnu": "do"}
 _TRUE = ("1", "on", "true", "yes")
 _FALSE = ("0", "off", "false", "no")
 

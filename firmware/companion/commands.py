@@ -4,7 +4,7 @@
 
 from bgrules.rules import VARIANTS
 from companion import protocol
-from companion.codes import chouette as _cs
+from companion.codes import chouette as _cs, computer as _pc
 
 
 def on_line(c, line, now):
@@ -68,9 +68,7 @@ def command(c, cmd, args, line):
     elif cmd == "view":
         c.view_out = c.view_due = args["on"]
     elif cmd == "gnu":
-        from companion import phase_computer  # a match against the computer
-
-        phase_computer.command(c, args, line)
+        _pc().command(c, args, line)
 
 
 def calibrated(c, suspect, note):

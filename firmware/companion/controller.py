@@ -24,7 +24,7 @@ from bgrules.position import OPP, waiting
 from companion import display, protocol
 # The button codes and press kinds are imported from here by main.py and the tests.
 from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
-from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, parts as _pb
+from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, computer as _pc, parts as _pb
 from companion.tracker import Tracker, led_of
 from companion.phase_roll import RollPhase
 from companion.phase_moving import MovingPhase
@@ -40,8 +40,9 @@ C_LIFTED = 2
 C_ILLEGAL = 3
 C_TURN = 4
 C_HINT = 5
-# 6-9: the computer's play (companion.phase_computer): a checker to move, where it goes, a hit, a bear-off
-COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint", "gnu_from", "gnu_to", "gnu_hit", "gnu_off")
+# (6-9, the computer's play: companion.phase_computer's GNU_COLOUR_NAMES, loaded with the `gnu`
+# command, so a board that never plays the computer holds neither their names nor their colours)
+COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 N_LEDS = 28
 LED_STATUS = (26, 27)  # white's, black's status LED
 
@@ -115,8 +116,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
         self.view_due = False  # send one now, changed or not
         self.collect = None  # main.py's collection, for a long answer's one-off imports (phase_setup)
-        self.gnu_side = None  # the side the PC's GNU Backgammon plays (the `gnu` command), or None
-        self.gnu = None  # its play on the board (companion.computer_turn.ComputerTurn) while it is made
+        # The computer (companion.phase_computer, loaded with the `gnu` command): the side the PC's
+        # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
+        self.gnu_side = None
+        self.gnu = None
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -170,8 +173,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "phase": self.phase, "pips": [pw, pb], "msg": self.msg, "game": m.game,
              "journal": self.store.path(self.name) if self.name else None}
         if self.gnu_side is not None:
-            f["computer"] = self.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
-            f["gnu"] = self.gnu.text if self.gnu is not None else ""
+            _pc().status_fields(self, f)
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
         if self.locked or m.repeated:
@@ -317,7 +319,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
             if self.gnu is not None:
-                return "Move GNU's\ncheckers as lit"
+                return _pc().hint(self)
             if self.refused:
                 return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
@@ -386,11 +388,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.blink = not self.blink
             self.next_blink = now + BLINK_MS
             self.render()
-        if self.gnu is not None and self.gnu.due is not None and now - self.gnu.due >= 0:
-            from companion import phase_computer  # loaded with the `gnu` command already
-
-            phase_computer.borne_off(self)
-            self.render()
+        if self.gnu is not None:
+            _pc().tick(self, now)
 
     def on_button(self, button, kind, now):
         self.now = now
@@ -410,8 +409,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
-        if player == self.gnu_side and ph in ("roll", "doubled", "resign", "moving", "ask", "choose"):
-            self.say("GNU decides (PC)")  # the computer's buttons are the PC's
+        if player == self.gnu_side and _pc().button(self, ph):
             return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
@@ -538,9 +536,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":
             if self.gnu is not None:
-                from companion import phase_computer  # loaded with the `gnu` command already
-
-                phase_computer.leds(self, leds)
+                _pc().leds(self, leds)
             for p in t.lit:
                 leds[led_index(p)] = C_LEGAL
             if t.lifted >= 0:

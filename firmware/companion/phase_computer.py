@@ -12,16 +12,21 @@
 
 from bgrules.position import Position, BAR, CHECKERS
 from companion import moves
-from companion.codes import SHORT
 from companion.computer_turn import ComputerTurn
 from companion.tracker import LEGAL, HIT, LIFTED, led_of
 
-# LED colour codes of the computer's play (controller.COLOUR_NAMES, drivers.leds.COLOURS)
+# LED colour codes of the computer's play (controller.COLOUR_NAMES), and their colours (RGB), apart
+# from every colour of drivers.leds: defined here so a board that never plays the computer holds none
 C_GNU_FROM = 6  # a checker to move: cyan
 C_GNU_TO = 7  # where it goes: yellow
 C_GNU_HIT = 8  # a blot to hit, and the bar it goes to: pink
 C_GNU_OFF = 9  # a checker to bear off: white
+GNU_COLOURS = ((0, 255, 255), (255, 255, 0), (255, 0, 128), (255, 255, 255))
+GNU_COLOUR_NAMES = ("gnu_from", "gnu_to", "gnu_hit", "gnu_off")  # codes 6-9 after controller.COLOUR_NAMES
+# the phases in which the computer's side decides (the PC's, by `gnu` lines), not its buttons
+DECIDES = ("roll", "doubled", "resign", "moving", "ask", "choose")
 
+SHORT = 1  # a short press (companion.codes, drivers.buttons): codes loads this module, not the reverse
 PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.md)
 
 
@@ -34,6 +39,9 @@ def command(c, args, line):
             c.error("GNU Backgammon plays %s only, not %s" % (" and ".join(PLAYS_WITH), m.rules.key), line)
             return
         c.gnu_side = side if side >= 0 else None
+        pal = getattr(c, "_palette", None)  # main.py's App shares it (none in a test's controller)
+        if pal is not None and len(pal) == C_GNU_FROM:
+            pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
         c.gnu = None
         c.say("GNU plays %s" % m.names[side] if side >= 0 and m is not None else "")
         c.status()
@@ -85,6 +93,33 @@ def command(c, args, line):
         show(c, final.cells)
 
 
+def hint(c):
+    """The OLED's hint while the computer's play is made (controller._hint)."""
+    return "Move GNU's\ncheckers as lit"
+
+
+def status_fields(c, f):
+    """The `status` event's fields of a match against the computer (controller.status)."""
+    f["computer"] = c.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
+    f["gnu"] = c.gnu.text if c.gnu is not None else ""
+
+
+def button(c, ph):
+    """A press on the computer's side: the PC decides for it (True: the press is refused)."""
+    if ph in DECIDES:
+        c.say("GNU decides (PC)")
+        return True
+    return False
+
+
+def tick(c, now):
+    """Time passes in the computer's turn: a bear-off's checkers stayed gone (controller.tick)."""
+    g = c.gnu
+    if g.due is not None and now - g.due >= 0:
+        borne_off(c)
+        c.render()
+
+
 def show(c, final):
     """The computer's play to ``final`` (mover-view cells) on the board: the tracker takes only it."""
     m = c.match
@@ -98,7 +133,7 @@ def show(c, final):
     c.status()
 
 
-def after_frame(c):
+def on_frame(c):
     """After the tracker's verdict on a frame of the computer's turn: the play's words stay on the
     OLED, and the turn passes as soon as the board shows the whole play."""
     t = c.tracker

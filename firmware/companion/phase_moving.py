@@ -5,7 +5,7 @@
 from bgrules.match import GAME_OVER, MATCH_OVER
 from bgrules.position import Position, OPP, waiting
 from companion import moves
-from companion.codes import parts
+from companion.codes import computer, parts
 from companion.tracker import SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
 
 
@@ -58,9 +58,7 @@ class MovingPhase:
             else:
                 self.say("")
         if self.gnu is not None:
-            from companion import phase_computer  # loaded with the `gnu` command already
-
-            phase_computer.after_frame(self)
+            computer().on_frame(self)
         self.hint = self._hint()
 
     def _done(self):

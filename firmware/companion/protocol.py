@@ -61,8 +61,6 @@ def parse(line):
                 raw[CHOUETTE_WORD[cmd]] = w
             elif cmd == "new" and w.lower() in ("force", "money"):
                 raw["force" if w.lower() == "force" else "length"] = "1" if w.lower() == "force" else "0"
-            elif cmd == "gnu" and "do" not in raw:
-                raw["do"] = w  # gnu play pos=..., gnu take
             elif cmd == "new" and w.isdigit():
                 raw["length"] = w
             else:
@@ -100,9 +98,9 @@ def parse(line):
 
         args = chouette_args(cmd, raw)
     elif cmd == "gnu":
-        from companion.protocol_computer import gnu_args  # a match against the computer's only
+        from companion import protocol_computer  # a match against the computer's only
 
-        args = gnu_args(raw)
+        args = protocol_computer.gnu_args(raw)
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args

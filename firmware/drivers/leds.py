@@ -16,14 +16,8 @@ ILLEGAL = (255, 0, 0)  # the position is illegal: this point is wrong
 TURN = (255, 160, 0)  # whose turn it is (status LED of that side)
 HINT = (160, 0, 255)  # attention: press DONE, take the cube, ...
 WHITE_SIDE = (255, 255, 255)
-# the computer's play (companion.phase_computer): apart from every colour above
-GNU_FROM = (0, 255, 255)  # a checker of the computer's to move: cyan
-GNU_TO = (255, 255, 0)  # where it goes: yellow
-GNU_HIT = (255, 0, 128)  # a blot it hits, and the bar the blot goes to: pink
-GNU_OFF = (255, 255, 255)  # a checker it bears off: white
 COLOURS = {"off": OFF, "legal": LEGAL, "lifted": LIFTED, "illegal": ILLEGAL, "turn": TURN,
-           "hint": HINT, "white": WHITE_SIDE, "gnu_from": GNU_FROM, "gnu_to": GNU_TO, "gnu_hit": GNU_HIT,
-           "gnu_off": GNU_OFF}
+           "hint": HINT, "white": WHITE_SIDE}
 
 
 class Leds:
