@@ -38,6 +38,10 @@ ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup",
 # A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
 # so they and a variant's modules are never needed at once (scripts/bench/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
+# A match against the PC's GNU Backgammon (the `gnu` command): its modules (companion.phase_computer,
+# computer_turn, protocol_computer: named "computer" so no module list costs the boot its names),
+# dropped while no side is the computer's
+COMPUTER = "computer"
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
 # the fixed-dice variants; dropped when no variant match is in play, so an evening of variants
 # does not keep every one it played (issue 22). The standard game and Nackgammon need none.
@@ -86,7 +90,8 @@ class App:
         self.buzzer = buzzer
         self.loops = 0
         self._empty = bytearray(pinmap.N_CELLS)  # 1 = the cell reads empty (drift tracking)
-        self._palette = [COLOURS[name] for name in COLOUR_NAMES]
+        # LED colours by code, shared with the companion: companion.phase_computer adds the computer's
+        self._palette = companion._palette = [COLOURS[name] for name in COLOUR_NAMES]
         self.booted = False
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
@@ -199,6 +204,8 @@ class App:
         unload(ONCE_ONLY)
         if c.chouette is None:
             unload(CHOUETTE)
+        if c.gnu_side is None:
+            unload([n for n in sys.modules if COMPUTER in n])
         m = starting or c.match
         if m is None or m.rules.key in ("standard", "nackgammon"):
             unload([n for n in sys.modules if n.startswith(VARIANT_CODE)])

@@ -28,6 +28,14 @@ def frame_pos(pos, white_on_roll=True, stack_flags=True):
     return ideal_frame(w, b, stack_flags)
 
 
+
+def _colour_names():
+    """The LED codes' names: the controller's, then the computer's play (companion.phase_computer)."""
+    from companion.controller import COLOUR_NAMES
+    from companion.phase_computer import GNU_COLOUR_NAMES
+
+    return COLOUR_NAMES + GNU_COLOUR_NAMES
+
 class ForcedDice:
     """Dice from a script: ``rolls`` for roll(), ``openings`` for first_roll()."""
 
@@ -129,18 +137,17 @@ class Harness:
         self.c.fx.out.clear()
 
     def led(self, point):
-        from companion.controller import led_index, COLOUR_NAMES
+        from companion.controller import led_index
 
-        return COLOUR_NAMES[self.c.fx.leds[led_index(point)]]
+        return _colour_names()[self.c.fx.leds[led_index(point)]]
 
     def leds(self, colour):
-        from companion.controller import COLOUR_NAMES
-
+        names = _colour_names()
         out = []
         for p in range(0, 26):
             from companion.controller import led_index
 
-            if COLOUR_NAMES[self.c.fx.leds[led_index(p)]] == colour:
+            if names[self.c.fx.leds[led_index(p)]] == colour:
                 out.append(p)
         return sorted(out)
 

@@ -48,6 +48,10 @@ def test_configurations_are_what_a_board_loads():
     # standard game) has its own modules instead of a variant's (main.py drops them otherwise)
     assert "companion.chouette_session" in conf["chouette"] and "bgrules.turn_parts" in conf["heaviest"]
     assert "companion.chouette_session" not in conf["heaviest"]
+    # a match against the computer: its modules, loaded with the first `gnu` line, only there
+    for gnu in ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer"):
+        assert gnu in conf["computer"] and gnu not in boot and gnu not in conf["heaviest"], gnu
+        assert gnu not in conf["chouette"], gnu
     # a chouette plays the standard game: main.py drops the variants' shared modules (turn parts,
     # fixed dice) while no variant is in play, so they are not in its evening
     for variant_only in ("bgrules.turn_parts", "companion.parts_board", "companion.variant_dice"):

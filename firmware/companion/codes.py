@@ -24,6 +24,14 @@ def chouette():
     return chouette_session
 
 
+def computer():
+    # A match against the PC's GNU Backgammon (the `gnu` command): its hooks in the controller call
+    # into companion.phase_computer, which a board that never plays the computer never loads.
+    from companion import phase_computer
+
+    return phase_computer
+
+
 def parts():
     # A turn made of parts (chosen doubles, rolling again): only for the variants that have one.
     from companion import parts_board

@@ -4,7 +4,7 @@
 
 from bgrules.rules import VARIANTS
 from companion import protocol
-from companion.codes import chouette as _cs
+from companion.codes import chouette as _cs, computer as _pc
 
 
 def on_line(c, line, now):
@@ -67,6 +67,8 @@ def command(c, cmd, args, line):
             c.error(err, line)
     elif cmd == "view":
         c.view_out = c.view_due = args["on"]
+    elif cmd == "gnu":
+        _pc().command(c, args, line)
 
 
 def calibrated(c, suspect, note):

@@ -26,7 +26,7 @@ from bgrules.position import OPP, waiting
 from companion import display
 # The button codes and press kinds are imported from here by main.py and the tests.
 from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
-from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, parts as _pb
+from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, computer as _pc, parts as _pb
 from companion.tracker import Tracker, led_of
 from companion.phase_roll import RollPhase
 from companion.phase_moving import MovingPhase
@@ -42,6 +42,8 @@ C_LIFTED = 2
 C_ILLEGAL = 3
 C_TURN = 4
 C_HINT = 5
+# (6-9, the computer's play: companion.phase_computer's GNU_COLOUR_NAMES, loaded with the `gnu`
+# command, so a board that never plays the computer holds neither their names nor their colours)
 COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 N_LEDS = 28
 LED_STATUS = (26, 27)  # white's, black's status LED
@@ -116,6 +118,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.view_out = False  # a host asked for "view" events (what the OLED and LEDs show)
         self.view_due = False  # send one now, changed or not
         self.collect = None  # main.py's collection, for a long answer's one-off imports (phase_setup)
+        # The computer (companion.phase_computer, loaded with the `gnu` command): the side the PC's
+        # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
+        self.gnu_side = None
+        self.gnu = None
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -172,6 +178,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
              "journal": self.store.path(self.name) if self.name else None}
         if m.rules is not m.series:
             f["rules"] = m.rules.key  # the game now played in a match of games in turn (Tavli)
+        if self.gnu_side is not None:
+            _pc().status_fields(self, f)
         if m.position.pinned:
             f["pinned"] = m.position.pinned  # Pin: the mover's pinned points (bit p), not in "pos"
         if self.locked or m.repeated:
@@ -316,6 +324,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 return "ROLL: take\nhold ROLL:beaver\nhold CUBE: drop"
             return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
+            if self.gnu is not None:
+                return _pc().hint(self)
             if self.refused:
                 return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
@@ -384,6 +394,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.blink = not self.blink
             self.next_blink = now + BLINK_MS
             self.render()
+        if self.gnu is not None:
+            _pc().tick(self, now)
 
     def on_button(self, button, kind, now):
         self.now = now
@@ -403,6 +415,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
+        if player == self.gnu_side and _pc().button(self, ph):
+            return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
         if ph == "board":
@@ -527,6 +541,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":
+            if self.gnu is not None:
+                _pc().leds(self, leds)
             for p in t.lit:
                 leds[led_index(p)] = C_LEGAL
             if t.lifted >= 0:

@@ -5,7 +5,7 @@
 from bgrules.match import GAME_OVER, MATCH_OVER
 from bgrules.position import Position, OPP, waiting
 from companion import moves
-from companion.codes import parts
+from companion.codes import computer, parts
 from companion.tracker import SAME, LIFTED, HIT, ILLEGAL, led_of, own_point
 
 
@@ -16,7 +16,10 @@ class MovingPhase:
         self.refused = None
         self.ask = None
         turn = m.turn
-        self.tracker.begin(turn.start, m.on_roll == 0, turn)
+        g = self.gnu
+        if g is not None and g.turn is not turn:
+            g = self.gnu = None  # the computer's play was for a turn that is over
+        self.tracker.begin(turn.start, m.on_roll == 0, g or turn)
         self.locked = False
         if turn.dice_to_play == 0:
             # Pin: both sides may be stuck for good (the seed has no rule): say how it ends
@@ -54,6 +57,8 @@ class MovingPhase:
                 self.say("No legal move")
             else:
                 self.say("")
+        if self.gnu is not None:
+            computer().on_frame(self)
         self.hint = self._hint()
 
     def _done(self):

@@ -11,8 +11,8 @@ from companion.protocol_args import ProtocolError, CHOUETTE_WORD, typed_value
 
 MAX_LINE = 255
 COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "dice",
-            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble")
-CHOUETTE_COMMANDS = COMMANDS[8:]  # their arguments: companion.protocol_chouette
+            "chouette", "join", "leave", "ledger", "cubes", "partner", "cdouble", "boxdouble", "gnu")
+CHOUETTE_COMMANDS = COMMANDS[8:16]  # their arguments: companion.protocol_chouette
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
             "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
@@ -61,7 +61,7 @@ def parse(line):
                 raise ProtocolError("%s: unexpected %r" % (cmd, w))
     if cmd not in COMMANDS:
         raise ProtocolError("unknown command %r (status, new, options, logs, delete, calibrate, view, dice, chouette, "
-                            "join, leave, ledger, cubes, partner, cdouble, boxdouble)" % cmd[:20])
+                            "join, leave, ledger, cubes, partner, cdouble, boxdouble, gnu)" % cmd[:20])
     args = {}
     if cmd == "new":
         for k in raw:
@@ -91,6 +91,10 @@ def parse(line):
         from companion.protocol_chouette import chouette_args  # a chouette's only: loaded for one
 
         args = chouette_args(cmd, raw)
+    elif cmd == "gnu":
+        from companion import protocol_computer  # a match against the computer's only
+
+        args = protocol_computer.gnu_args(raw)
     elif raw:
         raise ProtocolError("%s takes no arguments" % cmd)
     return cmd, args

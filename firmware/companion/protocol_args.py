@@ -4,7 +4,9 @@
 # command only; both import these from here, so neither imports the other back.
 
 # the word a chouette command takes without "key=" (join Anna, cubes several)
-CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names"}
+# and the `gnu` command's action (gnu play pos=...)
+CHOUETTE_WORD = {"join": "name", "leave": "name", "cubes": "cubes", "cdouble": "name", "boxdouble": "names",
+                 "gnu": "do"}
 _TRUE = ("1", "on", "true", "yes")
 _FALSE = ("0", "off", "false", "no")
 

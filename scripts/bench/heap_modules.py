@@ -159,6 +159,9 @@ HOST_ONLY = ("bgrules.turn_plays",)
 # A chouette plays the standard game, and main.py drops these while no chouette is on: they never
 # sit beside a variant's modules.
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
+# A match against the computer plays the standard game (or Nackgammon) without a chouette: main.py
+# drops these while no side is the computer's (main.COMPUTER)
+COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer")
 
 
 def variant_shared():
@@ -180,8 +183,10 @@ def configurations():
     every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    shared = [name for name in every if name not in CHOUETTE]
-    found = {"boot": closure(BOOT), "chouette": chouette, "heaviest": shared}
+    chouette = [name for name in chouette if name not in COMPUTER]
+    computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
+    shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
+    found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}
     for name in variants():
         found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True)
                                                     if m not in shared and m not in HOST_ONLY]
@@ -300,6 +305,8 @@ def show_configurations(heap_kb):
     print("%-44s %7d B free  (%d modules)" % ("boot (import main, the power-up's journal)", free, len(boot)))
     chouette, _, _, _ = measure(heap_kb, configurations()["chouette"])
     print("%-44s %7d B free" % ("a chouette evening (every non-variant module)", chouette))
+    computer, _, _, _ = measure(heap_kb, configurations()["computer"])
+    print("%-44s %7d B free" % ("a match against the computer (gnu)", computer))
     shared, per_variant, _, _ = measure_variants(heap_kb)
     print("%-44s %7d B free" % ("a match: every non-variant, non-chouette module", shared))
     for key, value in sorted(per_variant.items(), key=lambda kv: kv[1]):

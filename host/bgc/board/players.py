@@ -409,8 +409,11 @@ class Players:
     player takes with ROLL or drops by holding CUBE; a long CUBE press offers to resign, which
     the opponent accepts with ROLL."""
 
-    def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None):
+    def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None, computer=None):
         self.sim = sim
+        # the side the PC's GNU Backgammon plays (bgc.logs.gnubg_player.Opponent decides for it): the
+        # hands move its checkers as the board lights them and never press its buttons
+        self.computer = computer
         self.rng = random.Random(seed)
         self.h = handling or Handling()
         self.cube = cube
@@ -537,10 +540,16 @@ class Players:
                 self._set_out(st)
             return
         if ph == "opening":
-            self._do(press_actions("ROLL_W", rng))
+            self._do(press_actions("ROLL_B" if self.computer == 0 else "ROLL_W", rng))
             return
         p = st.get("on_roll", 0)
         me = "W" if p == 0 else "B"
+        if self.computer is not None:
+            if ph == "moving" and p == self.computer:
+                self._computer_moving(sim, st, p)
+                return
+            if (ph == "roll" and p == self.computer) or (ph in ("doubled", "resign") and st.get("to_act") == self.computer):
+                return  # the PC acts
         if ph == "roll":
             if self.resign and self._should_resign(st, p):
                 self.stats["resigns"] += 1
@@ -570,7 +579,7 @@ class Players:
             return
         if ph == "gameover":
             self._do([Action(rng.randint(50, 120), "call", lambda s: s.setup_start())] +
-                     press_actions("ROLL_W", rng))
+                     press_actions("ROLL_B" if self.computer == 0 else "ROLL_W", rng))
             return
         if ph == "moving":
             self._moving(sim, st, p, me)
@@ -672,6 +681,45 @@ class Players:
             # brought (the play shown first, maybe not the one made: Pin, seed 4)
             return
         self._do(press_actions("ROLL_" + me, self.rng))
+
+    def _computer_moving(self, sim, st, p):
+        """The computer's play: its checkers moved as the board shows them (the play of the last
+        `gnu` event), with the odd wrong placement, which the board must flag; no DONE (the board
+        passes the turn when it shows the play)."""
+        from bgrules import Position
+
+        shown = sim.serial.last("gnu")
+        if not st.get("gnu") or shown is None:
+            return  # the PC has not sent its play yet
+        colour = colour_of(p)
+        key = (st.get("game"), st.get("match"), st.get("pos"), tuple(st.get("dice") or ()), shown.get("pos"))
+        if key == self.turn_key:
+            if self.turn_play is not None and sim.position(colour) != _on_board(self.turn_play.position):
+                play = self.turn_play
+                self._do([Action(self.rng.randint(20, 60), "call", lambda s: s.setup_position(play.position, colour))])
+            return
+        self.turn_key = key
+        self.stats["turns"] += 1
+        start = _position(sim, st)
+        d = st["dice"]
+        turn = Turn(start, d[0], d[1], STANDARD, tuple(st["names"]) if p == 0 else tuple(reversed(st["names"])))
+        final = Position.from_id(shown["pos"])
+        plays = [x for x in turn.plays() if x.position == final]
+        if not plays:
+            raise simmod.SimError("the computer's play %s (%s) is not a legal play of %d-%d from %s" % (
+                shown.get("move"), shown["pos"], d[0], d[1], st.get("pos")))
+        play = plays[0]
+        self.turn_play = play
+        self.note("%s (GNU) plays %s: the person moves its checkers" % (st["names"][p], shown.get("move")))
+        wrong = self.rng.random() < self.h.illegal
+        acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong, wrong_log=self.wrong_placements)
+        if wrong_at is not None:
+            self.wrong_placements[-1].update(dice=tuple(d), frame=sim.frames, computer=True)
+            self.expect_wrong = wrong_at
+        else:
+            self.expect_wrong = None
+        self.turn_state = "done"
+        self._do(acts)
 
     def _refused_now(self, sim):
         evs = sim.serial.events

@@ -4,6 +4,7 @@
     bgc sim --chouette [--games N]                                   four automated players: a chouette evening
     bgc sim                                                          you play, from a prompt
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
+    bgc sim --computer black [--level L] [--demo]                     against GNU Backgammon (you, or the automated hands)
 """
 
 import json
@@ -52,6 +53,12 @@ def register(sub):
     p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
+    p.add_argument("--computer", metavar="SIDE", default=None,
+                   help="GNU Backgammon plays this side (white or black): you play the other at the prompt, "
+                        "or the automated hands with --demo (docs/player-guide.md)")
+    p.add_argument("--level", default=None,
+                   help="the computer's level, as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
+                        "expert (default), world class, supremo, grandmaster")
     add_variant_argument(p)
     add_web_arguments(p)
     p.set_defaults(func=run)
@@ -125,6 +132,22 @@ def run(args):
         raise UserError("--web shows the demo or your own play (--demo, or no --script)")
     from ..logs import files
 
+    args.computer_side = None
+    if args.level is not None and args.computer is None:
+        raise UserError("--level is the computer's: give --computer white or --computer black too")
+    if args.computer is not None:
+        from ..board.computer import read_side
+        from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
+
+        try:
+            args.computer_side = read_side(args.computer)
+            args.level = read_level(args.level or DEFAULT_LEVEL)
+        except ValueError as exc:
+            raise UserError("%s\nhint: --computer white|black [--level expert]" % exc)
+        if args.script or args.chouette:
+            raise UserError("--computer plays a match: with --demo, or at the prompt")
+        if args.variant not in ("standard", "nackgammon"):
+            raise UserError("GNU Backgammon plays the standard game and Nackgammon, not %s" % args.variant)
     # (a --flash folder made here is gone again if the run fails before the board writes in it)
     with files.output_folder(args.flash or None, "--flash", "give a folder for the Pico's flash, or leave "
                              "--flash out for a temporary one"):
@@ -337,8 +360,10 @@ def run_demo(args, simmod):
         pending.append(ev)
 
     sim.serial.listeners.append(on_event)
-    players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say)
-    sim.serial.send("new length=%d variant=%s" % (args.length, sim.series.key))
+    computer = _computer_at(sim, args)
+    players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say,
+                        computer=args.computer_side)
+    sim.serial.send(_new_match_line(args, sim))
     try:
         limit = 3600 * 1000 * args.length  # an hour of play per point: something is stuck
         while not players.finished and sim.board.clock.ms < limit:
@@ -391,6 +416,10 @@ def run_demo(args, simmod):
                     say("game over: %s wins %d point%s (%s); score %d-%d" % (
                         names[ev["winner"]], ev["points"], "" if ev["points"] == 1 else "s", ev["kind"],
                         ev["score"][0], ev["score"][1]))
+                elif kind == "gnu":
+                    sim.run_ms(30)
+                    show("%s (GNU Backgammon, %s) plays %s: the LEDs show its checkers" % (
+                        names[ev["p"]], args.level, ev["move"]))
                 elif kind == "error":
                     say("firmware error: %s" % ev.get("error"))
         end = sim.serial.last("match_end")
@@ -416,10 +445,35 @@ def run_demo(args, simmod):
             server = None
         return 0
     finally:
+        if computer is not None:
+            computer.close()
         view.close(False)
         if server is not None:
             server.stop()
         sim.close()
+
+
+def _computer_at(sim, args):
+    """GNU Backgammon on the virtual board when --computer is given (bgc.board.computer)."""
+    if getattr(args, "computer_side", None) is None:
+        return None
+    from ..board.computer import at_sim
+    from ..logs.analysis import AnalysisError
+
+    try:
+        return at_sim(sim, args.computer_side, args.level)
+    except AnalysisError as exc:
+        raise UserError(str(exc))
+
+
+def _new_match_line(args, sim):
+    if getattr(args, "computer_side", None) is None:
+        return "new length=%d variant=%s" % (args.length, sim.series.key)
+    from ..board.computer import computer_name
+
+    gnu = computer_name(args.level)
+    return json.dumps({"cmd": "new", "length": args.length, "variant": sim.series.key,
+                       "names": ["You", gnu] if args.computer_side else [gnu, "You"]})
 
 
 def _where_led(point):
@@ -442,13 +496,23 @@ def run_interactive(args, simmod):
     sim = _make_sim(simmod, args)
     server = web_for_sim(sim, args) if args.web else None
     out = sys.stdout
+    computer = _computer_at(sim, args)
     sim.run_ms(100)
     out.write("The firmware runs on the virtual board (flash: %s). Type help for the commands.\n" % sim.flash_dir)
-    out.write("Start a match with:  send new length=3%s\n" % ("" if args.variant == "standard" else " variant=" + args.variant))
+    if computer is not None:
+        sim.serial.send(_new_match_line(args, sim))
+        sim.run_ms(100)
+        out.write("GNU Backgammon (%s) plays %s: press %s roll for the opening roll; when it is its turn the "
+                  "LEDs show its play, move its checkers as lit (`move FROM TO`)\n" % (
+                      args.level, args.computer, "black" if args.computer_side == 0 else "white"))
+    else:
+        out.write("Start a match with:  send new length=3%s\n" % ("" if args.variant == "standard" else " variant=" + args.variant))
     try:
         prompt(sim, sys.stdin.readline, out, args.pixels, interactive=sys.stdin.isatty())
     finally:
         journal = sim.journal_path()
+        if computer is not None:
+            computer.close()
         if server is not None:
             server.stop()
         sim.close()
@@ -527,6 +591,11 @@ def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
                 out.write("  green LEDs (may go): %s\n" % ", ".join(map(_where_led, lit)))
             if red:
                 out.write("  red LEDs (illegal): %s\n" % ", ".join(map(_where_led, red)))
+        gnu = [(word, simmod.lit_points(sim.board, colour)) for word, colour in (
+            ("to move", "GNU_FROM"), ("to", "GNU_TO"), ("hit", "GNU_HIT"))]
+        if any(points for _, points in gnu):
+            out.write("  GNU's play on the LEDs: %s\n" % "; ".join(
+                "%s %s" % (word, ", ".join(map(_where_led, points))) for word, points in gnu if points))
         rows = [r for r in sim.oled_rows() if r]
         out.write("  OLED: %s\n" % " / ".join(rows))
 

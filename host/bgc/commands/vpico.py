@@ -31,6 +31,9 @@ def register(subparsers):
     mode.add_argument("--demo", action="store_true", help="board: two automated players play a match")
     mode.add_argument("--chouette", action="store_true",
                       help="board: automated players play a chouette evening (docs/chouette.md)")
+    p.add_argument("--computer", metavar="SIDE", default=None,
+                   help="demo: that side (white or black) is GNU Backgammon's, played by `bgc play` on the port: "
+                        "the automated players play the other side and move the computer's checkers as lit")
     p.add_argument("--seed", type=int, default=1, help="board: seed of the sensors' noise, the dice and the "
                    "players (default 1)")
     p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
@@ -78,6 +81,15 @@ def run(args):
     from ..logs import files
 
     _check_paths(args)
+    if args.computer is not None:
+        from ..board.computer import read_side
+
+        try:
+            read_side(args.computer)
+        except ValueError as exc:
+            raise UserError(str(exc))
+        if not (args.board and args.demo):
+            raise UserError("--computer is for the automated players: bgc vpico --board --demo --computer black")
     if not args.board and (args.demo or args.chouette or args.web):
         raise UserError("--demo, --chouette and --web play on the virtual board: add --board")
     # (a --flash folder made for this run is gone again if it stops before anything is written in it)
@@ -272,8 +284,18 @@ def _play(sim, args, out, stop, chouette):
         players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
         sim.serial.send("chouette names=" + ",".join(EVENING_NAMES))
     else:
-        players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say)
-        sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
+        side = None
+        if args.computer is not None:
+            from ..board.computer import read_side
+
+            side = read_side(args.computer)
+        players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say, computer=side)
+        if side is None:  # against the computer, `bgc play` starts the match over the port
+            sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
+        else:
+            out.write("the automated players wait for `bgc play --port %s --computer %s`\n" % (
+                args.link or sim.pico.port, args.computer.lower()))
+            out.flush()
     while not players.finished and not stop.is_set():
         sim.step()
     if players.finished:

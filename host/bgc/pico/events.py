@@ -23,6 +23,8 @@ def describe(ev, status):
     if kind == "roll":
         d = ev.get("dice") or [0, 0]
         return "%s rolls %d-%d" % (who(), d[0], d[1])
+    if kind == "gnu":
+        return "%s (GNU Backgammon) plays %s: move its checkers as the LEDs show" % (who(), ev.get("move") or "nothing")
     if kind == "play":
         return "%s plays %s%s" % (who(), ev.get("move") or "(no move)", " (accepted illegal play)" if ev.get("condoned") else "")
     if kind == "cube":

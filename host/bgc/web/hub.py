@@ -7,7 +7,7 @@ import threading
 from ..pico.events import describe
 from ..rules.engine import colour_counts
 
-LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint")
+LED_CODES = ("off", "legal", "lifted", "illegal", "turn", "hint", "gnu_from", "gnu_to", "gnu_hit", "gnu_off")
 
 
 def counts_from_status(status, variant=None):

@@ -29,7 +29,10 @@ LED_KEY = (
     ("ILLEGAL", "r", "bold red", "illegal"),
     ("TURN", "a", "bold dark_orange", "to act"),
     ("HINT", "p", "bold magenta", "press a button"),
-    ("WHITE", "w", "bold white", "other"),
+    ("WHITE", "w", "bold white", "GNU bears off"),
+    ("GNU_FROM", "c", "bold cyan", "GNU's checker"),
+    ("GNU_TO", "y", "bold yellow", "GNU's checker to"),
+    ("GNU_HIT", "k", "bold deep_pink2", "GNU hits"),
 )
 LED_LETTER = {name: (letter, style) for name, letter, style, _ in LED_KEY}
 WHITE_STYLE = "bold black on bright_white"

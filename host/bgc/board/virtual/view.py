@@ -11,9 +11,10 @@ BLACK_BAR_CELLS = (124, 125, 126, 127)
 
 # The game's LED colours (drivers/leds.py) by name, for reading the chain back.
 LED_COLOURS = {"LEGAL": (0, 255, 0), "LIFTED": (0, 96, 255), "ILLEGAL": (255, 0, 0),
-               "TURN": (255, 160, 0), "HINT": (160, 0, 255), "WHITE": (255, 255, 255)}
+               "TURN": (255, 160, 0), "HINT": (160, 0, 255), "WHITE": (255, 255, 255),
+               "GNU_FROM": (0, 255, 255), "GNU_TO": (255, 255, 0), "GNU_HIT": (255, 0, 128)}
 LED_WORDS = {"LEGAL": "green", "LIFTED": "blue", "ILLEGAL": "red", "TURN": "amber", "HINT": "purple",
-             "WHITE": "white", "OFF": "off"}
+             "WHITE": "white", "OFF": "off", "GNU_FROM": "cyan", "GNU_TO": "yellow", "GNU_HIT": "pink"}
 LED_STATUS_WHITE = 26
 LED_STATUS_BLACK = 27
 LED_BAR_WHITE = 24
