@@ -55,7 +55,6 @@ BLOCK = 4096
 BLOCKS = 352  # the littlefs partition of a 2 MB Pico (bgc.pico.vpico.FLASH_BYTES)
 GC_BLOCK = 16  # bytes in a MicroPython heap block (4 words on a 32-bit port): mem_info counts these
 MATCH_LIMIT_MS = 90 * 60 * 1000  # a 1-point match still going after 90 minutes of play is stuck
-EVENING_MATCHES = 42  # enough for evening_plan to play every variant once
 LOW_PART = 10  # "Flash low" before the last tenth goes (issue 22)
 
 
@@ -289,6 +288,19 @@ def evening_plan(matches, chouettes=2):
     for k in range(chouettes):
         plan.insert((k + 1) * matches // (chouettes + 1), "chouette")
     return plan[:matches]
+
+
+def matches_for_every_ruleset(chouettes=2):
+    """The fewest matches whose evening_plan plays every ruleset once (two variants in three
+    slots, the standard game between them, and the chouettes): 42 with 27 rulesets, more as games
+    are added."""
+    n = len(VARIANTS) + chouettes
+    while not set(VARIANTS) <= set(evening_plan(n, chouettes)):
+        n += 1
+    return n
+
+
+EVENING_MATCHES = matches_for_every_ruleset()
 
 
 class Evening:
