@@ -43,10 +43,12 @@ CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrule
 # dropped while no side is the computer's
 COMPUTER = "computer"
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
-# the fixed-dice variants; dropped when no variant match is in play, so an evening of variants
+# the fixed-dice variants, a match of games in turn (Tavli), a ruleset's settings, the search's
+# codes the variants share; dropped when no variant match is in play, so an evening of variants
 # does not keep every one it played (issue 22). The standard game and Nackgammon need none.
 VARIANT_CODE = "bgrules.variants."
-VARIANT_SHARED = ("bgrules.variants", "bgrules.turn_parts", "companion.parts_board", "companion.variant_dice")
+VARIANT_SHARED = ("bgrules.variants", "bgrules.turn_parts", "companion.parts_board", "companion.variant_dice",
+                  "bgrules.match_series", "bgrules.rules_settings", "companion.games_in_turn", "bgrules.turn_codes")
 
 
 class OpeningDice:
