@@ -10,6 +10,7 @@ import time
 from bgrules.chouette import signed
 
 from ..errors import UserError
+from ..pico.events import read_events
 
 REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
          "partner": ("partner",), "cdouble": ("cube",), "boxdouble": ("cube",),
@@ -111,17 +112,9 @@ def talk(ser, command, timeout=3.0):
         chunk = ser.read(4096)
         if not chunk:
             continue
-        buf += chunk
-        while b"\n" in buf:
-            raw, buf = buf.split(b"\n", 1)
-            text = raw.decode("utf-8", "replace").strip()
-            if not text.startswith("{"):
-                continue
-            try:
-                ev = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(ev, dict) and (ev.get("ev") in want or ev.get("ev") == "error"):
+        found, buf = read_events(buf + chunk)
+        for _, ev in found:
+            if ev["ev"] in want or ev["ev"] == "error":
                 return ev
     return None
 

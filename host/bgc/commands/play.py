@@ -44,7 +44,7 @@ def run(args):
     from ..logs.analysis import AnalysisError
     from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
     from ..pico import device
-    from ..pico.events import describe
+    from ..pico.events import describe, read_events
     from .watch import _open, _wait_back
 
     try:
@@ -109,18 +109,8 @@ def run(args):
                     return 1
                 continue
             silent_since = time.monotonic()
-            buf += chunk
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                text = raw.decode("utf-8", "replace").strip()
-                if not text.startswith("{"):
-                    continue
-                try:
-                    ev = json.loads(text)
-                except ValueError:
-                    continue
-                if not isinstance(ev, dict) or "ev" not in ev:
-                    continue
+            found, buf = read_events(buf + chunk)
+            for _, ev in found:
                 kind = ev["ev"]
                 if kind == "status":
                     status = ev

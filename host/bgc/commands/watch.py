@@ -7,7 +7,6 @@ last message. On connecting, bgc asks for a status (``{"cmd": "status"}``). When
 unplugged, watch says so and waits for it to come back, then carries on.
 """
 
-import json
 import os
 import sys
 import time
@@ -15,7 +14,7 @@ import time
 from bgrules.chouette import signed
 
 from ..errors import UserError, shown
-from ..pico.events import describe
+from ..pico.events import describe, read_events
 
 RETRY = 0.3
 
@@ -195,18 +194,8 @@ def run(args):
                     return 1
                 continue
             silent_since = time.monotonic()
-            buf += chunk
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                text = raw.decode("utf-8", "replace").strip()
-                if not text.startswith("{"):
-                    continue  # REPL noise, tracebacks, other prints
-                try:
-                    ev = json.loads(text)
-                except ValueError:
-                    continue
-                if not isinstance(ev, dict) or "ev" not in ev:
-                    continue
+            found, buf = read_events(buf + chunk)
+            for text, ev in found:
                 events += 1
                 if hub is not None:
                     hub.feed(ev)

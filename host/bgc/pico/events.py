@@ -6,6 +6,25 @@ import json
 from bgrules.chouette import signed
 
 
+def read_events(buf):
+    """The whole event lines in ``buf`` (bytes read from a board) as [(text, event)], and the
+    bytes after the last newline, kept for the next read. Lines that are not an event (REPL
+    noise, tracebacks, other prints) are skipped."""
+    found = []
+    while b"\n" in buf:
+        raw, buf = buf.split(b"\n", 1)
+        text = raw.decode("utf-8", "replace").strip()
+        if not text.startswith("{"):
+            continue
+        try:
+            ev = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(ev, dict) and "ev" in ev:
+            found.append((text, ev))
+    return found, buf
+
+
 def describe(ev, status):
     names = (status or {}).get("names") or ["White", "Black"]
 
