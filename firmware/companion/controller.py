@@ -48,6 +48,8 @@ COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 N_LEDS = 28
 LED_STATUS = (26, 27)  # white's, black's status LED
 
+# the set-up screen's title for why the board must be set (the start, a set position, a resume)
+BOARD_TITLES = {"start": "Set up: start", "setup": "Set up: position"}
 BUZZ_MS = 150
 BLINK_MS = 300
 
@@ -136,12 +138,12 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             f["line"] = line[:60]
         self.emit("error", f)
 
-    def open_journal(self, rec):
-        """A new match's journal opened with ``rec`` (companion.flash_room); an error text when
-        the write failed."""
+    def open_journal(self, rec, then=None):
+        """A new match's journal opened with ``rec`` (and ``then``: companion.flash_room); an
+        error text when the write failed."""
         from companion import flash_room
 
-        return flash_room.open_journal(self, rec)
+        return flash_room.open_journal(self, rec, then)
 
     def write_record(self, record, journal=None, name=None):
         """Journal ``record`` (in ``journal``, default the match's). When the flash is full,
@@ -565,7 +567,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         elif self.chouette is not None and ph != "board":
             screen = _cs().screen(self)
         elif ph == "board":
-            screen = display.board("Set up: start" if self.board_reason == "start" else "Resume: check", self.msg,
+            screen = display.board(BOARD_TITLES.get(self.board_reason, "Resume: check"), self.msg,
                                    self.hint, self.note_line)
         else:
             screen = display.game(m, self.msg, self.hint)
