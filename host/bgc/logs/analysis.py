@@ -662,6 +662,12 @@ def check_analysable(log):
         raise NoAnalysis("no analysis for this game: %s has no GNU Backgammon net\nhint: GNU Backgammon analyses "
                          "%s only (docs/user-guide.md says why); `bgc export -f text` shows the game"
                          % (variant, " and ".join(ANALYSABLE)))
+    if any(g.setup is not None for g in log.games):
+        # a .mat cannot hold a set position, and PyPI gnubg's SGF reader (``load match``) crashes
+        # (LoadCollection, gnubg 1.08 wheel): neither carries this match into the engine
+        raise NoAnalysis("no analysis for a match from a set position yet: the engine imports a .mat, which starts "
+                         "every game at the opening\nhint: `bgc export -f sgf` and GNU Backgammon's own analysis "
+                         "(gnubg: load match FILE.sgf, analyse match)")
     if not any(g.moves for g in log.games):
         raise NoAnalysis("nothing to analyse: no play was made before %s\nhint: a journal holds plays once a game "
                          "has started on the board" % ("the damage" if log.problem else "the journal ends"))
@@ -688,15 +694,20 @@ def _result(log, ply, variant, chosen, th, games, warnings=(), stats=None):
     }
 
 
+def engine_input(log):
+    """(text, warnings): the match as the engine imports it (a .mat)."""
+    from .export_mat import mat_text
+
+    return mat_text(log)
+
+
 def analyse(log, ply=0, mat=None, nets="auto", progress=None):
     """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
     ``nets`` as choose_nets() takes it; ``progress(game index)`` called as each game is done."""
-    from .export_mat import mat_text
-
     variant = check_analysable(log)
     warnings = []
     if mat is None:
-        mat, warnings = mat_text(log)
+        mat, warnings = engine_input(log)
     chosen = choose_nets(nets)
     sgf, cube_eqs, out = run_engine(mat, _settings_for(log, ply, chosen), nets=chosen, progress=progress)
     games = analyse_sgf(sgf, cube_eqs)
@@ -738,7 +749,6 @@ class MatchAnalysis:
     def update(self, text, source="live"):
         """The analysis (analyse()'s dict, without the SGF and GNU Backgammon's statistics) of
         the match in journal ``text``, the engine asked only for what is new."""
-        from .export_mat import mat_text
         from .journals import replay_text
 
         if not text.startswith(self.text):  # another match
@@ -751,7 +761,7 @@ class MatchAnalysis:
                   for k, a in enumerate(x for x in g.actions if x["a"] in RECORD_ACTIONS)]
         missing = [(place, a) for place, a in places if place not in self.records]
         self.engine_records = 0
-        mat, warnings = mat_text(log)
+        mat, warnings = engine_input(log)
         if len(missing) >= self.WHOLE_MATCH_FROM or not self.thresholds:
             result = analyse(log, self.ply, mat=mat, nets=self.nets)
             self.thresholds = result["thresholds"]
@@ -768,7 +778,7 @@ class MatchAnalysis:
         if missing:
             lines = text.splitlines(True)
             prefixes = [replay_text("".join(lines[:a["line"]]), source) for _, a in missing]
-            jobs = [(mat_text(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
+            jobs = [(engine_input(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
                     for p, (_, a) in zip(prefixes, missing)]
             results, _ = run_engine_jobs(jobs, _settings_for(log, self.ply, chosen), nets=chosen)
             for ((gi, k), _), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
