@@ -124,6 +124,11 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
         self.gnu_side = None
         self.gnu = None
+        # the PC's presence (phase_computer.tick): when its last `gnu` line came, when the board
+        # began to wait for it, and whether the board says "Computer offline"
+        self.gnu_heard = None
+        self.gnu_wait = None
+        self.gnu_offline = False
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -396,7 +401,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.blink = not self.blink
             self.next_blink = now + BLINK_MS
             self.render()
-        if self.gnu is not None:
+        if self.gnu_side is not None:
             _pc().tick(self, now)
 
     def on_button(self, button, kind, now):
@@ -417,7 +422,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
-        if player == self.gnu_side and _pc().button(self, ph):
+        if self.gnu_side is not None and _pc().button(self, ph, player):
             return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)

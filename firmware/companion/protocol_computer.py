@@ -3,7 +3,7 @@
 
 from companion.protocol_args import ProtocolError, typed_value as _value
 
-ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play")
+ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "here")
 KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",)}
 
 
