@@ -119,6 +119,7 @@ def play(args, new_cmd, new_text):
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
+    args.web = False  # (watch._wait_back reopens the port as `bgc watch` does: no view events)
     link = {"ser": _open(port)}
     lock = threading.Lock()
     stop = threading.Event()
