@@ -99,9 +99,10 @@ def _declined(log, person):
     return most
 
 
-def play(args, new_cmd, new_text):
+def play(args, new_cmd, new_text, setup=False):
     """Play against GNU Backgammon on the board at --port; ``new_cmd`` (a `new` command, without
-    the names) starts the match when none is in progress on the board."""
+    the names) starts the match when none is in progress on the board. ``setup``: the match is
+    bgc setup's, started even over a match in progress when its ``force`` says so."""
     import serial
 
     from ..board.computer import Computer, computer_name, read_side
@@ -197,7 +198,12 @@ def play(args, new_cmd, new_text):
                         if beat is None:
                             beat = threading.Thread(target=heartbeat, daemon=True)
                             beat.start()
-                        if ev.get("match") and ev.get("phase") not in ("setup", "matchover"):
+                        busy = ev.get("match") and ev.get("phase") not in ("setup", "matchover")
+                        if busy and setup and not new_cmd.get("force"):
+                            raise UserError("a match is in progress on the board (%s)\nhint: bgc play goes on with it; "
+                                            "bgc setup --force starts the position anyway (that match stays in its "
+                                            "journal)" % " vs ".join(ev.get("names") or []))
+                        if busy and not setup:
                             comp, side, level = _resume(ev, port, side, level, link, reopen, args)
                             status, buf, asked = None, b"", time.monotonic() - 3  # ask the restarted board
                             break
@@ -210,7 +216,7 @@ def play(args, new_cmd, new_text):
                             names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
                             print("GNU Backgammon (%s) plays %s on the board on %s" % (
                                 level, ("white", "black")[side], port), flush=True)
-                            send(json.dumps(dict(new_cmd, names=names)))
+                            send(json.dumps(dict(new_cmd, names=new_cmd.get("names") or names)))
                             print(new_text, flush=True)
                             continue
                 elif kind not in ("view", "board"):
