@@ -158,3 +158,65 @@ def test_bgc_replay_and_text_say_where_the_game_starts_and_mat_is_refused(tmp_pa
     assert not (tmp_path / "m0001.mat").exists()
     log = journals.load(str(path))
     assert log.games[0].setup["pos"].id() == POS and log.games[0].score == [2, 3]
+
+
+@needs_engine
+def test_bgc_setup_against_the_computer_on_the_virtual_pico_board_ends_and_exports_from_the_position(tmp_path, capsys):
+    """`bgc setup POSITION_ID MATCH_ID --computer black` with `bgc vpico --board --demo` (its hands set
+    the checkers out as the board lights them, play the person's side and move the computer's
+    checkers): the match ends, the journal starts with the position, and its SGF, written as GNU
+    Backgammon writes a game set up with `set board`, is read back by the gnubg program with every
+    position the same."""
+    from bgc.rules import gnubg_ref
+
+    # a 3-point match at 1-1, the cube on 2 White owns, Black to roll in a bear-off race (GNU
+    # Backgammon's IDs for it)
+    ids = gnubg_boards([["new match 3", "set score 1 1", "set cube value 2", "set cube owner 0",
+                         "set turn 1", "set board 2+4OAADb7g4AAA"]])[0]
+    link = str(tmp_path / "pico")
+    flash = str(tmp_path / "flash")
+    board = subprocess.Popen([sys.executable, "-m", "bgc", "vpico", "--board", "--demo", "--computer", "black",
+                              "--link", link, "--flash", flash, "--seed", "2"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        said = []
+        for line in board.stdout:
+            said.append(line)
+            if "the automated players wait for `bgc play" in line:
+                break
+        assert said and "wait for `bgc play" in said[-1], "".join(said)
+        import threading
+
+        threading.Thread(target=board.stdout.read, daemon=True).start()
+        status = cli.main(["setup", ids["pos"], ids["match"], "--port", link, "--computer", "black", "--wait", "180"])
+        out, err = capsys.readouterr()
+        assert status == 0, out + err
+        assert "score You 1, gnubg (expert) 1" in out and "match over:" in out
+    finally:
+        board.terminate()
+        try:
+            board.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            board.kill()
+    jdir = os.path.join(flash, "journal")
+    path = os.path.join(jdir, sorted(n for n in os.listdir(jdir) if n.endswith(".jnl"))[-1])
+    log = journals.load(path)
+    assert log.problem is None and log.complete
+    g = log.games[0]
+    assert g.setup["pos"].id() == ids["pos"] and g.setup["mid"] == ids["match"] and g.score == [1, 1]
+    first = g.moves[0]
+    assert first["start"].id() == ids["pos"] and first["p"] == 1
+    for a in g.moves:
+        legal = gnubg_ref.reference_results(a["start"].id(), a["dice"][0], a["dice"][1])
+        assert a["final"].id() in legal or (not legal and a["final"] == a["start"]), a["notation"]
+    if export.find_gnubg() is None:
+        pytest.skip("the gnubg program is not installed: the SGF is not read back")
+    assert cli.main(["export", path, "--format", "sgf", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    sgf = str(tmp_path / (os.path.basename(path)[:-4] + ".sgf"))
+    text = open(sgf).read()
+    assert ";PL[B]AE[a:y]AW" in text and ";CV[2]" in text and ";CP[w]" in text
+    d = export.gnubg_read([sgf])[0]
+    assert export.gnubg_warnings(d["output"]) == []
+    checked, diffs = export.compare(log, d["match"], d["walks"])
+    assert diffs == [] and checked["moves"] == len(g.moves)
