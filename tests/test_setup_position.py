@@ -220,3 +220,40 @@ def test_bgc_setup_against_the_computer_on_the_virtual_pico_board_ends_and_expor
     assert export.gnubg_warnings(d["output"]) == []
     checked, diffs = export.compare(log, d["match"], d["walks"])
     assert diffs == [] and checked["moves"] == len(g.moves)
+
+
+def _race_journal(tmp_path):
+    """A journal from a set position: a 3-point match at 1-1, the cube on 2 owned by Black, White
+    (You) to roll in a bear-off race; four plays."""
+    from bgc.rules.notation_read import apply_moves
+    from companion import journal, recovery
+
+    records = [journal.settings_record(3, names=("You", "gnubg (expert)")),
+               {"a": "setup", "pos": "2+4OAADb7g4AAA", "mid": "EQFgABAACAAE"}]
+    pos = Position.from_id("2+4OAADb7g4AAA")
+    for p, dice, move in ((0, (6, 5), "6/off 5/off"), (1, (4, 3), "4/off 3/off"), (0, (2, 1), "2/off 1/off"),
+                          (1, (6, 6), "6/off(3) 5/off")):
+        final = apply_moves(pos, move)
+        records += [{"a": "roll", "p": p, "dice": list(dice)}, {"a": "play", "p": p, "move": move, "pos": final.id()}]
+        pos = final.swapped()
+    recovery.replay(records)  # every record fits
+    path = tmp_path / "m0001.jnl"
+    path.write_text("".join(journal.encode(r) for r in records))
+    return str(path)
+
+
+@needs_engine
+def test_bgc_analyze_starts_from_the_set_position_with_its_cube(tmp_path):
+    """The engine is given the position and the cube the Match ID says (GNU Backgammon's `set
+    matchid`, `set board`), not the opening: each play is analysed from the position it was made
+    in, and the cube decisions with the cube on 2 that Black owns."""
+    log = journals.load(_race_journal(tmp_path))
+    result = analysis.analyse(log)
+    records = result["games"][0]["records"]
+    moves = [r for r in records if r["kind"] == "move"]
+    assert len(moves) == 4
+    assert moves[0]["position"] == "2+4OAADb7g4AAA" and moves[0]["player"] == 0
+    assert [m["position"] for m in moves] == [a["start"].id() for a in log.games[0].moves]
+    assert all((r["cube_value"], r["cube_owner"]) == (2, 1) for r in records)
+    # 6-5 from there: bearing off two checkers is the best play (from the opening, 6/off could not be played)
+    assert moves[0]["best"] == "6/off 5/off" and moves[0]["loss"] == 0.0
