@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from companion.phase_computer import OFFLINE_MS
+from companion.phase_computer import OFFLINE_MS, offline
 from companion_helpers import Harness, ROLL_W, ROLL_B, CUBE_W
 
 
@@ -34,10 +34,10 @@ def test_the_board_says_computer_offline_after_the_timeout_and_is_back_with_the_
     h = computer_to_roll(tmp_path)
     at(h, 0)  # the board starts to wait for the computer's roll
     at(h, OFFLINE_MS - 10)
-    assert not h.c.gnu_offline and "offline" not in " ".join(h.c.fx.screen)
+    assert not offline(h.c) and "offline" not in " ".join(h.c.fx.screen)
     h.clear()
     at(h, 10)
-    assert h.c.gnu_offline and "Computer offline" in " ".join(h.c.fx.screen)
+    assert offline(h.c) and "Computer offline" in " ".join(h.c.fx.screen)
     assert h.events("status")[-1]["offline"] is True
     # nothing goes on while the PC is away: every button is refused with the reason
     h.press(ROLL_W)
@@ -45,7 +45,7 @@ def test_the_board_says_computer_offline_after_the_timeout_and_is_back_with_the_
     h.press(ROLL_B)
     assert h.c.phase == "roll" and h.c.match.dice == (0, 0) and h.c.msg == "Computer offline"
     h.line("gnu roll")
-    assert not h.c.gnu_offline and h.c.phase == "moving" and h.c.match.on_roll == 1
+    assert not offline(h.c) and h.c.phase == "moving" and h.c.match.on_roll == 1
     assert "offline" not in h.events("status")[-1]
 
 
@@ -55,7 +55,7 @@ def test_the_heartbeat_keeps_the_board_online_while_the_engine_thinks(tmp_path):
     for _ in range(20):  # twenty seconds of thinking at a deep level, heard every second
         at(h, 1000)
         h.line("gnu here")
-    assert not h.c.gnu_offline and h.c.phase == "roll"
+    assert not offline(h.c) and h.c.phase == "roll"
 
 
 def test_the_persons_turn_does_not_wait_for_the_pc(tmp_path):
@@ -67,7 +67,7 @@ def test_the_persons_turn_does_not_wait_for_the_pc(tmp_path):
     assert h.c.phase == "roll" and h.c.match.on_roll == 0
     at(h, 0)
     at(h, 60000)  # the person thinks a minute: the PC is not needed
-    assert not h.c.gnu_offline
+    assert not offline(h.c)
 
 
 def _play(h, notation):
@@ -79,6 +79,7 @@ def _play(h, notation):
 UPY = r"""
 import json
 from companion.controller import Companion, ROLL_W, ROLL_B, SHORT
+from companion.phase_computer import offline
 from companion.store import Store
 from virtual.frames import ideal_frame
 
@@ -114,16 +115,16 @@ c.on_line("new length=3 force=1", 110)
 c.on_frame(ideal_frame(W, B), 140)
 c.on_line("gnu side=0", 150)
 c.on_button(ROLL_B, SHORT, 400)
-print("opening", c.phase, c.match.on_roll, c.gnu_offline)
+print("opening", c.phase, c.match.on_roll, offline(c))
 c.tick(400)
 c.tick(5399)
-print("4999", c.gnu_offline)
+print("4999", offline(c))
 c.tick(5400)
-print("5000", c.gnu_offline, " ".join(" ".join(c.fx.screen).split()))
+print("5000", offline(c), " ".join(" ".join(c.fx.screen).split()))
 c.on_button(ROLL_B, SHORT, 5500)
 print("pressed", c.phase, c.msg)
 c.on_line("gnu here", 5600)
-print("back", c.gnu_offline, c.msg)
+print("back", offline(c), c.msg)
 """
 
 

@@ -48,8 +48,6 @@ COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 N_LEDS = 28
 LED_STATUS = (26, 27)  # white's, black's status LED
 
-# the set-up screen's title for why the board must be set (the start, a set position, a resume)
-BOARD_TITLES = {"start": "Set up: start", "setup": "Set up: position"}
 BUZZ_MS = 150
 BLINK_MS = 300
 
@@ -124,11 +122,6 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
         self.gnu_side = None
         self.gnu = None
-        # the PC's presence (phase_computer.tick): when its last `gnu` line came, when the board
-        # began to wait for it, and whether the board says "Computer offline"
-        self.gnu_heard = None
-        self.gnu_wait = None
-        self.gnu_offline = False
 
     # --- output helpers ---------------------------------------------------------------------
 
@@ -572,7 +565,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         elif self.chouette is not None and ph != "board":
             screen = _cs().screen(self)
         elif ph == "board":
-            screen = display.board(BOARD_TITLES.get(self.board_reason, "Resume: check"), self.msg,
+            r = self.board_reason
+            screen = display.board("Set up: start" if r == "start" else "Set up: position" if r == "setup" else
+                                   "Resume: check", self.msg,
                                    self.hint, self.note_line)
         else:
             screen = display.game(m, self.msg, self.hint)

@@ -38,12 +38,28 @@ PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.
 OFFLINE_MS = 5000
 
 
+def _link(c):
+    """The PC's presence, kept on the Companion ``c`` from the first `gnu` line (not at boot: a
+    board that never plays the computer holds none of it): [when the last `gnu` line came, when the
+    board began to wait for the PC (None: not waiting), whether it says "Computer offline"]."""
+    link = getattr(c, "gnu_link", None)
+    if link is None:
+        link = c.gnu_link = [None, None, False]
+    return link
+
+
+def offline(c):
+    """Whether the board says "Computer offline"."""
+    return _link(c)[2]
+
+
 def command(c, args, line):
     do = args["do"]
     m = c.match
-    c.gnu_heard = c.now  # the PC is there (companion.commands set the time of this line)
-    if c.gnu_offline:
-        c.gnu_offline = False
+    link = _link(c)
+    link[0] = c.now  # the PC is there (companion.commands set the time of this line)
+    if link[2]:
+        link[2] = False
         c.say("Computer back")
         c.hint = c._hint()
         c.status()
@@ -118,14 +134,14 @@ def status_fields(c, f):
     """The `status` event's fields of a match against the computer (controller.status)."""
     f["computer"] = c.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
     f["gnu"] = c.gnu.text if c.gnu is not None else ""
-    if c.gnu_offline:
+    if offline(c):
         f["offline"] = True  # the board waits for the PC and has not heard it for OFFLINE_MS
 
 
 def button(c, ph, player):
     """A press in a match against the computer (True: the press is refused): the PC decides for
     its side, and nothing goes on while the PC is away."""
-    if c.gnu_offline:
+    if offline(c):
         c.say("Computer offline")
         return True
     if player == c.gnu_side and ph in DECIDES:
@@ -156,17 +172,19 @@ def tick(c, now):
     if g is not None and g.due is not None and now - g.due >= 0:
         borne_off(c)
         c.render()
+    link = _link(c)
     if not waits(c):
-        c.gnu_wait = None
+        link[1] = None
         return
-    if c.gnu_wait is None:
-        c.gnu_wait = now
-    if c.gnu_offline:
+    if link[1] is None:
+        link[1] = now
+    if link[2]:
         return
-    last = c.gnu_wait if c.gnu_heard is None or c.gnu_wait - c.gnu_heard > 0 else c.gnu_heard
+    heard = link[0]
+    last = link[1] if heard is None or link[1] - heard > 0 else heard
     if now - last >= OFFLINE_MS:
         # nothing is lost: every action is journaled; `bgc play` started again goes on from here
-        c.gnu_offline = True
+        link[2] = True
         c.say("Computer offline")
         c.hint = "Start bgc play\non the PC again"
         c.status()
