@@ -88,7 +88,7 @@ def test_the_board_says_computer_offline_and_the_match_goes_on_when_bgc_play_is_
         # it waits for the computer's decision, and said so no sooner than the timeout
         assert st["phase"] in ("roll", "moving", "doubled", "resign")
         assert time.monotonic() - gone >= 5.0
-        status = cli.main(["play", "--port", link, "--wait", "180"])
+        status = cli.main(["play", "--port", link, "--computer", "black", "--wait", "180"])
         out, err = capsys.readouterr()
         assert status == 0, out + err
         assert "reading it from the board's journal" in out and "gnubg (expert)" in out

@@ -10,8 +10,9 @@ waits for the computer and hears nothing says "Computer offline" (companion.phas
 
 A match already in progress on the board goes on (after the PC was away, say): the match is read
 from the board's journal, copied as `bgc pull` copies it (the firmware is interrupted, then
-restarted, and resumes the match from the same journal), so the side and level GNU Backgammon
-plays, the session's rules and the resignations already declined are the journal's.
+restarted, and resumes the match from the same journal): the side GNU Backgammon plays is checked
+against it, and its level (unless --level says another), the session's rules and the resignations
+already declined are the journal's.
 """
 
 import json
@@ -32,7 +33,7 @@ def register(subparsers):
                     "companion firmware, or `bgc vpico --board`): the PC decides the computer's plays and "
                     "cube actions, the board shows them and you move its checkers (docs/player-guide.md). "
                     "A match in progress on the board goes on where it stands, read from the board's journal.")
-    add_play_arguments(p)
+    add_play_arguments(p, required=True)
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
     p.set_defaults(func=run)
 
@@ -40,7 +41,7 @@ def register(subparsers):
 def add_play_arguments(p, required=False):
     p.add_argument("--port", help="serial port of the board (default: the only Pico plugged in)")
     p.add_argument("--computer", metavar="SIDE", required=required,
-                   help="the side GNU Backgammon plays: white or black (a match in progress: the journal's)")
+                   help="the side GNU Backgammon plays: white or black (a match in progress: checked against its journal)")
     p.add_argument("--level", default=None,
                    help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
