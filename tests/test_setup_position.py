@@ -257,3 +257,37 @@ def test_bgc_analyze_starts_from_the_set_position_with_its_cube(tmp_path):
     assert all((r["cube_value"], r["cube_owner"]) == (2, 1) for r in records)
     # 6-5 from there: bearing off two checkers is the best play (from the opening, 6/off could not be played)
     assert moves[0]["best"] == "6/off 5/off" and moves[0]["loss"] == 0.0
+
+
+def test_bgc_setup_for_two_people_on_the_virtual_pico_board(tmp_path, capsys):
+    """`bgc setup POSITION_ID MATCH_ID --names Ann,Bob` on `bgc vpico --board`: the board takes the
+    match and waits for the position (the points to fix lit); a second `bgc setup` does not throw
+    away the match in progress unless --force says so."""
+    import threading
+
+    from test_computer_offline import board_status
+
+    link = str(tmp_path / "pico")
+    board = subprocess.Popen([sys.executable, "-m", "bgc", "vpico", "--board", "--link", link,
+                              "--flash", str(tmp_path / "flash")],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for line in board.stdout:
+            if "The firmware runs on the virtual board behind" in line:
+                break
+        threading.Thread(target=board.stdout.read, daemon=True).start()
+        assert cli.main(["setup", POS, MID, "--port", link, "--names", "Ann,Bob", "--wait", "60"]) == 0
+        out = capsys.readouterr().out
+        assert "5-point match, score Ann 2, Bob 3" in out and "the board starts the match from the position" in out
+        st = board_status(link, lambda ev: ev.get("match") is not None)
+        assert (st["phase"], st["match"], st["pos"], st["names"]) == ("board", MID, POS, ["Ann", "Bob"])
+        assert st["msg"] == "Ann: 1 extra on 24"
+        assert cli.main(["setup", "4HPwATDgc/ABMA", "--port", link, "--wait", "60"]) == 2
+        assert "a match is in progress on the board" in capsys.readouterr().err
+        assert board_status(link, lambda ev: True)["match"] == MID  # untouched
+    finally:
+        board.terminate()
+        try:
+            board.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            board.kill()

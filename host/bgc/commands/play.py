@@ -258,10 +258,9 @@ def _resume(ev, port, side, level, link, reopen, args):
     from ..board.computer import Computer
 
     print("a match is in progress on the board: reading it from the board's journal", flush=True)
-    with_lock = link["ser"]
-    link["ser"] = None
+    ser, link["ser"] = link["ser"], None  # (the heartbeat's lines wait: the port is the copy's now)
     try:
-        with_lock.close()
+        ser.close()
     except Exception:
         pass
     log = read_board_journal(port, ev.get("journal") or "")
