@@ -1,6 +1,7 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
     bgc play [--port P] --computer white|black [--level L] [--length N]
+    bgc play ... --length 0 [--games N] [--beavers N] [--no-jacoby]    a money session
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
 Backgammon names it); the board shows its plays on the LEDs and the OLED, the person moves its
@@ -32,6 +33,11 @@ def register(subparsers):
                    help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
+    p.add_argument("--games", type=int, default=0, metavar="N",
+                   help="a money session (--length 0) ends after N games (default 0: when you stop it with Ctrl-C)")
+    from .sim import add_money_arguments
+
+    add_money_arguments(p)
     p.add_argument("--wait", type=float, metavar="SECONDS",
                    help="give up when the board is away or silent this long (default: wait for ever)")
     p.set_defaults(func=run)
@@ -40,7 +46,7 @@ def register(subparsers):
 def run(args):
     import serial
 
-    from ..board.computer import Computer, computer_name, read_side
+    from ..board.computer import Computer, new_match, read_side
     from ..logs.analysis import AnalysisError
     from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
     from ..pico import device
@@ -54,6 +60,14 @@ def run(args):
         raise UserError("%s\nhint: bgc play --computer white|black [--level expert]" % exc)
     if not 0 <= args.length <= 64:
         raise UserError("--length must be 0 (money) to 64, got %d" % args.length)
+    if not 0 <= args.games <= 1000 or (args.games and args.length):
+        raise UserError("--games is a money session's number of games (--length 0): 1 to 1000, or 0 for no end")
+    if args.length and not args.jacoby:
+        raise UserError("--no-jacoby is for a money session (--length 0): a match has no Jacoby rule")
+    try:
+        new_line = json.dumps(dict(new_match(side, level, args.length, args.jacoby, args.beavers), force=True))
+    except ValueError as exc:
+        raise UserError("%s\nhint: bgc play --computer black --length 0 --beavers 1" % exc)
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
@@ -63,7 +77,6 @@ def run(args):
     except AnalysisError as exc:
         ser.close()
         raise UserError(str(exc))
-    names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
     print("GNU Backgammon (%s) plays %s on the board on %s" % (level, args.computer.lower(), port), flush=True)
 
     def send(line):
@@ -118,10 +131,15 @@ def run(args):
                         started = True
                         if ev.get("match") and ev.get("phase") not in ("setup", "matchover"):
                             print("a match is in progress on the board: it goes on", flush=True)
+                            # its rules (Jacoby, beavers) are the board's: the computer reads them
+                            # from the board's answer (Opponent.event)
+                            send('{"cmd": "options"}')
                         else:
-                            send(json.dumps({"cmd": "new", "length": args.length, "names": names, "force": True}))
+                            send(new_line)
                             print("new %s: set out the checkers to start" % (
-                                "%d-point match" % args.length if args.length else "money session"), flush=True)
+                                "%d-point match" % args.length if args.length else "money session%s%s" % (
+                                    " of %d games" % args.games if args.games else "",
+                                    ", Jacoby" if args.jacoby else "")), flush=True)
                             continue
                 elif kind not in ("view", "board"):
                     print(describe(ev, status), flush=True)
@@ -131,6 +149,11 @@ def run(args):
                     print("bgc: %s" % exc, file=sys.stderr)
                     return 1
                 if kind == "match_end":
+                    return 0
+                if kind == "game_end" and args.games and status and not status.get("length") \
+                        and (status.get("game") or 0) >= args.games:
+                    print("the money session's %d games are played: %s" % (args.games, " - ".join(
+                        "%s %d" % (n, p) for n, p in zip(status.get("names") or ("White", "Black"), ev["score"]))), flush=True)
                     return 0
     finally:
         comp.close()

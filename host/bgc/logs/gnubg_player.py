@@ -54,6 +54,32 @@ LEVELS = (
 )
 DEFAULT_LEVEL = "expert"
 
+# GNU Backgammon's rating of a player by its normalised error rate (mEMG per unforced play and
+# close or actual cube decision: analysis.player_totals' "error_rate"): the manual's "Overall
+# rating" table (gnu.org/software/gnubg/manual/html_node/Overall-rating.html), analysis.c's
+# arThrsRating. (name, from, below)
+RATINGS = (("Supernatural", 0.0, 2.0), ("World class", 2.0, 5.0), ("Expert", 5.0, 8.0), ("Advanced", 8.0, 12.0),
+           ("Intermediate", 12.0, 18.0), ("Casual player", 18.0, 26.0), ("Beginner", 26.0, 35.0),
+           ("Awful!", 35.0, float("inf")))
+# the rating of the same name as a level: the band its error rate is expected in (GNU Backgammon
+# names its levels and its ratings alike; supremo and grandmaster have no rating of their name)
+LEVEL_RATING = {"beginner": "Beginner", "casual play": "Casual player", "intermediate": "Intermediate",
+                "advanced": "Advanced", "expert": "Expert", "world class": "World class"}
+
+
+def rating(error_rate):
+    """GNU Backgammon's rating name for an error rate in mEMG (RATINGS)."""
+    for name, lo, hi in RATINGS:
+        if lo <= error_rate < hi:
+            return name
+    return RATINGS[-1][0]
+
+
+def level_band(level):
+    """(from, below) in mEMG: the error rates of the rating named as ``level``, or None."""
+    name = LEVEL_RATING.get(read_level(level))
+    return next(((lo, hi) for n, lo, hi in RATINGS if n == name), None)
+
 
 def level_names():
     return [name for name, _, _, _ in LEVELS]
@@ -347,6 +373,10 @@ class Opponent:
 
     def event(self, ev):
         kind = ev.get("ev")
+        if kind in ("resign", "cube", "roll", "play", "game_end", "new"):
+            # something was done: the same state may come back and want a decision again (the
+            # person offers again the resignation the computer rejected, in the same position)
+            self.last = None
         if kind == "resign" and ev.get("action") == "reject" and ev.get("p") != self.side:
             self.declined = max(self.declined, ev.get("kind", 1))
         elif kind == "cube":
