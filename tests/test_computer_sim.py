@@ -149,7 +149,10 @@ def test_money_options_are_refused_where_they_do_not_apply(capsys):
     for argv, words in ((["sim", "--demo", "--length", "3", "--computer", "black", "--beavers", "1"], "beavers are for money play"),
                         (["sim", "--demo", "--length", "0"], "--length must be 1..64"),
                         (["sim", "--demo", "--beavers", "1"], "--beavers and --no-jacoby are a money session's"),
-                        (["sim", "--demo", "--length", "0", "--computer", "black", "--beavers", "4"], "--beavers is 0 (none)")):
+                        (["sim", "--demo", "--length", "0", "--computer", "black", "--beavers", "4"], "--beavers is 0 (none)"),
+                        (["play", "--computer", "black", "--length", "3", "--games", "2"], "--games is a money session's"),
+                        (["play", "--computer", "black", "--length", "3", "--no-jacoby"], "--no-jacoby is for a money session"),
+                        (["play", "--computer", "black", "--length", "5", "--beavers", "1"], "beavers are for money play")):
         status = cli.main(argv)
         err = capsys.readouterr().err
         assert status == 2 and words in err, (argv, err)

@@ -44,12 +44,15 @@ def measure(level, matches, length, ply=0, seed=1, progress=None):
                 log = journals.load(sim.journal_path())
             finally:
                 sim.close()
-            t = analysis.analyse(log, ply)["players"][side]
+            both = analysis.analyse(log, ply)["players"]
+            t = both[side]
             n = t["unforced"] + t["close_cube_decisions"]
             err = t["play_error"] + t["cube_error"]
             rows.append({"side": side, "seed": seed + i, "decisions": n, "unforced": t["unforced"],
                          "cube_decisions": t["close_cube_decisions"], "error": err,
-                         "rate": 1000.0 * err / n if n else 0.0, "games": len(log.games)})
+                         "rate": 1000.0 * err / n if n else 0.0, "games": len(log.games),
+                         # the automated hands' (bgc.board.players.choose_play, a rough chooser)
+                         "opponent_rate": both[1 - side]["error_rate"]})
             if progress:
                 progress(rows[-1])
     n = sum(r["decisions"] for r in rows)
@@ -74,8 +77,9 @@ def main():
     t0, c0 = time.time(), time.process_time()
 
     def progress(r):
-        print("match seed %d, computer %s: %d games, %d decisions, %.1f mEMG" % (
-            r["seed"], "White Black".split()[r["side"]], r["games"], r["decisions"], r["rate"]), flush=True)
+        print("match seed %d, computer %s: %d games, %d decisions, %.1f mEMG (the hands: %.1f)" % (
+            r["seed"], "White Black".split()[r["side"]], r["games"], r["decisions"], r["rate"], r["opponent_rate"]),
+            flush=True)
 
     res = measure(args.level, args.matches, args.length, args.ply, args.seed, progress)
     band = res["band"]
