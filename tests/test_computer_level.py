@@ -4,10 +4,12 @@ scripts/reliability/computer_level.py (20 matches, docs/reliability.md "The comp
 Beginner is GNU Backgammon's 0-ply with noise 0.060; its error rate, measured by GNU Backgammon's
 analysis at 0-ply (the same net without the noise), is expected in the band of GNU Backgammon's
 "Beginner" rating, 26-35 mEMG (its manual's "Overall rating" table). One match is too few decisions
-to hold the band itself (20 matches measured 28-65 mEMG a match); the bound here is one it cannot
-meet by accident: above 8 mEMG (weaker than GNU Backgammon's "Expert" rating: a level without its
-noise, as expert, loses nothing at this ply) and below the automated hands of the same match (a
-rough chooser of plays, bgc.board.players.choose_play, that loses several times as much)."""
+to hold the band itself (the 20 matches of docs/reliability.md measured 28-83 mEMG a match); the
+bound here is one it cannot meet by accident: above 8 mEMG (weaker than GNU Backgammon's "Expert"
+rating, where a level without its noise, expert, loses nothing at this ply: checked on the same
+match) and below 100 mEMG (a level far noisier than beginner's 0.060, or a broken evaluation,
+loses more: the automated hands' rough chooser of plays, bgc.board.players.choose_play, lost 67-90
+in those matches)"""
 
 import importlib.util
 import os
@@ -45,7 +47,7 @@ def test_beginner_loses_equity_as_a_noisy_player_and_expert_none_at_the_same_ply
     mod = load_script()
     beginner = mod.measure("beginner", 1, 3, ply=0, seed=11)
     assert beginner["decisions"] >= 15, beginner
-    assert 8.0 < beginner["rate"] < beginner["rows"][0]["opponent_rate"], beginner
+    assert 8.0 < beginner["rate"] < 100.0, beginner
     expert = mod.measure("expert", 1, 3, ply=0, seed=11)
     # expert's plays are the 0-ply analysis's best (test_gnubg_player), its cube actions its right ones
     assert expert["decisions"] >= 15 and expert["rate"] < 1.0, expert
