@@ -5,6 +5,7 @@
     bgc sim                                                          you play, from a prompt
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
     bgc sim --computer black [--level L] [--demo]                     against GNU Backgammon (you, or the automated hands)
+    bgc sim --computer black --length 0 [--games N] [--beavers N] [--no-jacoby]   a money session against it
 """
 
 import json
@@ -42,7 +43,7 @@ def register(sub):
                       help="four automated players play a chouette evening (docs/chouette.md)")
     mode.add_argument("--script", metavar="FILE", help="run a scenario script (docs/sim.md); exit 1 at the first unmet expectation")
     p.add_argument("--seed", type=int, default=1, help="seed of the board's noise, the dice and the players (default 1)")
-    p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
+    p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1); 0 against the computer: a money session of --games games")
     p.add_argument("--games", type=int, default=4,
                    help="chouette: games in the evening; a money session against the computer (--length 0): "
                         "games in the session (default 4)")
