@@ -101,10 +101,20 @@ def test_expert_cube_actions_are_the_right_actions_of_bgc_analyze():
     """Every cube decision of the match: where the analysis says double, the computer on roll
     doubles, where it says no double it rolls; offered a double, it takes where the analysis's
     right action is a take and passes where it is a pass."""
-    log, result, _ = positions_of(os.path.join(FIXTURES, "journal_3point_cubes.jnl"), 0)
+    check_cube_actions("expert", 0)
+
+
+@needs_engine
+def test_world_class_cube_actions_are_the_right_actions_of_bgc_analyze_at_2_ply():
+    """The same at world class against the analysis at 2-ply (its cube decisions' ply)."""
+    check_cube_actions("world class", 2)
+
+
+def check_cube_actions(level, ply):
+    log, result, _ = positions_of(os.path.join(FIXTURES, "journal_3point_cubes.jnl"), ply)
     checked = {"double": 0, "roll": 0, "take": 0, "drop": 0}
     wrong = []
-    with GnubgPlayer("expert") as gnu:
+    with GnubgPlayer(level) as gnu:
         for game in result["games"]:
             for r in game["records"]:
                 c = r.get("cube")

@@ -26,6 +26,25 @@ def computer_name(level):
     return "gnubg (%s)" % level
 
 
+def new_match(side, level, length, jacoby=True, beavers=0, variant=None):
+    """The board's `new` command (docs/protocol.md) for a match against the computer: the
+    computer's name and level in its seat. A money session (``length`` 0) plays with the Jacoby
+    rule unless ``jacoby`` is False (GNU Backgammon's own default for money) and with beavers
+    only when ``beavers`` (1 beavers, 2 also raccoons, 3 also otters) allows them; a match has
+    neither (the board refuses them in a match)."""
+    if not 0 <= beavers <= 3:
+        raise ValueError("--beavers is 0 (none), 1 (beavers), 2 (also raccoons) or 3 (also otters), not %d" % beavers)
+    if length and beavers:
+        raise ValueError("beavers are for money play (--length 0), not a %d-point match" % length)
+    gnu = computer_name(level)
+    cmd = {"cmd": "new", "length": length, "names": ["You", gnu] if side else [gnu, "You"]}
+    if not length:
+        cmd["jacoby"], cmd["beavers"] = bool(jacoby), beavers
+    if variant:
+        cmd["variant"] = variant
+    return cmd
+
+
 class Computer:
     """GNU Backgammon playing ``side`` on a board reached through ``send(line)``; ``on_event(ev)``
     is called with every event the board sends. It tells the board its side when a match is on and
@@ -61,3 +80,29 @@ def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None)
     comp = Computer(side, level, jacoby, beavers, player)
     sim.serial.listeners.append(lambda ev: comp.on_event(ev, sim.serial.send))
     return comp
+
+
+def play_on_sim(side, seed, length, level=DEFAULT_LEVEL, games=None, jacoby=True, beavers=0, illegal=0.25,
+                refuse_resign=0.0, player=None, flash_dir=None):
+    """A whole match (or a money session of ``games`` games, ``length`` 0) against the computer
+    on the virtual board: the automated hands (bgc.board.players) play the person's side and move
+    the computer's checkers as lit, with a wrong placement in ``illegal`` of the turns, refusing
+    ``refuse_resign`` of the computer's resignations. Returns (sim, computer, hands): the caller
+    closes the sim (its journal: sim.journal_path()); the computer is closed here unless
+    ``player`` (a GnubgPlayer kept for several matches) was given."""
+    from . import players as P
+    from . import sim as simmod
+
+    sim = simmod.Sim(seed=seed, flash_dir=flash_dir)
+    comp = at_sim(sim, side, level, player=player)
+    try:
+        hands = P.Players(sim, seed=seed, handling=P.Handling(illegal=illegal), computer=side,
+                          games=games if not length else None, refuse_resign=refuse_resign)
+        sim.serial.send(new_match(side, comp.level, length, jacoby, beavers))
+        limit = 3600 * 1000 * (length or games)  # an hour of play a point (a game): something is stuck
+        while not hands.finished and sim.board.clock.ms < limit:
+            sim.step()
+        return sim, comp, hands
+    finally:
+        if player is None:
+            comp.close()

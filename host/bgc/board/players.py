@@ -409,8 +409,12 @@ class Players:
     player takes with ROLL or drops by holding CUBE; a long CUBE press offers to resign, which
     the opponent accepts with ROLL."""
 
-    def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None, computer=None):
+    def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None, computer=None, games=None,
+                 refuse_resign=0.0):
         self.sim = sim
+        self.refuse_resign = refuse_resign  # the share of the computer's resignations the person refuses
+        # a money session has no end of its own: the players stop after ``games`` games
+        self.games = games
         # the side the PC's GNU Backgammon plays (bgc.logs.gnubg_player.Opponent decides for it): the
         # hands move its checkers as the board lights them and never press its buttons
         self.computer = computer
@@ -430,7 +434,7 @@ class Players:
         self.released_at = -1000  # frame of the last button release
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
-                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0}
+                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0, "beavers": 0, "refused": 0}
         self.false_flags = []  # the events counted as false illegal flags
         self.wrong_placements = []  # each intended wrong placement: wrong_placement(), flagged or not
         self.history = []  # the last hand actions: (frame, action), for reporting a false flag
@@ -460,6 +464,8 @@ class Players:
             self.stats["asks"] += 1
         elif kind == "game_end":
             self.stats["games"] += 1
+            if self.games is not None and self.stats["games"] >= self.games:
+                self.finished = True
         elif kind == "match_end":
             self.finished = True
 
@@ -566,7 +572,13 @@ class Players:
             q = st.get("to_act", 1 - p)
             them = "W" if q == 0 else "B"
             pips = st.get("pips", [0, 0])
-            if pips[q] <= pips[1 - q] * 1.2 + 8:
+            if self._may_beaver(st) and pips[q] < pips[1 - q] and rng.random() < 0.5:
+                # money play with beavers agreed: the doubled player ahead in the race beavers
+                # (a long ROLL press), the doubler then takes, drops or raccoons as any double
+                self.stats["beavers"] += 1
+                self.note("%s beavers" % st["names"][q])
+                self._do(press_actions("ROLL_" + them, rng, long=True))
+            elif pips[q] <= pips[1 - q] * 1.2 + 8:
                 self.stats["takes"] += 1
                 self._do(press_actions("ROLL_" + them, rng))
             else:
@@ -575,6 +587,13 @@ class Players:
             return
         if ph == "resign":
             q = st.get("to_act", 1 - p)
+            if self.computer is not None and q != self.computer and rng.random() < self.refuse_resign:
+                # the computer's resignation refused (CUBE): it plays on and does not offer the
+                # same again in this game (GNU Backgammon's rule)
+                self.stats["refused"] += 1
+                self.note("%s refuses the resignation" % st["names"][q])
+                self._do(press_actions("CUBE_" + ("W" if q == 0 else "B"), rng))
+                return
             self._do(press_actions("ROLL_" + ("W" if q == 0 else "B"), rng))
             return
         if ph == "gameover":
@@ -619,6 +638,20 @@ class Players:
             return False
         pips = st.get("pips", [0, 0])
         return pips[p] < 0.8 * pips[1 - p] and self.rng.random() < 0.5
+
+    def _may_beaver(self, st):
+        """A beaver (raccoon, otter) is allowed now: money play with that many agreed (the
+        board's match rules), counting the beavers already made on this double."""
+        if st.get("length"):
+            return False
+        rules = (self.sim.serial.last("new") or {}).get("settings") or {}
+        made = 0
+        for ev in reversed(self.sim.serial.events):
+            if ev.get("ev") == "cube":
+                if ev.get("action") != "beaver":
+                    break
+                made += 1
+        return made < (rules.get("beavers") or 0) and st.get("cube", 1) * 4 <= 64
 
     def _should_resign(self, st, p):
         pips = st.get("pips", [0, 0])

@@ -1,6 +1,7 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
     bgc play [--port P] [--computer white|black] [--level L] [--length N]
+    bgc play ... --length 0 [--games N] [--beavers N] [--no-jacoby]    a money session
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
 Backgammon names it); the board shows its plays on the LEDs and the OLED, the person moves its
@@ -35,6 +36,11 @@ def register(subparsers):
                     "A match in progress on the board goes on where it stands, read from the board's journal.")
     add_play_arguments(p, required=True)
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
+    p.add_argument("--games", type=int, default=0, metavar="N",
+                   help="a money session (--length 0) ends after N games (default 0: when you stop it with Ctrl-C)")
+    from .sim import add_money_arguments
+
+    add_money_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -50,11 +56,22 @@ def add_play_arguments(p, required=False):
 
 
 def run(args):
+    from ..board.computer import new_match
+
     if not 0 <= args.length <= 64:
         raise UserError("--length must be 0 (money) to 64, got %d" % args.length)
-    return play(args, {"cmd": "new", "length": args.length, "force": True},
-                "new %s: set out the checkers to start" % (
-                    "%d-point match" % args.length if args.length else "money session"))
+    if not 0 <= args.games <= 1000 or (args.games and args.length):
+        raise UserError("--games is a money session's number of games (--length 0): 1 to 1000, or 0 for no end")
+    if args.length and not args.jacoby:
+        raise UserError("--no-jacoby is for a money session (--length 0): a match has no Jacoby rule")
+    try:
+        cmd = new_match(0, None, args.length, args.jacoby, args.beavers)
+    except ValueError as exc:
+        raise UserError("%s\nhint: bgc play --computer black --length 0 --beavers 1" % exc)
+    del cmd["names"]  # the computer's seat and name are play()'s, once its side and level are known
+    return play(args, dict(cmd, force=True), "new %s: set out the checkers to start" % (
+        "%d-point match" % args.length if args.length else "money session%s%s" % (
+            " of %d games" % args.games if args.games else "", ", Jacoby" if args.jacoby else "")))
 
 
 def computer_in(names):
@@ -233,6 +250,11 @@ def play(args, new_cmd, new_text, setup=False):
                     print("bgc: %s" % exc, file=sys.stderr)
                     return 1
                 if kind == "match_end":
+                    return 0
+                if kind == "game_end" and getattr(args, "games", 0) and status and not status.get("length") \
+                        and (status.get("game") or 0) >= args.games:
+                    print("the money session's %d games are played: %s" % (args.games, " - ".join(
+                        "%s %d" % (n, p) for n, p in zip(status.get("names") or ("White", "Black"), ev["score"]))), flush=True)
                     return 0
     finally:
         stop.set()

@@ -5,6 +5,7 @@
     bgc sim                                                          you play, from a prompt
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
     bgc sim --computer black [--level L] [--demo]                     against GNU Backgammon (you, or the automated hands)
+    bgc sim --computer black --length 0 [--games N] [--beavers N] [--no-jacoby]   a money session against it
 """
 
 import json
@@ -43,8 +44,10 @@ def register(sub):
                       help="four automated players play a chouette evening (docs/chouette.md)")
     mode.add_argument("--script", metavar="FILE", help="run a scenario script (docs/sim.md); exit 1 at the first unmet expectation")
     p.add_argument("--seed", type=int, default=1, help="seed of the board's noise, the dice and the players (default 1)")
-    p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
-    p.add_argument("--games", type=int, default=4, help="chouette: games in the evening (default 4)")
+    p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1); 0 against the computer: a money session of --games games")
+    p.add_argument("--games", type=int, default=4,
+                   help="chouette: games in the evening; a money session against the computer (--length 0): "
+                        "games in the session (default 4)")
     speed = p.add_mutually_exclusive_group()
     speed.add_argument("--fast", action="store_true", help="demo: no pause between views")
     speed.add_argument("--delay", type=int, metavar="MS", default=None,
@@ -60,9 +63,18 @@ def register(sub):
     p.add_argument("--level", default=None,
                    help="the computer's level, as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
+    add_money_arguments(p)
     add_variant_argument(p)
     add_web_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_money_arguments(p):
+    """--no-jacoby, --beavers: a money session's rules against the computer (bgc sim, bgc play)."""
+    p.add_argument("--no-jacoby", dest="jacoby", action="store_false",
+                   help="money session: without the Jacoby rule (on by default, as in GNU Backgammon)")
+    p.add_argument("--beavers", type=int, default=0, metavar="N",
+                   help="money session: 1 allows beavers, 2 also raccoons, 3 also otters (default 0: none)")
 
 
 def add_web_arguments(p):
@@ -124,8 +136,10 @@ def serve_until_interrupted(server, sleep):
 def run(args):
     from ..board import sim as simmod
 
-    if args.length < 1 or args.length > 64:
-        raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
+    money_vs_computer = args.length == 0 and args.computer is not None
+    if (args.length < 1 and not money_vs_computer) or args.length > 64:
+        raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points (0, a money session, "
+                        "against the computer: --computer)" % shown(args.length, 10))
     if args.delay is not None and not 0 <= args.delay <= 60000:
         raise UserError("--delay must be 0..60000 ms, got %s\nhint: --fast shows the views without pausing"
                         % shown(args.delay, 10))
@@ -149,6 +163,16 @@ def run(args):
             raise UserError("--computer plays a match: with --demo, or at the prompt")
         if args.variant not in ("standard", "nackgammon"):
             raise UserError("GNU Backgammon plays the standard game and Nackgammon, not %s" % args.variant)
+        from ..board.computer import new_match
+
+        try:
+            new_match(args.computer_side, args.level, args.length, args.jacoby, args.beavers)
+        except ValueError as exc:
+            raise UserError("%s\nhint: bgc sim --computer black --length 0 --beavers 1" % exc)
+    elif args.beavers or not args.jacoby:
+        raise UserError("--beavers and --no-jacoby are a money session's against the computer: give --computer and --length 0")
+    if not 1 <= args.games <= 50:
+        raise UserError("--games must be 1..50, got %s" % shown(args.games, 10))
     # (a --flash folder made here is gone again if the run fails before the board writes in it)
     with files.output_folder(args.flash or None, "--flash", "give a folder for the Pico's flash, or leave "
                              "--flash out for a temporary one"):
@@ -362,11 +386,12 @@ def run_demo(args, simmod):
 
     sim.serial.listeners.append(on_event)
     computer = _computer_at(sim, args)
+    money = args.length == 0
     players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say,
-                        computer=args.computer_side)
+                        computer=args.computer_side, games=args.games if money else None)
     sim.serial.send(_new_match_line(args, sim))
     try:
-        limit = 3600 * 1000 * args.length  # an hour of play per point: something is stuck
+        limit = 3600 * 1000 * (args.games if money else args.length)  # an hour a point (a game): something is stuck
         while not players.finished and sim.board.clock.ms < limit:
             sim.step()
             if sim.board.hand is not None:
@@ -382,7 +407,13 @@ def run_demo(args, simmod):
                 kind = ev.get("ev")
                 if kind == "new":
                     names = ev["settings"]["names"]
-                    say("new %d-point match, journal %s" % (ev["settings"]["length"], ev["journal"]))
+                    rules = ev["settings"]
+                    if rules["length"]:
+                        say("new %d-point match, journal %s" % (rules["length"], ev["journal"]))
+                    else:
+                        say("new money session of %d games%s%s, journal %s" % (
+                            args.games, ", Jacoby" if rules.get("jacoby") else "",
+                            ", beavers" if rules.get("beavers") else "", ev["journal"]))
                 elif kind == "roll":
                     d = ev["dice"]
                     if ev.get("opening"):
@@ -425,13 +456,23 @@ def run_demo(args, simmod):
                     say("firmware error: %s" % ev.get("error"))
         end = sim.serial.last("match_end")
         journal = sim.journal_path()
+        st = players.stats
+        if money and players.finished:
+            # a money session has no end of its own: it ends after the games asked for
+            view.close(True)
+            score = (sim.serial.last("game_end") or {}).get("score", [0, 0])
+            out.write("\nSession over: %s %d, %s %d after %d games (money, %.0f s of play on the board)\n" % (
+                names[0], score[0], names[1], score[1], st["games"], sim.board.clock.ms / 1000.0))
+            out.write("%d turns, %d checkers moved by hand, %d false illegal flags\nJournal: %s\n" % (
+                st["turns"], st["checker_moves"], st["false_illegal"], journal))
+            out.flush()
+            return 0
         state["finished"] = end is not None
         view.close(state["finished"])
         if end is None:
             print("bgc sim: the match did not finish (stuck at phase %r after %.0f s of play)" % (
                 (sim.status() or {}).get("phase"), sim.board.clock.ms / 1000.0), file=sys.stderr)
             return 1
-        st = players.stats
         out.write("\nMatch over: %s wins %d-%d (%d-point match, %d game%s, %.0f s of play on the board)\n" % (
             end["names"][end["winner"]], end["score"][end["winner"]], end["score"][1 - end["winner"]],
             args.length, st["games"], "" if st["games"] == 1 else "s", sim.board.clock.ms / 1000.0))
@@ -470,11 +511,9 @@ def _computer_at(sim, args):
 def _new_match_line(args, sim):
     if getattr(args, "computer_side", None) is None:
         return "new length=%d variant=%s" % (args.length, sim.series.key)
-    from ..board.computer import computer_name
+    from ..board.computer import new_match
 
-    gnu = computer_name(args.level)
-    return json.dumps({"cmd": "new", "length": args.length, "variant": sim.series.key,
-                       "names": ["You", gnu] if args.computer_side else [gnu, "You"]})
+    return json.dumps(new_match(args.computer_side, args.level, args.length, args.jacoby, args.beavers, sim.series.key))
 
 
 def _practise(sim, words, out):

@@ -54,6 +54,32 @@ LEVELS = (
 )
 DEFAULT_LEVEL = "expert"
 
+# GNU Backgammon's rating of a player by its normalised error rate (mEMG per unforced play and
+# close or actual cube decision: analysis.player_totals' "error_rate"): the manual's "Overall
+# rating" table (gnu.org/software/gnubg/manual/html_node/Overall-rating.html), analysis.c's
+# arThrsRating. (name, from, below)
+RATINGS = (("Supernatural", 0.0, 2.0), ("World class", 2.0, 5.0), ("Expert", 5.0, 8.0), ("Advanced", 8.0, 12.0),
+           ("Intermediate", 12.0, 18.0), ("Casual player", 18.0, 26.0), ("Beginner", 26.0, 35.0),
+           ("Awful!", 35.0, float("inf")))
+# the rating of the same name as a level: the band its error rate is expected in (GNU Backgammon
+# names its levels and its ratings alike; supremo and grandmaster have no rating of their name)
+LEVEL_RATING = {"beginner": "Beginner", "casual play": "Casual player", "intermediate": "Intermediate",
+                "advanced": "Advanced", "expert": "Expert", "world class": "World class"}
+
+
+def rating(error_rate):
+    """GNU Backgammon's rating name for an error rate in mEMG (RATINGS)."""
+    for name, lo, hi in RATINGS:
+        if lo <= error_rate < hi:
+            return name
+    return RATINGS[-1][0]
+
+
+def level_band(level):
+    """(from, below) in mEMG: the error rates of the rating named as ``level``, or None."""
+    name = LEVEL_RATING.get(read_level(level))
+    return next(((lo, hi) for n, lo, hi in RATINGS if n == name), None)
+
 
 def level_names():
     return [name for name, _, _, _ in LEVELS]
@@ -110,10 +136,10 @@ for line in sys.stdin:
             raise ValueError("GNU Backgammon read the Match ID %s as %s" % (q["match"], gnubg.matchid()))
         for c in q["level"]:
             gnubg.command(c)
-        if q["offer"]:
-            # the person's double or resignation, made as the person: ``set matchid`` does not
-            # take a double offered (GNU Backgammon clears it)
-            gnubg.command(q["offer"])
+        for c in q["offer"]:
+            # the person's double or resignation (and the beavers after a double), made as they
+            # were made: ``set matchid`` does not take an offer (GNU Backgammon clears it)
+            gnubg.command(c)
         games = gnubg.match()["games"]
         game, before = len(games) - 1, len(games[-1]["game"])
         gnubg.command("set player %d gnubg" % q["computer"])
@@ -233,8 +259,10 @@ class GnubgPlayer:
                 "did not answer" if not ready else "stopped", err[-1][:300] if err else "no output"))
         return json.loads(line)
 
-    def ask(self, computer, match_id, position_id, length, jacoby=False, beavers=0, declined=0, offer=""):
-        """GNU Backgammon's records for its turn (its ``play``) as {"action", "player", ...}."""
+    def ask(self, computer, match_id, position_id, length, jacoby=False, beavers=0, declined=0, offer=()):
+        """GNU Backgammon's records for its turn (its ``play``) as {"action", "player", ...};
+        ``offer``: the commands that make the offer it answers (a double, its beavers, a
+        resignation) from ``match_id``."""
         q = {"declined": declined, "offer": offer, "computer": computer, "match": match_id, "pos": position_id, "length": length,
              "jacoby": bool(jacoby), "beavers": int(beavers), "level": level_commands(self.level, computer)}
         self._proc.stdin.write(json.dumps(q) + "\n")
@@ -244,31 +272,52 @@ class GnubgPlayer:
             raise AnalysisError("GNU Backgammon's engine refused the position: %s" % a["error"])
         return a["records"], a["after"]
 
-    def decide(self, computer, match_id, position_id, jacoby=False, beavers=0, declined=0):
+    def decide(self, computer, match_id, position_id, jacoby=False, beavers=0, declined=0, beavered=0):
         """What GNU Backgammon, playing ``computer`` (0 White, 1 Black), does in the match
         ``match_id`` (the board's GNU Backgammon Match ID, whose ``to_act`` is the computer) at
         ``position_id`` (the player on roll's view). ``declined``: the largest resignation the
         person already rejected in this game (the Match ID does not say; GNU Backgammon does not
-        offer it again)."""
+        offer it again). ``beavered``: with a double offered, how many beavers (raccoons, otters)
+        followed it, which the Match ID does not say either (only whose turn it is to answer)."""
         from bgrules.matchid import GAME_RESIGNED
         from bgrules.matchid_read import decode
 
         mk = decode(match_id)
         if mk.to_act != computer:
             raise ValueError("the Match ID %s has %s to act, not the computer" % (match_id, "White Black".split()[mk.to_act]))
-        offer = ""
-        if mk.doubled or mk.resign:
-            # the person's offer is made in the engine as the person made it (``set matchid``
-            # clears an offer): the Match ID before it, the person to act
-            offer = "double" if mk.doubled else "resign " + "ngb"[mk.resign - 1]
-            mk.to_act, mk.doubled, mk.resign = 1 - computer, False, 0
+        offer = []
+        doubled, resign = mk.doubled, mk.resign
+        if doubled:
+            # The double and each beaver after it are made in the engine as they were made
+            # (``set matchid`` clears an offer): the Match ID before the double (the player on
+            # roll to act, the cube before the double and the beavers), then "double" and one
+            # "redouble" (GNU Backgammon's beaver) per beaver, the two sides in turn. An odd
+            # number of beavers leaves the doubler to answer: the count's parity is the Match
+            # ID's, whatever ``beavered`` says.
+            if (beavered % 2 == 1) != (mk.to_act == mk.on_roll):
+                beavered = 1 if mk.to_act == mk.on_roll else 0
+            offer = ["double"] + ["redouble"] * beavered
+            mk.cube >>= beavered
+            mk.to_act, mk.doubled = mk.on_roll, False
             match_id = mk.id()
-        recs, after = self.ask(computer, match_id, position_id, mk.length, jacoby, beavers, declined, offer)
-        try:
-            offered = decode(after)
-        except ValueError:  # the game ended: GNU Backgammon writes a score past the match length
-            offered = None
-        if offer.startswith("resign"):
+        elif resign:
+            # the person's resignation, offered in the engine by the person
+            offer = ["resign " + "ngb"[resign - 1]]
+            mk.to_act, mk.resign = 1 - computer, 0
+            match_id = mk.id()
+        for attempt in range(3):
+            recs, after = self.ask(computer, match_id, position_id, mk.length, jacoby, beavers, declined, offer)
+            try:
+                offered = decode(after)
+            except ValueError:  # the game ended: GNU Backgammon writes a score past the match length
+                offered = None
+            if resign or offer or mk.dice[0] or (offered is not None and offered.resign) or \
+                    any(r["player"] == computer for r in recs):
+                break
+            # Before its roll GNU Backgammon rolls dice of its own and plays them (thrown away):
+            # once in the 20 beginner matches of docs/reliability.md that turn left no record of
+            # the computer's at all (not traced); the question is asked again, with other dice
+        if resign:
             # an accepted resignation ends the game (and is recorded); a rejected one leaves none
             return Decision("accept" if offered is None or offered.state == GAME_RESIGNED else "reject")
         if offered is not None and offered.resign and offered.to_act != computer:
@@ -276,7 +325,8 @@ class GnubgPlayer:
             return Decision("resign", kind=offered.resign)
         mine = [r for r in recs if r["player"] == computer]
         if not mine:
-            raise AnalysisError("GNU Backgammon did nothing in %s %s" % (match_id, position_id))
+            raise AnalysisError("GNU Backgammon did nothing in %s %s (its records %r, its Match ID after %s)" % (
+                match_id, position_id, recs, after))
         r = mine[0]
         act = r["action"]
         if act == "resign":
@@ -286,8 +336,8 @@ class GnubgPlayer:
                 return Decision("roll")  # no double: it rolled its own dice, which the board does
             steps = [(f, t) for f, t in r["steps"]]
             return Decision("move", steps, play_text(position_id, steps))
-        if act == "double" and mk.doubled:
-            return Decision("beaver")
+        if act == "double" and doubled:
+            return Decision("beaver")  # GNU Backgammon's redouble of a double offered to it
         if act in ("double", "take", "drop"):
             return Decision(act)
         raise AnalysisError("GNU Backgammon answered %r, which the board has no action for" % (r,))
@@ -318,20 +368,34 @@ class Opponent:
     """GNU Backgammon as the board's opponent: from the board's ``status`` events (and the others,
     through ``event()``), the `gnu` line to send when the computer's side must act
     (docs/protocol.md, "A match against the computer"), at most once for each state of the match.
-    ``player``: a GnubgPlayer; ``side``: 0 White, 1 Black; ``jacoby``, ``beavers``: the match's."""
+    ``player``: a GnubgPlayer; ``side``: 0 White, 1 Black; ``jacoby``, ``beavers``: the match's
+    until the board says them (its `new` event, or its answer to `options`: the match's own rules
+    are the board's, which the Match ID carries only in part)."""
 
     def __init__(self, player, side, jacoby=False, beavers=0):
         self.player, self.side, self.jacoby, self.beavers = player, side, jacoby, beavers
         self.declined = 0  # the largest resignation of the computer's the person rejected this game
+        self.beavered = 0  # beavers (raccoons, otters) since the double now offered
         self.last = None
         self.decisions = []  # (status, Decision): what it decided, for the tests and the teacher
 
     def event(self, ev):
         kind = ev.get("ev")
+        if kind in ("resign", "cube", "roll", "play", "game_end", "new"):
+            # something was done: the same state may come back and want a decision again (the
+            # person offers again the resignation the computer rejected, in the same position)
+            self.last = None
         if kind == "resign" and ev.get("action") == "reject" and ev.get("p") != self.side:
             self.declined = max(self.declined, ev.get("kind", 1))
+        elif kind == "cube":
+            self.beavered = self.beavered + 1 if ev.get("action") == "beaver" else 0
         elif kind in ("game_end", "new"):
-            self.declined = 0
+            self.declined = self.beavered = 0
+        rules = ev.get("settings") if kind == "new" else (ev.get("current") if kind == "options" else None)
+        if rules:
+            money = not rules.get("length")
+            self.jacoby = money and bool(rules.get("jacoby"))
+            self.beavers = int(rules.get("beavers") or 0) if money else 0
 
     def due(self, st):
         """Whether the computer is to act in the board's state ``st`` (a status event)."""
@@ -352,7 +416,7 @@ class Opponent:
         if key == self.last:
             return None
         self.last = key
-        d = self.player.decide(self.side, st["match"], st["pos"], self.jacoby, self.beavers, self.declined)
+        d = self.player.decide(self.side, st["match"], st["pos"], self.jacoby, self.beavers, self.declined, self.beavered)
         self.decisions.append((st, d))
         if d.action == "move":
             return "gnu play pos=%s" % final_id(st["pos"], d.steps)
