@@ -252,6 +252,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.match = None
         self.tracker.turn = None
         self.tracker.memo = []
+        self.tracker.prepared = None
 
     def _menu_items(self):
         from companion import phase_setup
@@ -383,6 +384,12 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.buzzer:
             self.fx.buzz_until = self.now + BUZZ_MS
             self.fx.buzz = True
+
+    def prepare(self):
+        """One unit of the turn's preparation (companion.prepared: a rules search or two, a few
+        ms on a Pico), for a loop step that answered nothing; False when there is none to do."""
+        p = self.tracker.prepared
+        return self.phase == "moving" and p is not None and p.step()
 
     def tick(self, now):
         """Time passes: the buzzer stops, asked-for points blink."""
