@@ -2,9 +2,9 @@
 #
 # When the dice are known the players look at the board for a second or more before a hand
 # lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
-# that time answer nothing, so each of them does one unit of work here (one rules search, a few
-# ms on a Pico: main.py calls Companion.prepare() in a step that answered nothing), and the
-# tracker's questions are then answered by a lookup:
+# that time answer nothing, so each of them does one unit of work here (one rules question: a
+# locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
+# answered nothing), and the tracker's questions are then answered by a lookup:
 #
 #   * where the board as it stands begins the turn (Turn.locate of a legal partial position),
 #   * where a checker lifted from each point may land (Turn.destinations, per source) and
@@ -30,7 +30,8 @@
 #   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes), then the
 #           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
 #           254 = not storable: asked again)
-# Positions found not to be legal partial plays are kept as ``_NOT`` (one shared object).
+# Positions found not to be legal partial plays are kept as ``_NOT`` (one shared object), those
+# whose answer the table cannot hold (more than 200 distinct ones) as ``_CUT``: asked each time.
 
 try:
     from micropython import const
@@ -48,10 +49,12 @@ _SIZE = const(147)  # _HEAD + 26 * 5
 _TODO = const(255)
 _ASK = const(254)  # not storable here: the rules are asked each time
 _NOT = b"\x00"  # a position that is not the start of a legal play
+_CUT = b"\xfe"  # a position not prepared: its answer does not fit the table (asked each time)
 # For the tests (MicroPython does not export _-named constants)
 HEAD = _HEAD
 ASK = _ASK
 NOT_LEGAL = _NOT
+CUT = _CUT
 
 
 class Prepared:
@@ -82,7 +85,7 @@ class Prepared:
     def locate(self, cells):
         """turn.locate(cells), from the table when prepared."""
         node = self.nodes.get(bytes(cells))
-        if node is not None:
+        if node is not None and node is not _CUT:
             self.hits += 1
             return self._opt(node[0])
         node, p = self._lifted_from_known(cells)
@@ -97,7 +100,7 @@ class Prepared:
     def destinations(self, cells, point, options):
         """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
         node = self.nodes.get(bytes(cells))
-        if node is not None and node is not _NOT and 0 <= point <= 25:
+        if node is not None and len(node) > 1 and 0 <= point <= 25:
             i = _HEAD + 5 * point
             if node[i + 4] < _ASK:
                 self.hits += 1
@@ -113,7 +116,7 @@ class Prepared:
         """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
         (Turn._last, where is_legal, play_to and check look first)."""
         node = self.nodes.get(bytes(cells))
-        if node is not None and node is not _NOT and node[4] < _ASK:
+        if node is not None and len(node) > 1 and node[4] < _ASK:
             n = node[4]
             steps = []
             for k in range(n):
@@ -141,7 +144,7 @@ class Prepared:
         if p < 0 or cells[0] != known[0] + (0 if self.wait0 else 1):
             return None, 0
         node = self.nodes.get(bytes(known))
-        if node is None or node is _NOT:
+        if node is None or len(node) == 1:
             return None, 0
         return node, p
 
@@ -163,7 +166,7 @@ class Prepared:
         """Nothing left to prepare for the position the board shows (its lifts, and where each
         may land)."""
         node = self.nodes.get(bytes(self.known))
-        return node is not None and (node is _NOT or node[1] == _TODO and node[2] == _TODO)
+        return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO)
 
     def _unit(self, key):
         """One unit of work on the node ``key`` (made first if new); False when it has none."""
@@ -173,8 +176,8 @@ class Prepared:
                 return False
             self._place(key)
             return True
-        if node is _NOT:
-            return False
+        if len(node) == 1:
+            return False  # (_NOT, _CUT: nothing more to prepare there)
         if node[1] != _TODO:
             self._lift(key, node)
             return True
@@ -188,9 +191,9 @@ class Prepared:
     def _place(self, key):
         """The position ``key``: is it the start of a legal play (and with what dice left)?"""
         self.units += 1
-        code = self._code(self.turn.locate(bytearray(key)))
+        code = self._locate(bytearray(key))
         if code == 0 or code == _ASK:
-            self.nodes[key] = _NOT  # (an answer the table cannot hold is asked again: not a node)
+            self.nodes[key] = _NOT if code == 0 else _CUT
             return
         node = bytearray(_SIZE)
         node[0] = code
@@ -204,7 +207,8 @@ class Prepared:
         self.order.append(key)
 
     def _lift(self, key, node):
-        """The lift from the next source point of ``key`` that holds a checker."""
+        """The lift from the next source point of ``key`` that holds a checker, in two units:
+        the frame with that checker gone (one search), then where it may land (one or more)."""
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
         while p > 0 and not c[p] and not (p == BAR and self.waiting and self._waits(c)):
@@ -212,33 +216,37 @@ class Prepared:
         if p <= 0:
             node[1] = _TODO
             return
+        node[1] = p
         self.units += 1
-        turn = self.turn
         i = _HEAD + 5 * p
-        w = self.work
-        if c[p]:
-            w[:] = c
-            w[p] -= 1
-            if not self.wait0:
-                w[0] += 1
-            code = self._code(turn.locate(w))
+        if node[i + 4] == _TODO:
+            if c[p]:
+                w = self.work
+                w[:] = c
+                w[p] -= 1
+                if not self.wait0:
+                    w[0] += 1
+                code = self._locate(w)
+            else:
+                code = _ASK  # (a checker from beside the board: the sensors see no lift)
+            node[i + 4] = code if code != _TODO else _ASK
+            if node[i + 4] != _ASK:
+                return  # its places in the next unit
         else:
-            code = _ASK  # (a checker from beside the board: the sensors see no lift)
-        dest = turn.destinations(c, p, self._opt(node[0]))
-        mask = 0
-        last = -1
-        for q in dest:
-            if not 0 <= q <= 25 or q <= last:
-                mask = -1  # not the sorted places this table holds: asked each time
-                break
-            mask |= 1 << q
-            last = q
-        if mask < 0:
-            code = _ASK
+            dest = self.turn.destinations(c, p, self._opt(node[0]))
             mask = 0
-        for b in range(4):
-            node[i + b] = mask >> (8 * b) & 255
-        node[i + 4] = code if code != _TODO else _ASK
+            last = -1
+            for q in dest:
+                if not 0 <= q <= 25 or q <= last:
+                    mask = -1  # not the sorted places this table holds: asked each time
+                    break
+                mask |= 1 << q
+                last = q
+            if mask < 0:
+                node[i + 4] = _ASK
+                mask = 0
+            for b in range(4):
+                node[i + b] = mask >> (8 * b) & 255
         node[1] = p - 1 if p > 1 else _TODO
 
     def _child(self, node, key):
@@ -295,6 +303,9 @@ class Prepared:
             for j in range(3):
                 node[5 + 3 * k + j] = s[j]
         node[4] = n if n >= 0 else _ASK
+
+    def _locate(self, cells):
+        return self._code(self.turn.locate(cells))
 
     def _code(self, options):
         """``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``."""
