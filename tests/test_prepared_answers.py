@@ -73,6 +73,14 @@ from companion import prepared as P
 def prepare(turn, start, path, units):
     known = bytearray(start)
     prep = P.Prepared(turn, known, waiting(start))
+    every = globals().get("CUT_EVERY", 0)
+    if every:
+        # searches cut off as by the deadline, at every ``every``-th node asked (deterministic)
+        asked = [0]
+        def late():
+            asked[0] += 1
+            return asked[0] % every == 0
+        prep.late = late
     for at in [start] + path:
         known[:] = at
         k = 0
@@ -123,7 +131,7 @@ for line in open(CASES):
     f = line.split()
     path = [bytes(unhexlify(x)) for x in f[4].split(",")] if len(f) > 4 else []
     bad, hits, prep, size = compare(f[0], int(f[1]), int(f[2]), bytes(unhexlify(f[3])), path)
-    print("case %s %d %d %d %d %s" % (f[0], len(bad), hits, len(prep.nodes), size, bad[:2]))
+    print("case %s %d %d %d %d %d %s" % (f[0], len(bad), hits, len(prep.nodes), size, prep.cuts, bad[:2]))
 """
 
 
@@ -135,7 +143,7 @@ def case_lines(keys, count, seed=33):
     return out
 
 
-def run_cpython(lines, tmp_path):
+def run_cpython(lines, tmp_path, cut_every=0):
     data = tmp_path / "cases.txt"
     data.write_text("".join(lines))
     import io
@@ -143,8 +151,9 @@ def run_cpython(lines, tmp_path):
 
     buf = io.StringIO()
     with redirect_stdout(buf):
-        exec(compile(PROGRAM, "prepared_check", "exec"), {"CASES": str(data), "__name__": "check"})
-    return [line.split(" ", 6) for line in buf.getvalue().splitlines()]
+        exec(compile(PROGRAM, "prepared_check", "exec"), {"CASES": str(data), "__name__": "check",
+                                                          "CUT_EVERY": cut_every})
+    return [line.split(" ", 7) for line in buf.getvalue().splitlines()]
 
 
 def rulesets():
@@ -172,12 +181,25 @@ def test_prepared_answers_under_micropython_in_a_pico_heap(tmp_path):
     data = tmp_path / "cases.txt"
     data.write_text("".join(lines))
     out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
-    rows = [line.split(" ", 6) for line in out.splitlines() if line.startswith("case ")]
+    rows = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")]
     assert len(rows) == len(lines), out[-2000:]
     for row in rows:
         assert row[2] == "0", row
         assert int(row[5]) <= TABLE_BOUND, row
     assert sum(int(r[3]) for r in rows) > 0
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards", "ludus", "longnardy", "plakoto"])
+def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
+    """A unit's search cut off by its deadline (UNIT_US; here at every 7th node it asks) stores
+    nothing of that question: every answer the table gives is still the engine's, the cut ones
+    are asked when a player asks them, and the searches after a cut start clean."""
+    rows = run_cpython(case_lines([key], 6), tmp_path, cut_every=7)
+    assert len(rows) == 6
+    for row in rows:
+        assert row[2] == "0", row
+    assert sum(int(r[6]) for r in rows) > 0, "no search was cut off"
+    assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing"
 
 
 def test_a_position_not_prepared_is_asked_of_the_engine():
@@ -231,7 +253,7 @@ def test_the_table_of_the_costliest_doubles_fits_its_bound_under_micropython(tmp
     data = tmp_path / "cases.txt"
     data.write_text("standard 1 1 %s \n" % bytes(SPREAD.cells).hex())
     out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
-    row = [line.split(" ", 6) for line in out.splitlines() if line.startswith("case ")][0]
+    row = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")][0]
     assert row[2] == "0" and int(row[4]) == P.NODES
     assert 0 < int(row[5]) <= TABLE_BOUND, row
 

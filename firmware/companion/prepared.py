@@ -4,7 +4,9 @@
 # lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
 # that time answer nothing, so each of them does one unit of work here (one rules question: a
 # locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
-# answered nothing), and the tracker's questions are then answered by a lookup:
+# answered nothing), cut off after UNIT_US (bgrules.turn.SearchCut: the question is then left to
+# the lift that asks it, as if not prepared), so that a lift coming meanwhile waits a few ms at
+# most; and the tracker's questions are then answered by a lookup:
 #
 #   * where the board as it stands begins the turn (Turn.locate of a legal partial position),
 #   * where a checker lifted from each point may land (Turn.destinations, per source) and
@@ -31,7 +33,8 @@
 #           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
 #           254 = not storable: asked again)
 # Positions found not to be legal partial plays are kept as ``_NOT`` (one shared object), those
-# whose answer the table cannot hold (more than 200 distinct ones) as ``_CUT``: asked each time.
+# whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200 distinct
+# ones) as ``_CUT``: asked each time.
 
 try:
     from micropython import const
@@ -42,14 +45,33 @@ except ImportError:
 
 
 from bgrules.position import OPP, BAR, OFF
+from bgrules.turn import SearchCut
+
+try:
+    from time import ticks_us, ticks_add, ticks_diff
+except ImportError:  # CPython (the simulator, the tests)
+    from time import perf_counter
+
+    def ticks_us():
+        return int(perf_counter() * 1000000)
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
+
 
 NODES = const(120)  # positions prepared per turn at most (the table's bound: ~280 B each on a Pico)
+# The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
+# tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
+UNIT_US = const(5000)
 _HEAD = const(17)
 _SIZE = const(147)  # _HEAD + 26 * 5
 _TODO = const(255)
 _ASK = const(254)  # not storable here: the rules are asked each time
 _NOT = b"\x00"  # a position that is not the start of a legal play
-_CUT = b"\xfe"  # a position not prepared: its answer does not fit the table (asked each time)
+_CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
 # For the tests (MicroPython does not export _-named constants)
 HEAD = _HEAD
 ASK = _ASK
@@ -79,6 +101,10 @@ class Prepared:
         # DONE's play is kept where the turn keeps its last one (Turn._last): a turn class of its
         # own (Catch me, Doublets) answers DONE itself
         self.keeps_play = hasattr(turn, "_play_steps")
+        self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
+        self.cuts = 0  # searches cut off (for the benchmark)
+        self.until = 0  # the time (ticks_us) the unit's search is cut off at
+        self.late = self._late  # (one bound method, made once)
 
     # --- the lookups -------------------------------------------------------------------------
 
@@ -233,10 +259,17 @@ class Prepared:
             if node[i + 4] != _ASK:
                 return  # its places in the next unit
         else:
-            dest = self.turn.destinations(c, p, self._opt(node[0]))
-            mask = 0
+            mask = -1
+            self._deadline()
+            try:
+                dest = self.turn.destinations(c, p, self._opt(node[0]))
+                mask = 0
+            except SearchCut:
+                self.cuts += 1
+            finally:
+                self._deadline(False)
             last = -1
-            for q in dest:
+            for q in dest if mask == 0 else ():
                 if not 0 <= q <= 25 or q <= last:
                     mask = -1  # not the sorted places this table holds: asked each time
                     break
@@ -293,7 +326,15 @@ class Prepared:
     def _play(self, key, node):
         """The play that ends on the complete position ``key`` (DONE's question)."""
         self.units += 1
-        steps = self.turn._play_steps(bytearray(key))
+        self._deadline()
+        try:
+            steps = self.turn._play_steps(bytearray(key))
+        except SearchCut:
+            self.cuts += 1
+            node[4] = _ASK
+            return
+        finally:
+            self._deadline(False)
         n = len(steps) if steps is not None and len(steps) <= 4 else -1
         for k in range(n if n > 0 else 0):
             s = steps[k]
@@ -305,7 +346,25 @@ class Prepared:
         node[4] = n if n >= 0 else _ASK
 
     def _locate(self, cells):
-        return self._code(self.turn.locate(cells))
+        """turn.locate(cells) as a code (_code); _ASK when its search was cut off."""
+        self._deadline()
+        try:
+            return self._code(self.turn.locate(cells))
+        except SearchCut:
+            self.cuts += 1
+            return _ASK
+        finally:
+            self._deadline(False)
+
+    def _deadline(self, on=True):
+        """The turn's searches cut off UNIT_US from now (on), or never again (off)."""
+        s = self.search
+        if s is not None:
+            self.until = ticks_add(ticks_us(), UNIT_US)
+            s.stop = self.late if on else None
+
+    def _late(self):
+        return ticks_diff(ticks_us(), self.until) > 0
 
     def _code(self, options):
         """``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``."""
