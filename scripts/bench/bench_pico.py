@@ -28,9 +28,10 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
 * the free heap with a chouette evening's modules imported (scripts/bench/heap_modules.py's list).
 
 ``--device-time`` (with ``--xip``) adds the OLED's I2C bytes at 400 kHz and the flash's erase and
-program times to the emulated clock (DEVICE_ARGS), and the match's players look at the board after
-the roll and after each placement until the position is prepared (``--idle-roll``, ``--idle-step``;
-companion.prepared). ``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
+program times to the emulated clock (DEVICE_ARGS). The match's players look at the board for
+``--idle-roll`` ms after the roll and ``--idle-step`` ms after each placement (1000 and 300 of the
+board's clock), and lift whatever the firmware has prepared by then (companion.prepared): a lift
+before its position is prepared takes the fallback path, and the run counts them. ``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
 modelled, each miss adding 44 cycles to the emulated clock. ``--image UF2`` runs the firmware image
 (scripts/build/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
 the .mpy files; only the harness's own module goes into /lib.
@@ -333,11 +334,11 @@ def main(argv=None):
     ap.add_argument("--device-time", action="store_true",
                     help="with --xip: the OLED acknowledged and its bus timed at 400 kHz, flash erase 45 ms and "
                          "page program 0.4 ms added to the emulated clock (xip_run.mjs %s)" % " ".join(DEVICE_ARGS))
-    ap.add_argument("--idle-roll", type=int, default=300, metavar="N",
-                    help="loop steps the players look at the board after the roll, at most: until the position "
-                         "the board shows is prepared (companion.prepared) (300)")
-    ap.add_argument("--idle-step", type=int, default=60, metavar="N",
-                    help="the same after each placement (60)")
+    ap.add_argument("--idle-roll", type=int, default=1000, metavar="MS",
+                    help="ms of the board's clock the players look at the board after the roll before the first "
+                         "lift, whatever is prepared by then (companion.prepared) (1000)")
+    ap.add_argument("--idle-step", type=int, default=300, metavar="MS",
+                    help="ms between a placement and the next lift (300)")
     args = ap.parse_args(argv)
     if args.device_time and not args.xip:
         raise BenchError("--device-time needs --xip (xip_run.mjs)")

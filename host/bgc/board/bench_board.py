@@ -22,10 +22,10 @@ def register_options(p):
                    "or bgc vpico) and print the same table as scripts/bench/bench_pico.py's emulated runs")
     p.add_argument("--variant", default="standard", metavar="KEY", help="with --port: the match's ruleset")
     p.add_argument("--max-turns", type=int, default=0, metavar="N", help="with --port: stop the match after N turns")
-    p.add_argument("--idle-roll", type=int, default=300, metavar="N",
-                   help="with --port: loop steps the players look at the board after the roll, at most (300)")
-    p.add_argument("--idle-step", type=int, default=60, metavar="N",
-                   help="with --port: the same after each placement (60)")
+    p.add_argument("--idle-roll", type=int, default=1000, metavar="MS",
+                   help="with --port: ms the players look at the board after the roll before the first lift (1000)")
+    p.add_argument("--idle-step", type=int, default=300, metavar="MS",
+                   help="with --port: ms between a placement and the next lift (300)")
 
 
 def run(args):
@@ -43,7 +43,7 @@ def run(args):
     if args.variant not in VARIANTS:
         raise UserError("unknown variant %r\nhint: one of %s" % (args.variant, ", ".join(sorted(VARIANTS))))
     if args.max_turns < 0 or args.idle_roll < 0 or args.idle_step < 0:
-        raise UserError("--max-turns, --idle-roll and --idle-step are counts: 0 or more")
+        raise UserError("--max-turns is a count, --idle-roll and --idle-step are ms: 0 or more")
     with tempfile.TemporaryDirectory() as tmp:
         plays = G.choose_plays(tmp, args.variant, args.max_turns)
     if args.max_turns:

@@ -82,8 +82,8 @@ del _scan_bench
 # left). VARIANT: the ruleset's key.
 MATCH = r"""
 import gc, time
-IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # loop steps the players look at the board (match_step)
-IDLE_STEP = globals().get("IDLE_STEP", 0)
+IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # ms the players look at the board after the roll (match_step)
+IDLE_STEP = globals().get("IDLE_STEP", 0)  # ms between a placement and the next lift
 from array import array
 import main
 from bgrules.rules import ruleset
@@ -219,7 +219,8 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0],
+         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0], "lookups": [0, 0, 0],
+         "journal": Times(300), "done_own": Times(300),
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
          "frame_worst": (0,), "min_at": None, "steps": 0}
 on_frame = companion.on_frame
@@ -238,13 +239,26 @@ def timed_frame(f, now):
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"
+JW = [0]  # time in journal writes during the answer being timed
+write_record = companion.write_record
+def timed_write(record, journal=None, name=None):
+    t = ticks_us()
+    try:
+        return write_record(record, journal, name)
+    finally:
+        JW[0] += diff(ticks_us(), t)
+companion.write_record = timed_write
 def timed_button(b, kind, now):
     ph = companion.phase
     a = mem_alloc()
+    JW[0] = 0
     t = ticks_us()
     on_button(b, kind, now)
     dt = diff(ticks_us(), t)
     stats["done" if ph == "moving" else "roll"].append(dt)
+    if ph == "moving":
+        stats["journal"].append(JW[0])  # the journal append inside DONE (a flash erase), apart
+        stats["done_own"].append(dt - JW[0])
     if ph == "moving" and dt > stats["done_worst"][0]:
         stats["done_worst"] = (dt, turns, companion.match.position_id(), companion.msg)
     if mem_alloc() < a:
@@ -286,18 +300,23 @@ def run(n):
         app.collect_if_due()
 
 PREP = [0, 0]  # the loop steps that prepared so far; their emulated time this turn
-def idle(most):
-    # The players look at the board (after the roll, between two placements): loop steps that
-    # answer nothing, until the position the board shows is prepared (companion.prepared), at
-    # most ``most`` steps; none with a firmware that prepares nothing
+def idle(most_ms):
+    # The players look at the board (after the roll, between two placements) for ``most_ms`` of
+    # the board's time: loop steps that answer nothing, in which the firmware prepares the turn's
+    # answers (companion.prepared). They do not wait for it: the lift comes after ``most_ms``
+    # whatever is prepared by then. Once the position the board shows is prepared the rest of
+    # that time is skipped (its steps would prepare positions further on, or nothing: fewer
+    # lookups here than a board would have, never more); no step with a firmware that prepares nothing
     p = getattr(companion.tracker, "prepared", None)
     k = 0
-    while p is not None and companion.phase == "moving" and not p.done() and k < most:
+    t0 = clock.ticks_ms()
+    while p is not None and companion.phase == "moving" and not p.done():
+        if diff(clock.ticks_ms(), t0) >= most_ms:
+            stats["idle"][1] += 1  # the lift came before the board's position was prepared
+            break
         run(1)
         k += 1
     stats["idle"][0] += k
-    if k == most:
-        stats["idle"][1] += 1  # the players did not wait that long: the lift came first
 
 def press(player, cube=False):
     a = mem_alloc()
@@ -397,6 +416,12 @@ for _ in range(2000):
         idle(IDLE_ROLL)
         move(steps, p)
         stats["prep_turn"].append(PREP[1])
+        pr = getattr(companion.tracker, "prepared", None)
+        if pr is not None:  # the turn's questions: answered by a lookup, asked of the engine, cut off
+            lk = stats["lookups"]
+            lk[0] += pr.hits
+            lk[1] += pr.misses
+            lk[2] += getattr(pr, "cuts", 0)
         turns += 1
         press(p)
         if companion.phase == "ask":
@@ -423,7 +448,8 @@ else:
            "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:]),
-           "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"]}
+           "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"],
+           "lookups": stats["lookups"], "journal": summary(stats["journal"]), "done_own": summary(stats["done_own"])}
     stats = None
     print("MATCH", repr(out))
 """
@@ -449,7 +475,7 @@ del _journal_bench
 """
 
 
-def match_step(journal_dir, plan, variant, idle_roll=300, idle_step=60):
+def match_step(journal_dir, plan, variant, idle_roll=1000, idle_step=300):
     """The MATCH step's program: its settings, then the match."""
     return ("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass\nJOURNAL_DIR = %r\nPLAYS = %r\n"
             "VARIANT = %r\nIDLE_ROLL = %d\nIDLE_STEP = %d\n" % (journal_dir, journal_dir, plan, variant, idle_roll,
@@ -529,5 +555,13 @@ def print_match(st, heap_import, variant):
               % (n, ms(mean), ms(worst)))
         n, mean, worst, med = st["prep_turn"]
         print("  their time per turn (in the steps the players looked at the board): median %s, worst %s;"
-              " idle loop steps waited: %d, turns where the wait ran out first: %d"
+              " idle loop steps: %d, lifts that came before the board's position was prepared: %d"
               % (ms(med), ms(worst), st["idle"][0], st["idle"][1]))
+    if "lookups" in st:
+        hits, misses, cuts = st["lookups"]
+        print("  the tracker's rules questions in play: %d answered by a lookup, %d asked of the engine"
+              " (not prepared yet, or never: the fallback); preparation searches cut off: %d" % (hits, misses, cuts))
+        n, _, worst, med = st["done_own"]
+        _, _, jworst, jmed = st["journal"]
+        print("  DONE answer without its journal append: median %s, worst %s; the append inside DONE:"
+              " median %s, worst %s" % (ms(med), ms(worst), ms(jmed), ms(jworst)))
