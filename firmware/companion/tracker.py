@@ -156,9 +156,6 @@ class Tracker:
             # The first lift asks where the board as it stands begins the turn: asked now, in the
             # roll's answer, rather than in that frame's (in Backwards it is a search, ~10 ms)
             self._locate(position.cells)
-            from companion.prepared import Prepared
-
-            self.prepared = Prepared(turn, self.known, self.wait0)
 
     def _clear(self):
         self.verdict = LEGAL

@@ -307,10 +307,14 @@ def idle(most_ms):
     # whatever is prepared by then. Once the position the board shows is prepared the rest of
     # that time is skipped (its steps would prepare positions further on, or nothing: fewer
     # lookups here than a board would have, never more); no step with a firmware that prepares nothing
-    p = getattr(companion.tracker, "prepared", None)
+    if not hasattr(companion, "prepare"):
+        return
     k = 0
     t0 = clock.ticks_ms()
-    while p is not None and companion.phase == "moving" and not p.done():
+    while companion.phase == "moving":
+        p = companion.tracker.prepared  # (made by the turn's first idle step)
+        if p is not None and p.done():
+            break
         if diff(clock.ticks_ms(), t0) >= most_ms:
             stats["idle"][1] += 1  # the lift came before the board's position was prepared
             break
