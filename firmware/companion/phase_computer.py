@@ -9,6 +9,14 @@
 # down in any order (the tracker accepts every order of the play's steps, companion.computer_turn)
 # and reads a play at a glance, as on paper; as checkers arrive the LEDs show only what is left.
 # The turn passes by itself when the board shows the play: nobody presses the computer's DONE.
+#
+# Advice and take-back (docs/player-guide.md): the person's ROLL held in their turn to move asks
+# the PC for GNU Backgammon's best play (the `advice` event; the answer, `gnu hint`, is lit as the
+# computer's play is, over the person's own LEDs); held at any other moment of the person's turn
+# or the computer's, it takes the person's last play back with the computer's reply (the match
+# before that play, kept in RAM when it was made, journaled as a `back` record), and the board
+# asks for the checkers back as after a power cut. The teacher's words (`gnu tell`) take the
+# OLED's bottom lines while the computer is to act.
 
 from bgrules.position import Position, BAR, CHECKERS
 from companion import moves
@@ -27,6 +35,7 @@ GNU_COLOUR_NAMES = ("gnu_from", "gnu_to", "gnu_hit", "gnu_off")  # codes 6-9 aft
 DECIDES = ("roll", "doubled", "resign", "moving", "ask", "choose")
 
 SHORT = 1  # a short press (companion.codes, drivers.buttons): codes loads this module, not the reverse
+LONG = 2  # a held one
 PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.md)
 
 
@@ -43,6 +52,7 @@ def command(c, args, line):
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
         c.gnu = None
+        c.gnu_back = None
         c.say("GNU plays %s" % m.names[side] if side >= 0 and m is not None else "")
         c.status()
         return
@@ -74,6 +84,13 @@ def command(c, args, line):
         else:
             c.pick = [side, args.get("kind", 1)]
             c._pick(True, SHORT)
+    elif do == "tell":
+        tell(c, args["text"])
+    elif do == "hint":
+        if ph != "moving" or m.on_roll == side:
+            c.error("gnu hint: not the person's turn to move (phase %s)" % ph, line)
+            return
+        hint_play(c, args["pos"], line)
     elif do == "play":
         if ph != "moving" or m.on_roll != side:
             c.error("gnu play: not the computer's turn to move (phase %s)" % ph, line)
@@ -94,8 +111,36 @@ def command(c, args, line):
 
 
 def hint(c):
-    """The OLED's hint while the computer's play is made (controller._hint)."""
-    return "Move GNU's\ncheckers as lit"
+    """The OLED's bottom lines while the computer is to act (controller._hint): the teacher's words
+    on the person's last decision (they stay until the person acts again), else what to do while its
+    play is made; None: the phase's own lines."""
+    m = c.match
+    if m is None or m.to_act != c.gnu_side or c.phase not in DECIDES:
+        c.gnu_note = ""
+        return None
+    note = getattr(c, "gnu_note", "")
+    if note:
+        # "Bad -0.082:" over the better play (on two lines when it is long: the message keeps one)
+        mark, _, play = note.partition(": ")
+        if len(play) > 16:
+            cut = play.rfind(" ", 0, 17)
+            if cut > 0:
+                play = play[:cut] + "\n" + play[cut + 1:]
+        return mark + (":\n" + play if play else "")
+    if c.gnu is not None and c.phase == "moving":
+        return "Move GNU's\ncheckers as lit"
+    return None
+
+
+def tell(c, text):
+    """The teacher's words on the person's last play or cube decision (`gnu tell`): in the OLED's
+    bottom lines while the computer is to act, else as the last message."""
+    m = c.match
+    if m is not None and m.to_act == c.gnu_side and c.phase in DECIDES:
+        c.gnu_note = text
+        c.hint = c._hint()
+    else:
+        c.say(text)
 
 
 def status_fields(c, f):
@@ -104,12 +149,81 @@ def status_fields(c, f):
     f["gnu"] = c.gnu.text if c.gnu is not None else ""
 
 
-def button(c, ph):
-    """A press on the computer's side: the PC decides for it (True: the press is refused)."""
-    if ph in DECIDES:
-        c.say("GNU decides (PC)")
+def button(c, player, roll, kind, ph):
+    """A press in a match against the computer (controller._button); True when dealt with here. The
+    computer's buttons are the PC's; the person's ROLL held asks for advice in their turn to move,
+    and at any other moment of the game takes their last play back (when there is one to take)."""
+    m = c.match
+    if player == c.gnu_side:
+        if ph in DECIDES:
+            c.say("GNU decides (PC)")
+            return True
+        return False
+    if not roll or kind != LONG or m is None:
+        return False
+    if ph == "moving" and m.on_roll == player:
+        ask_advice(c, player)
+        return True
+    if ph in ("roll", "moving") and getattr(c, "gnu_back", None):
+        take_back(c, player)
         return True
     return False
+
+
+def ask_advice(c, player):
+    """The person asks for GNU Backgammon's best play for their roll: the PC answers `gnu hint`."""
+    m = c.match
+    if m.turn.dice_to_play == 0:
+        c.say("No legal move")
+        return
+    c.emit("advice", {"p": player, "match": m.match_id(), "pos": m.position_id()})
+    c.say("Asking GNU...")
+
+
+def hint_play(c, pos, line):
+    """GNU Backgammon's best play for the person's roll (`gnu hint`): lit as the computer's play is
+    (what is left of it from the board as it stands), said on the OLED; the person plays as they like."""
+    turn = c.match.turn
+    try:
+        final = Position.from_id(pos)
+    except ValueError as exc:
+        c.error("gnu hint: %s" % exc, line)
+        return
+    if not turn.is_legal(final.cells):
+        c.error("gnu hint: not a legal play of %d-%d from %s" % (turn.d1, turn.d2, turn.start.id()), line)
+        return
+    text = moves.notation(turn, final.cells)
+    c.gnu_advice = ComputerTurn(turn, final.cells, text)
+    c.say("Hint " + text)
+
+
+def acted(c, record, snap):
+    """An action journaled (controller._act; ``snap``: the match before it). The person's play keeps
+    the match before it, for a take-back; a new game or match forgets it."""
+    a = record["a"]
+    if a == "play" and record["p"] != c.gnu_side:
+        c.gnu_back = snap
+    elif a in ("open", "next"):
+        c.gnu_back = None
+
+
+def take_back(c, player):
+    """The person's last play taken back, and the computer's reply with it: the match goes back to
+    the person's turn to move with the same dice, journaled (`back`), and the board asks for the
+    checkers to be put back where they stood before that play (red points, as after a power cut)."""
+    from bgrules.match_read import restore  # a take-back's only
+
+    m = c.match
+    snap = c.gnu_back
+    c.gnu = None
+    c.gnu_advice = None
+    if not c._act({"a": "back", "p": player, "to": snap}, lambda: restore(m, snap, player)):
+        return
+    c.gnu_back = None
+    c.gnu_note = ""
+    c.emit("back", {"p": player, "pos": m.position_id(), "to": snap})
+    c._board("back")
+    c.status()
 
 
 def tick(c, now):
@@ -199,9 +313,14 @@ def _ranged(t):
 
 
 def leds(c, out):
-    """The computer's play still to make, coloured on ``out`` (LED codes of the chain)."""
+    """The computer's play still to make, or the best play the person asked for, coloured on ``out``
+    (LED codes of the chain)."""
     g = c.gnu
     m = c.match
+    if g is None:
+        g = getattr(c, "gnu_advice", None)
+        if g is None or g.turn is not m.turn:
+            return
     mw = m.on_roll == 0
     opp = m.rules.opposite
     src, dst, hits, off = g.plan(c.tracker.known)

@@ -266,6 +266,13 @@ def replay_data(data, source="journal"):
             game = GameLog(m.game, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
             continue
+        if a == "back":
+            # the person's last play taken back against the computer, with everything after it
+            # (the computer's reply): the game is kept as finally played, the take-back counted
+            if not take_back(game, p):
+                log.problem = (number, "line %d: back refused: no play of %s's in this game to take back"
+                               % (number, player_name(log, p)))
+            continue
         act = Action(a=a, p=p, line=number)
         if a == "open":
             if m.phase == "opening":  # a tie: roll again (maybe an automatic double)
@@ -319,6 +326,20 @@ def replay_data(data, source="journal"):
         if m.phase in ("gameover", "matchover") and game.result is None:
             game.result = m.result
     return log
+
+
+def take_back(game, p):
+    """Drop player ``p``'s last play from ``game`` and every action after it (a `back` record,
+    docs/formats.md); its dice are the next play's again. ``game.taken_back`` keeps what went."""
+    acts = game.actions
+    at = max((i for i, x in enumerate(acts) if x["a"] == "move" and x["p"] == p), default=None)
+    if at is None:
+        return False
+    play = acts[at]
+    game.taken_back = getattr(game, "taken_back", []) + [acts[at:]]
+    del acts[at:]
+    game.pending_dice = (play["dice"], play["opening"])
+    return True
 
 
 def _snapshot(m):
