@@ -1,6 +1,6 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
-    bgc play [--port P] --computer white|black [--level L] [--length N]
+    bgc play [--port P] --computer white|black [--level L] [--length N] [--teach]
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
 Backgammon names it); the board shows its plays on the LEDs and the OLED, the person moves its
@@ -32,6 +32,9 @@ def register(subparsers):
                    help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
+    p.add_argument("--teach", action="store_true",
+                   help="after each of your plays and cube decisions the OLED says GNU Backgammon's mark and the "
+                        "better play when it lost more than the doubtful threshold (the numbers of bgc analyze)")
     p.add_argument("--wait", type=float, metavar="SECONDS",
                    help="give up when the board is away or silent this long (default: wait for ever)")
     p.set_defaults(func=run)
@@ -59,7 +62,7 @@ def run(args):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
     ser = _open(port)
     try:
-        comp = Computer(side, level)
+        comp = Computer(side, level, teach=args.teach)
     except AnalysisError as exc:
         ser.close()
         raise UserError(str(exc))
@@ -125,11 +128,16 @@ def run(args):
                             continue
                 elif kind not in ("view", "board"):
                     print(describe(ev, status), flush=True)
+                told = len(comp.notes)
                 try:
                     comp.on_event(ev, send)
                 except AnalysisError as exc:
                     print("bgc: %s" % exc, file=sys.stderr)
                     return 1
+                for words in comp.notes[told:]:
+                    print("teacher: %s" % words, flush=True)
+                if kind == "advice" and comp.hints:
+                    print("advice: %s" % (comp.hints[-1][1].text or "no play"), flush=True)
                 if kind == "match_end":
                     return 0
     finally:

@@ -541,3 +541,51 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
 def encode_records(records):
     """The journal text of ``records`` (one checksummed line each)."""
     return "".join(_journal.encode(r) for r in records)
+
+
+class Recorder:
+    """The match journal's records (docs/formats.md) rebuilt from the events, so that a match seen
+    from its ``new`` event on can be saved as .mat/.sgf by the exporters of ``bgc export``."""
+
+    def __init__(self):
+        self.records = []
+        self.ended = False  # a game ended: the next opening roll starts a new game
+
+    def feed(self, ev):
+        kind = ev.get("ev")
+        r = self.records
+        if kind == "new":
+            self.records = [dict(ev.get("settings") or {})]
+            self.ended = False
+        elif not r:
+            return  # the match began before we were listening
+        elif kind == "roll" and ev.get("opening"):
+            if self.ended:
+                r.append({"a": "next"})
+                self.ended = False
+            r.append({"a": "open", "dice": list(ev["dice"])})
+        elif kind == "roll":
+            r.append({"a": "roll", "p": ev["p"], "dice": list(ev["dice"])})
+            if ev.get("entered"):
+                r[-1]["entered"] = True
+        elif kind == "pass":
+            r.append({"a": "pass", "p": ev["p"]})
+        elif kind == "play":
+            rec = {"a": "play", "p": ev["p"], "move": ev.get("move", ""), "pos": ev["pos"]}
+            if ev.get("condoned"):
+                rec["condoned"] = True
+            r.append(rec)
+        elif kind == "cube":
+            r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "resign":
+            if ev.get("action") == "offer":
+                r.append({"a": "resign", "p": ev["p"], "kind": ev["kind"]})
+            else:
+                r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "back":
+            r.append({"a": "back", "p": ev["p"], "to": ev["to"]})
+        elif kind == "game_end":
+            self.ended = True
+
+    def journal_text(self):
+        return encode_records(self.records) if self.records else None
