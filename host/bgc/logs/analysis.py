@@ -267,6 +267,11 @@ for job in spec["jobs"]:
         gnubg.command("previous")
         if job["what"] == "answer":
             gnubg.command("previous")
+            recs = gnubg.match()["games"][-1]["game"]
+            if len(recs) >= 2 and recs[-1]["action"] == "double" and recs[-2]["action"] == "take":
+                # a .mat that ends with a take is read back with the double after it again (GNU
+                # Backgammon's import): one more step back to the double that was taken
+                gnubg.command("previous")
         gnubg.command("analyse move")
     if job["what"] == "match":
         mark("statistics")
@@ -771,10 +776,13 @@ class MatchAnalysis:
             jobs = [(mat_text(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
                     for p, (_, a) in zip(prefixes, missing)]
             results, _ = run_engine_jobs(jobs, _settings_for(log, self.ply, chosen), nets=chosen)
-            for ((gi, k), _), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
+            for ((gi, k), a), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
                 self.engine_records += analysed_nodes(sgf)
                 games = analyse_sgf(sgf, cube_eqs)
                 attach_positions(prefix, games)
+                if len(games) == gi + 1 and a["a"] == "take" and len(games[gi]["records"]) == k + 2 \
+                        and games[gi]["records"][-1]["kind"] == "double":
+                    del games[gi]["records"][-1]  # the double GNU Backgammon reads again after a final take
                 if len(games) == gi + 1 and len(games[gi]["records"]) == k + 1:
                     self._keep_game(gi, games[gi])
                     self.records[(gi, k)] = games[gi]["records"][k]

@@ -30,51 +30,64 @@ def note_of(rec):
 
 class Teacher:
     """Follows the board's events (``feed``); ``note()`` after the person (``person``: 0 White, 1
-    Black) played or took a cube decision: the words for the OLED, or None (no mark, or not due)."""
+    Black) played or took a cube decision: the words for the OLED, or None (no mark, or its
+    analysis not there yet: an answer to a double is analysed with it)."""
 
     def __init__(self, person, ply=0, nets="auto"):
         self.person = person
         self.recorder = Recorder()
         self.analysis = analysis.MatchAnalysis(ply, nets)
-        self.due = 0  # the person's records still to be told about
-        self.told = []  # (game number, the analysed record, its words or None): what was said
+        self.pending = []  # the person's decisions still to be told about: their index in the records
+        # (index in the recorder's records, game number, the analysed record, its words or None):
+        # what was said about the decisions that stand (a take-back drops those it took back)
+        self.told = []
 
     def feed(self, ev):
         kind = ev.get("ev")
         self.recorder.feed(ev)
+        recs = self.recorder.records
         if kind == "back":
-            # the game's plays from the one taken back are analysed again when played again
-            game = sum(1 for r in self.recorder.records if r.get("a") == "next")  # its index
+            # the game's records from the play taken back are analysed afresh when played again
+            game = sum(1 for r in recs if r.get("a") == "next")  # its index
             self.analysis.records = {k: v for k, v in self.analysis.records.items() if k[0] < game}
-            self.due = 0
-        elif kind == "play" and ev.get("p") == self.person:
-            self.due += 1
-        elif kind == "cube" and ev.get("p") == self.person:
-            self.due += 1
+            play = max((i for i, r in enumerate(recs) if r.get("a") == "play" and r.get("p") == ev.get("p")),
+                       default=len(recs))
+            self.told = [t for t in self.told if t[0] < play]
+            self.pending = [i for i in self.pending if i < play]
         elif kind == "new":
-            self.due = 0
+            self.pending, self.told = [], []
+        elif ev.get("p") == self.person and (kind == "play" or (
+                kind == "cube" and ev.get("action") in analysis.RECORD_ACTIONS)):
+            self.pending.append(len(recs) - 1)
 
     def note(self):
-        """Analyse what is new; the words on the person's last decision, or None."""
-        if not self.due:
-            return None
-        text = self.recorder.journal_text()
+        """Analyse what is new; the words on the person's latest decision analysed now, or None."""
+        from .journals import replay_text
+
+        text = self.recorder.journal_text() if self.pending else None
         if not text:
             return None
         try:
-            result = self.analysis.update(text, "live")
+            self.analysis.update(text, "live")
         except analysis.NoAnalysis:
-            self.due = 0
+            self.pending = []
             return None
-        games = result["games"]
-        if not games:
-            return None
-        mine = [r for r in games[-1]["records"] if r["player"] == self.person]
-        # a double is analysed once answered: wait for the answer
-        if not mine or (mine[-1]["kind"] == "double" and "error" not in (mine[-1].get("cube") or {})):
-            return None
-        self.due = 0
-        rec = mine[-1]
-        words = note_of(rec)
-        self.told.append((games[-1]["number"], rec, words))
+        log = replay_text(text, "live")
+        place = {}  # journal line -> (game index, index among the analysed records): MatchAnalysis's keys
+        for gi, g in enumerate(log.games):
+            for k, x in enumerate(x for x in g.actions if x["a"] in analysis.RECORD_ACTIONS):
+                place[x["line"]] = (gi, k)
+        words, still = None, []
+        for at in self.pending:
+            where = place.get(at + 1)  # the settings are line 1
+            if where is None:
+                continue
+            rec = self.analysis.records.get(where)
+            if rec is None or (rec["kind"] != "move" and "error" not in (rec.get("cube") or {})):
+                still.append(at)  # not analysed yet
+                continue
+            said = note_of(rec)
+            self.told.append((at, log.games[where[0]].number, rec, said))
+            words = said or words
+        self.pending = still
         return words
