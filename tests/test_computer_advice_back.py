@@ -186,3 +186,138 @@ def test_a_back_record_that_does_not_fit_is_damage_named_by_the_reader(tmp_path)
     with pytest.raises(Exception) as exc:
         recovery.replay(records + [{"a": "back", "p": WHITE, "to": "garbage"}])
     assert "back refused" in str(exc.value)
+
+
+# Advice, the teacher's words and a take-back under MicroPython (the Pico's interpreter), as the PC
+# sends its lines: the same script gives the same lines under CPython.
+UPY = r"""
+import json
+from companion.controller import Companion, ROLL_W, SHORT, LONG, COLOUR_NAMES, led_index
+from companion.phase_computer import GNU_COLOUR_NAMES
+from companion import recovery, journal
+NAMES = COLOUR_NAMES + GNU_COLOUR_NAMES
+from companion.store import Store
+from virtual.frames import ideal_frame
+
+class Dice:
+    def roll(self):
+        return (6, 1)
+    def first_roll(self):
+        return (6, 4)
+
+W = [0] * 26
+B = [0] * 26
+for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    W[p] = n
+for p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):
+    B[p] = n
+now = [0]
+c = Companion(Store("."), Dice())
+
+def show():
+    now[0] += 30
+    c.on_frame(ideal_frame(W, B), now[0])
+
+def move(side, a, b):
+    side[a] -= 1
+    side[b] += 1
+    show()
+
+def events(kind):
+    return [json.loads(x) for x in c.fx.out if json.loads(x)["ev"] == kind]
+
+def lit(name):
+    return [p for p in range(26) if NAMES[c.fx.leds[led_index(p)]] == name]
+
+c.boot(ideal_frame(W, B), 0)
+c.new_match({"length": 3}, True)
+show()
+c.on_line("gnu side=1", 1)
+c.on_button(ROLL_W, SHORT, 200)
+before = c.match.dumps()
+c.fx.out = []
+c.on_button(ROLL_W, LONG, 300)
+print("advice", [(e["p"], e["pos"]) for e in events("advice")], c.phase)
+c.on_line("gnu hint pos=%s", 400)
+print("hint", lit("gnu_from"), lit("gnu_to"), c.fx.screen[4])
+move(W, 13, 7)
+move(W, 13, 9)
+c.on_button(ROLL_W, SHORT, 500)
+c.on_line('{"cmd": "gnu", "do": "tell", "text": "Bad -0.107: 24/14"}', 600)
+print("tell", c.fx.screen[6:])
+c.on_line("gnu roll", 700)
+c.on_line("gnu play pos=%s", 800)
+move(B, 12, 18)
+move(B, 17, 18)
+print("after", c.phase, c.match.on_roll, c.fx.screen[6:])
+c.fx.out = []
+c.on_button(ROLL_W, LONG, 900)
+print("back", [e["p"] for e in events("back")], c.phase, c.fx.screen[0], lit("illegal"), c.match.dumps() == before)
+move(B, 18, 12)
+move(B, 18, 17)
+move(W, 7, 13)
+move(W, 9, 13)
+print("moving", c.phase, c.match.dice, lit("illegal"))
+move(W, 24, 14)
+c.on_button(ROLL_W, SHORT, 1000)
+recs = journal.Journal(c.store.path(c.name)).read()[0]
+print("journal", [r["a"] for r in recs][-5:], recovery.replay(recs).dumps() == c.match.dumps())
+"""
+
+
+def upy_script():
+    from bgrules.position import Position
+    from bgrules.turn import Turn
+
+    start = Position.start()
+    hint = apply_moves(Turn(start, 6, 4).start, "24/14")
+    after = apply_moves(apply_moves(start, "13/7 13/9").swapped(), "13/7 8/7")
+    return UPY % (hint.id(), after.id())
+
+
+def run_upy_script_on_cpython(tmp_path):
+    import contextlib
+    import io
+    import os
+    import sys
+
+    import bgc.board.virtual as virtual
+
+    sys.modules.setdefault("virtual", virtual)
+    import bgc.board.virtual.frames as frames
+    sys.modules.setdefault("virtual.frames", frames)
+    buf = io.StringIO()
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(upy_script(), {"__name__": "script"})
+    finally:
+        os.chdir(here)
+    return buf.getvalue()
+
+
+EXPECTED = [
+    "advice [(0, '4HPwATDgc/ABMA')] moving",
+    "hint [24] [14] Hint 24/14",
+    "tell ['Bad -0.107:', '24/14']",
+    "after roll 0 ['ROLL: roll dice', 'CUBE: double']",
+    "back [0] board Take back [7, 9, 12, 13, 17, 18] True",
+    "moving moving (6, 4) []",
+    "journal ['play', 'roll', 'play', 'back', 'play'] True",
+]
+
+
+def test_advice_and_take_back_script_on_cpython(tmp_path):
+    assert run_upy_script_on_cpython(tmp_path).splitlines() == EXPECTED
+
+
+@pytest.mark.micropython
+def test_advice_and_take_back_are_the_same_under_micropython():
+    import os
+
+    from bgc import FIRMWARE_DIR
+    from bgc.pico.upy import run
+
+    virtual = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host", "bgc", "board", "virtual")
+    assert run(upy_script(), sources=[FIRMWARE_DIR, virtual], heap_kb=240).splitlines() == EXPECTED
