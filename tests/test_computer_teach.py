@@ -77,7 +77,8 @@ def test_the_teachers_words_are_the_numbers_bgc_analyze_gives_for_the_journal(ta
 
 
 @needs_engine
-def test_a_taken_back_play_stays_in_the_journal_and_the_exports_show_the_game_as_finally_played(taught_match, tmp_path):
+def test_a_taken_back_play_stays_in_the_journal_and_the_exports_show_the_game_as_finally_played(taught_match, tmp_path,
+                                                                                                capsys):
     comp, hands, path, events = taught_match
     with open(path) as f:
         records = [journals.journal.decode(line.encode()) for line in f.read().splitlines() if line.strip()]
@@ -85,12 +86,17 @@ def test_a_taken_back_play_stays_in_the_journal_and_the_exports_show_the_game_as
     assert len(backs) == hands.stats["take_backs"] and all(r["p"] == PERSON for r in backs)
     log = journals.load(path)
     assert log.problem is None and log.complete
-    taken = [x for g in log.games for x in getattr(g, "taken_back", [])]
+    taken = [x for g in log.games for x in g.taken_back]
     assert len(taken) == len(backs) and all(t[0]["a"] == "move" and t[0]["p"] == PERSON for t in taken)
     # every play the board accepted is in the journal; the log keeps those that stand
     plays = [r for r in records if r["a"] == "play"]
     assert len(plays) == sum(len(g.moves) for g in log.games) + sum(
         sum(1 for a in t if a["a"] == "move") for t in taken)
+    # bgc replay names them apart from the games as finally played
+    assert cli.main(["replay", path, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "%d play%s taken back against the computer" % (len(backs), "" if len(backs) == 1 else "s") in out
+    assert all("line %d: You " % t[0]["line"] in out for t in taken)
     files = []
     for fmt in ("mat", "sgf"):
         text, warnings = export.export_text(log, fmt)

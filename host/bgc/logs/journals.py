@@ -58,6 +58,7 @@ class GameLog:
         self.crawford = crawford  # this is the Crawford game
         self.start_cube = cube  # the cube after automatic doubles (money)
         self.actions = []
+        self.taken_back = []  # against the computer: each play taken back with what followed it (actions)
         self.result = None  # (winner, points, kind, how) once the game is over
 
     @property
@@ -336,7 +337,7 @@ def take_back(game, p):
     if at is None:
         return False
     play = acts[at]
-    game.taken_back = getattr(game, "taken_back", []) + [acts[at:]]
+    game.taken_back.append(acts[at:])
     del acts[at:]
     game.pending_dice = (play["dice"], play["opening"])
     return True

@@ -103,7 +103,7 @@ class Hub:
                     s["moves"].append({"p": ev["p"], "text": "%s %s: %s%s" % (
                         names[ev["p"]], self._dice.pop(ev["p"], ""), ev.get("move") or "no move",
                         " (accepted)" if ev.get("condoned") else "")})
-                elif kind in ("cube", "resign", "game_end", "match_end", "pass"):
+                elif kind in ("cube", "resign", "game_end", "match_end", "pass", "back"):
                     s["moves"].append({"p": ev.get("p", ev.get("winner", -1)), "text": s["last"]})
             self._changed()
 
