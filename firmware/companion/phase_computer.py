@@ -10,13 +10,10 @@
 # and reads a play at a glance, as on paper; as checkers arrive the LEDs show only what is left.
 # The turn passes by itself when the board shows the play: nobody presses the computer's DONE.
 #
-# Advice and take-back (docs/player-guide.md): the person's ROLL held in their turn to move asks
-# the PC for GNU Backgammon's best play (the `advice` event; the answer, `gnu hint`, is lit as the
-# computer's play is, over the person's own LEDs); held at any other moment of the person's turn
-# or the computer's, it takes the person's last play back with the computer's reply (the match
-# before that play, kept in RAM when it was made, journaled as a `back` record), and the board
-# asks for the checkers back as after a power cut. The teacher's words (`gnu tell`) take the
-# OLED's bottom lines while the computer is to act.
+# Advice and take-back (docs/player-guide.md; companion.computer_help, loaded when first asked
+# for): the person's ROLL held in their turn to move asks for GNU Backgammon's best play, held at
+# any other moment takes their last play back (the match before it is kept here when it is made,
+# acted()); the teacher's words take the OLED's bottom lines while the computer is to act (hint()).
 
 from bgrules.position import Position, BAR, CHECKERS
 from companion import moves
@@ -85,12 +82,12 @@ def command(c, args, line):
             c.pick = [side, args.get("kind", 1)]
             c._pick(True, SHORT)
     elif do == "tell":
-        tell(c, args["text"])
+        _help().tell(c, args["text"], m.to_act == side and ph in DECIDES)
     elif do == "hint":
         if ph != "moving" or m.on_roll == side:
             c.error("gnu hint: not the person's turn to move (phase %s)" % ph, line)
             return
-        hint_play(c, args["pos"], line)
+        _help().hint_play(c, args["pos"], line)
     elif do == "play":
         if ph != "moving" or m.on_roll != side:
             c.error("gnu play: not the computer's turn to move (phase %s)" % ph, line)
@@ -132,17 +129,6 @@ def hint(c):
     return None
 
 
-def tell(c, text):
-    """The teacher's words on the person's last play or cube decision (`gnu tell`): in the OLED's
-    bottom lines while the computer is to act, else as the last message."""
-    m = c.match
-    if m is not None and m.to_act == c.gnu_side and c.phase in DECIDES:
-        c.gnu_note = text
-        c.hint = c._hint()
-    else:
-        c.say(text)
-
-
 def status_fields(c, f):
     """The `status` event's fields of a match against the computer (controller.status)."""
     f["computer"] = c.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
@@ -162,39 +148,20 @@ def button(c, player, roll, kind, ph):
     if not roll or kind != LONG or m is None:
         return False
     if ph == "moving" and m.on_roll == player:
-        ask_advice(c, player)
+        _help().ask_advice(c, player)
         return True
     if ph in ("roll", "moving") and getattr(c, "gnu_back", None):
-        take_back(c, player)
+        _help().take_back(c, player)
         return True
     return False
 
 
-def ask_advice(c, player):
-    """The person asks for GNU Backgammon's best play for their roll: the PC answers `gnu hint`."""
-    m = c.match
-    if m.turn.dice_to_play == 0:
-        c.say("No legal move")
-        return
-    c.emit("advice", {"p": player, "match": m.match_id(), "pos": m.position_id()})
-    c.say("Asking GNU...")
+def _help():
+    # The person's advice, the teacher's words and a take-back (companion.computer_help): loaded
+    # when first asked for, so a match in which the person never asks holds none of it.
+    from companion import computer_help
 
-
-def hint_play(c, pos, line):
-    """GNU Backgammon's best play for the person's roll (`gnu hint`): lit as the computer's play is
-    (what is left of it from the board as it stands), said on the OLED; the person plays as they like."""
-    turn = c.match.turn
-    try:
-        final = Position.from_id(pos)
-    except ValueError as exc:
-        c.error("gnu hint: %s" % exc, line)
-        return
-    if not turn.is_legal(final.cells):
-        c.error("gnu hint: not a legal play of %d-%d from %s" % (turn.d1, turn.d2, turn.start.id()), line)
-        return
-    text = moves.notation(turn, final.cells)
-    c.gnu_advice = ComputerTurn(turn, final.cells, text)
-    c.say("Hint " + text)
+    return computer_help
 
 
 def acted(c, record, snap):
@@ -205,25 +172,6 @@ def acted(c, record, snap):
         c.gnu_back = snap
     elif a in ("open", "next"):
         c.gnu_back = None
-
-
-def take_back(c, player):
-    """The person's last play taken back, and the computer's reply with it: the match goes back to
-    the person's turn to move with the same dice, journaled (`back`), and the board asks for the
-    checkers to be put back where they stood before that play (red points, as after a power cut)."""
-    from bgrules.match_read import restore  # a take-back's only
-
-    m = c.match
-    snap = c.gnu_back
-    c.gnu = None
-    c.gnu_advice = None
-    if not c._act({"a": "back", "p": player, "to": snap}, lambda: restore(m, snap, player)):
-        return
-    c.gnu_back = None
-    c.gnu_note = ""
-    c.emit("back", {"p": player, "pos": m.position_id(), "to": snap})
-    c._board("back")
-    c.status()
 
 
 def tick(c, now):

@@ -161,7 +161,8 @@ HOST_ONLY = ("bgrules.turn_plays",)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 # A match against the computer plays the standard game (or Nackgammon) without a chouette: main.py
 # drops these while no side is the computer's (main.COMPUTER)
-COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer")
+COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer",
+            "companion.computer_help")
 
 
 def variant_shared():
