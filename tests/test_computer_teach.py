@@ -149,3 +149,29 @@ def test_the_advice_is_the_play_gnu_backgammons_analysis_marks_best():
     finally:
         comp.close()
         sim.close()
+
+
+@needs_engine
+def test_the_live_analysis_after_a_take_back_is_of_the_play_made_again(tmp_path):
+    # the board's own journal of: White 6-4 13/7 13/9, GNU 6-1 13/7 8/7, White takes it back, 24/14
+    import test_computer_advice_back as board
+
+    h = board.white_opens(tmp_path)
+    board.white_plays_13_7_13_9_and_gnu_answers_13_7_8_7(h)
+    with open(board._path(h)) as f:
+        before = f.read()
+    h.press(board.ROLL_W, board.LONG)
+    for a, b in ((18, 12), (18, 17)):
+        h.move("b", a, b)
+    for a, b in ((7, 13), (9, 13), (24, 14)):
+        h.move("w", a, b)
+    h.press(board.ROLL_W)
+    with open(board._path(h)) as f:
+        after = f.read()
+    live = analysis.MatchAnalysis(0)
+    first = live.update(before, "live")["games"][0]["records"]
+    assert [(r["player"], r["played"]) for r in first if r["kind"] == "move"] == [(0, "13/9 13/7"), (1, "13/7 8/7")]
+    again = live.update(after, "live")["games"][0]["records"]
+    assert [(r["player"], r["played"]) for r in again if r["kind"] == "move"] == [(0, "24/18 18/14")]
+    whole = analysis.analyse(journals.replay_text(after))["games"][0]["records"]
+    assert again[0]["loss"] == pytest.approx(whole[0]["loss"], abs=1e-9) and again[0]["best"] == whole[0]["best"]

@@ -35,7 +35,7 @@ def gnu_args(raw):
         args["pos"] = pos
     elif do == "tell":
         text = raw.get("text")
-        if not isinstance(text, str) or not text or len(text) > 48:
-            raise ProtocolError("gnu tell: text=<at most 48 characters>")
+        if not isinstance(text, str) or not text or len(text) > 64:
+            raise ProtocolError("gnu tell: text=<at most 64 characters>")
         args["text"] = text
     return args

@@ -727,8 +727,9 @@ class MatchAnalysis:
     the match (game, record); the journal only grows, so a record analysed stays right. A new
     record is analysed as GNU Backgammon's ``analyse move`` of the match imported up to it (its
     position, dice, cube and score are all a record's analysis depends on); many new ones at
-    once (the first review) as one ``analyse match``. ``engine_records``: how many records the
-    engine analysed in the last update() (analysed_nodes() of what it wrote)."""
+    once (the first review) as one ``analyse match``. A take-back (a `back` record) makes its
+    game's records new again. ``engine_records``: how many records the engine analysed in the last
+    update() (analysed_nodes() of what it wrote)."""
 
     WHOLE_MATCH_FROM = 4
 
@@ -747,9 +748,16 @@ class MatchAnalysis:
         from .journals import replay_text
 
         if not text.startswith(self.text):  # another match
-            self.records, self.games = {}, {}
+            self.records, self.games, self.text = {}, {}, ""
+        seen = self.text.count("\n")  # the journal lines analysed before
         self.text = text
         log = replay_text(text, source)
+        for gi, g in enumerate(log.games):
+            if any(line > seen for line in g.back_lines):
+                # a play taken back against the computer since (docs/formats.md): that game's
+                # records are other plays now, analysed afresh
+                self.records = {k: v for k, v in self.records.items() if k[0] < gi}
+                break
         variant = check_analysable(log)
         chosen = choose_nets(self.nets)
         places = [((gi, k), a) for gi, g in enumerate(log.games)

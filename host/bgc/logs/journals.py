@@ -59,6 +59,7 @@ class GameLog:
         self.start_cube = cube  # the cube after automatic doubles (money)
         self.actions = []
         self.taken_back = []  # against the computer: each play taken back with what followed it (actions)
+        self.back_lines = []  # the journal lines of the take-backs
         self.result = None  # (winner, points, kind, how) once the game is over
 
     @property
@@ -273,6 +274,7 @@ def replay_data(data, source="journal"):
             if not take_back(game, p):
                 log.problem = (number, "line %d: back refused: no play of %s's in this game to take back"
                                % (number, player_name(log, p)))
+            game.back_lines.append(number)
             continue
         act = Action(a=a, p=p, line=number)
         if a == "open":

@@ -6,8 +6,8 @@ The numbers are `bgc analyze`'s by construction: the match so far is rebuilt fro
 events as its journal (journals.Recorder) and analysed by analysis.MatchAnalysis, the live review
 of the web page, which asks GNU Backgammon to analyse each new record once (``analyse move`` of the
 match imported up to it, at 0-ply as `bgc analyze` by default); the mark is the one GNU Backgammon
-writes in its SGF, with its own thresholds (``show analysis``). A take-back (the journal's `back`
-record) drops the game's cached records, so the replayed play is analysed afresh.
+writes in its SGF, with its own thresholds (``show analysis``). After a take-back (the journal's
+`back` record) the game is analysed afresh, and the words said on the plays taken back are dropped.
 """
 
 from . import analysis
@@ -47,9 +47,7 @@ class Teacher:
         self.recorder.feed(ev)
         recs = self.recorder.records
         if kind == "back":
-            # the game's records from the play taken back are analysed afresh when played again
-            game = sum(1 for r in recs if r.get("a") == "next")  # its index
-            self.analysis.records = {k: v for k, v in self.analysis.records.items() if k[0] < game}
+            # the words on the play taken back and after it go (MatchAnalysis analyses the game afresh)
             play = max((i for i, r in enumerate(recs) if r.get("a") == "play" and r.get("p") == ev.get("p")),
                        default=len(recs))
             self.told = [t for t in self.told if t[0] < play]
