@@ -43,7 +43,7 @@ ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup",
 # so they and a variant's modules are never needed at once (scripts/bench/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 # A match against the PC's GNU Backgammon (the `gnu` command): its modules (companion.phase_computer,
-# computer_turn, protocol_computer: named "computer" so no module list costs the boot its names),
+# computer_turn, protocol_computer, computer_help: named "computer" so no module list costs the boot its names),
 # dropped while no side is the computer's
 COMPUTER = "computer"
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of

@@ -38,11 +38,13 @@ def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports
         assert said and "wait for `bgc play" in said[-1], "".join(said)
         threading.Thread(target=board.stdout.read, daemon=True).start()  # keep its pipe from filling
         status = cli.main(["play", "--port", link, "--computer", "black", "--level", "expert", "--length", "1",
-                           "--wait", "180"])
+                           "--wait", "180", "--teach"])
         out, err = capsys.readouterr()
         assert status == 0, out + err
         assert "GNU Backgammon (expert) plays black" in out and "match over:" in out
         assert "(GNU Backgammon) plays" in out
+        # --teach: GNU Backgammon's marks on the hands' plays, sent to the board over the port
+        assert "teacher: " in out and "error" not in out.lower()
     finally:
         board.terminate()
         try:

@@ -80,7 +80,8 @@ def test_bad_computer_arguments_are_one_line_with_a_hint(capsys):
     for argv, words in ((["sim", "--computer", "red"], "--computer is white or black"),
                         (["sim", "--level", "expert"], "--level is the computer's"),
                         (["sim", "--computer", "black", "--level", "master"], "no level 'master'"),
-                        (["sim", "--computer", "black", "--variant", "eureka"], "GNU Backgammon plays the standard game")):
+                        (["sim", "--computer", "black", "--variant", "eureka"], "GNU Backgammon plays the standard game"),
+                        (["sim", "--teach"], "--teach is the computer's")):
         status = cli.main(argv)
         err = capsys.readouterr().err
         assert status == 2 and words in err, (argv, err)

@@ -1,4 +1,4 @@
-"""The walkthrough "Playing against GNU Backgammon" of docs/player-guide.md, run line by line as the
+"""The walkthroughs "Playing against GNU Backgammon" and "A position to practise" of docs/player-guide.md, run line by line as the
 page gives it (so the page and the test cannot drift): the `$ ` line started with the `sim> ` lines
 typed into it; each line the page shows under a command (``...`` for what it leaves out) must be in
 what that command printed, in the page's order."""
@@ -15,12 +15,14 @@ from bgc.logs import analysis
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "player-guide.md")
-SECTION = "## Playing against GNU Backgammon"
+# the sections with a walkthrough: against the computer (advice, the teacher, take-back), and a
+# position to practise
+SECTIONS = ("## Playing against GNU Backgammon", "## A position to practise")
 
 
-def walkthrough():
+def walkthrough(section):
     with open(DOC, encoding="utf-8") as f:
-        body = f.read().split(SECTION, 1)[1].split("\n## ", 1)[0]
+        body = f.read().split(section, 1)[1].split("\n## ", 1)[0]
     block = body.split("The walkthrough", 1)[1].split("```", 2)[1]
     command, steps = None, []
     for line in block.splitlines():
@@ -39,8 +41,9 @@ def _pattern(expected):
 
 @pytest.mark.skipif(analysis.engine_version() is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
                     reason="PyPI gnubg missing and BGC_SKIP_GNUBG=1")
-def test_the_player_guides_walkthrough_against_the_computer_runs_as_written():
-    command, steps = walkthrough()
+@pytest.mark.parametrize("section", SECTIONS)
+def test_the_player_guides_walkthrough_against_the_computer_runs_as_written(section):
+    command, steps = walkthrough(section)
     argv = shlex.split(command)
     assert argv[0] == "bgc" and len(steps) >= 6
     typed = "".join(text + "\n" for text, _ in steps[1:]) + "quit\n"

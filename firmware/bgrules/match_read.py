@@ -89,3 +89,18 @@ def loads(cls, line):
         if "q" in f:
             m._parts().restore(m, f["q"])
     return m
+
+
+def restore(match, line, player):
+    """``match`` set back, in place, to the match ``dumps`` saved in ``line`` earlier in the same
+    game: a play taken back against the computer (companion.phase_computer, the journal's `back`
+    record). In place because the journal's reader drives one Match record by record. The board's
+    own setting (own dice) stays; MatchError, ``match`` unchanged, when the line is not ``player``'s turn to
+    move in this game."""
+    m = loads(type(match), line)
+    if m.game != match.game or m.score != match.score or m.phase != PLAY or m.on_roll != player:
+        raise MatchError("Take-back: not a turn of this game")
+    own = getattr(match, "own_dice", False)
+    for k in m.__dict__:
+        setattr(match, k, getattr(m, k))
+    match.own_dice = own

@@ -302,6 +302,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         ph = self.phase
         if self.chouette is not None and _cs().hint(self) is not None:
             return _cs().hint(self)
+        if self.gnu_side is not None:
+            h = _pc().hint(self)  # the computer to act: the teacher's words, its play to make
+            if h:
+                return h
         if ph == "opening":
             return "ROLL: first roll"
         if ph == "choose":
@@ -325,8 +329,6 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
                 return "ROLL: take\nhold ROLL:beaver\nhold CUBE: drop"
             return "ROLL: take\nhold CUBE: drop"
         if ph == "moving":
-            if self.gnu is not None:
-                return _pc().hint(self)
             if self.refused:
                 return "%s ROLL:\naccept the play" % m.names[1 - m.on_roll][:10]
             if self.tracker.complete:
@@ -434,7 +436,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
-        if self.gnu_side is not None and _pc().button(self, ph, player):
+        if self.gnu_side is not None and _pc().button(self, player, roll, kind, ph):
             return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
@@ -529,6 +531,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.say("Flash write failed")
             self.error("journal write failed: %s" % exc)
             return False
+        if self.gnu_side is not None:
+            _pc().acted(self, record, snap)  # the person's play: kept to be taken back
         return True
 
     # --- serial commands (companion.commands, imported with the first line) ---------------------
@@ -560,7 +564,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             for p in t.red:
                 leds[led_index(p)] = C_ILLEGAL
         elif ph == "moving":
-            if self.gnu is not None:
+            if self.gnu_side is not None:
                 _pc().leds(self, leds)
             for p in t.lit:
                 leds[led_index(p)] = C_LEGAL
@@ -586,7 +590,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         elif ph == "board":
             r = self.board_reason
             screen = display.board("Set up: start" if r == "start" else "Set up: position" if r == "setup" else
-                                   "Resume: check", self.msg,
+                                   "Take back" if r == "back" else "Resume: check", self.msg,
                                    self.hint, self.note_line)
         else:
             screen = display.game(m, self.msg, self.hint)

@@ -9,6 +9,11 @@
 # down in any order (the tracker accepts every order of the play's steps, companion.computer_turn)
 # and reads a play at a glance, as on paper; as checkers arrive the LEDs show only what is left.
 # The turn passes by itself when the board shows the play: nobody presses the computer's DONE.
+#
+# Advice and take-back (docs/player-guide.md; companion.computer_help, loaded when first asked
+# for): the person's ROLL held in their turn to move asks for GNU Backgammon's best play, held at
+# any other moment takes their last play back (the match before it is kept here when it is made,
+# acted()); the teacher's words take the OLED's bottom lines while the computer is to act (hint()).
 
 from bgrules.position import Position, BAR, CHECKERS
 from companion import moves
@@ -27,6 +32,7 @@ GNU_COLOUR_NAMES = ("gnu_from", "gnu_to", "gnu_hit", "gnu_off")  # codes 6-9 aft
 DECIDES = ("roll", "doubled", "resign", "moving", "ask", "choose")
 
 SHORT = 1  # a short press (companion.codes, drivers.buttons): codes loads this module, not the reverse
+LONG = 2  # a held one
 PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.md)
 
 
@@ -75,6 +81,7 @@ def command(c, args, line):
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
         c.gnu = None
+        c.gnu_back = None
         c.say("GNU plays %s" % m.names[side] if side >= 0 and m is not None else "")
         c.status()
         return
@@ -106,6 +113,13 @@ def command(c, args, line):
         else:
             c.pick = [side, args.get("kind", 1)]
             c._pick(True, SHORT)
+    elif do == "tell":
+        _help().tell(c, args["text"], m.to_act == side and ph in DECIDES)
+    elif do == "hint":
+        if ph != "moving" or m.on_roll == side:
+            c.error("gnu hint: not the person's turn to move (phase %s)" % ph, line)
+            return
+        _help().hint_play(c, args["pos"], line)
     elif do == "play":
         if ph != "moving" or m.on_roll != side:
             c.error("gnu play: not the computer's turn to move (phase %s)" % ph, line)
@@ -126,8 +140,25 @@ def command(c, args, line):
 
 
 def hint(c):
-    """The OLED's hint while the computer's play is made (controller._hint)."""
-    return "Move GNU's\ncheckers as lit"
+    """The OLED's bottom lines while the computer is to act (controller._hint): the teacher's words
+    on the person's last decision (they stay until the person acts again), else what to do while its
+    play is made; None: the phase's own lines."""
+    m = c.match
+    if m is None or m.to_act != c.gnu_side or c.phase not in DECIDES:
+        c.gnu_note = ""
+        return None
+    note = getattr(c, "gnu_note", "")
+    if note:
+        # "Bad -0.082:" over the better play (on two lines when it is long: the message keeps one)
+        mark, _, play = note.partition(": ")
+        if len(play) > 16:
+            cut = play.rfind(" ", 0, 17)
+            if cut > 0:
+                play = play[:cut] + "\n" + play[cut + 1:]
+        return mark + (":\n" + play if play else "")
+    if c.gnu is not None and c.phase == "moving":
+        return "Move GNU's\ncheckers as lit"
+    return None
 
 
 def status_fields(c, f):
@@ -138,14 +169,27 @@ def status_fields(c, f):
         f["offline"] = True  # the board waits for the PC and has not heard it for OFFLINE_MS
 
 
-def button(c, ph, player):
-    """A press in a match against the computer (True: the press is refused): the PC decides for
-    its side, and nothing goes on while the PC is away."""
+def button(c, player, roll, kind, ph):
+    """A press in a match against the computer (controller._button); True when dealt with here
+    (refused or done). Nothing goes on while the PC is away; the computer's buttons are the PC's;
+    the person's ROLL held asks for advice in their turn to move, and at any other moment of the
+    game takes their last play back (when there is one to take)."""
     if offline(c):
         c.say("Computer offline")
         return True
-    if player == c.gnu_side and ph in DECIDES:
-        c.say("GNU decides (PC)")
+    m = c.match
+    if player == c.gnu_side:
+        if ph in DECIDES:
+            c.say("GNU decides (PC)")
+            return True
+        return False
+    if not roll or kind != LONG or m is None:
+        return False
+    if ph == "moving" and m.on_roll == player:
+        _help().ask_advice(c, player)
+        return True
+    if ph in ("roll", "moving") and getattr(c, "gnu_back", None):
+        _help().take_back(c, player)
         return True
     return False
 
@@ -163,6 +207,24 @@ def waits(c):
     if ph in ("doubled", "resign"):
         return m.to_act == side
     return False
+
+
+def _help():
+    # The person's advice, the teacher's words and a take-back (companion.computer_help): loaded
+    # when first asked for, so a match in which the person never asks holds none of it.
+    from companion import computer_help
+
+    return computer_help
+
+
+def acted(c, record, snap):
+    """An action journaled (controller._act; ``snap``: the match before it). The person's play keeps
+    the match before it, for a take-back; a new game or match forgets it."""
+    a = record["a"]
+    if a == "play" and record["p"] != c.gnu_side:
+        c.gnu_back = snap
+    elif a in ("open", "next"):
+        c.gnu_back = None
 
 
 def tick(c, now):
@@ -270,9 +332,14 @@ def _ranged(t):
 
 
 def leds(c, out):
-    """The computer's play still to make, coloured on ``out`` (LED codes of the chain)."""
+    """The computer's play still to make, or the best play the person asked for, coloured on ``out``
+    (LED codes of the chain)."""
     g = c.gnu
     m = c.match
+    if g is None:
+        g = getattr(c, "gnu_advice", None)
+        if g is None or g.turn is not m.turn:
+            return
     mw = m.on_roll == 0
     opp = m.rules.opposite
     src, dst, hits, off = g.plan(c.tracker.known)

@@ -3,8 +3,11 @@
 
 from companion.protocol_args import ProtocolError, typed_value as _value
 
-ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "here")
-KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",)}
+ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "hint", "tell",
+           "here")
+# hint: the best play for the person's roll, asked for with a held ROLL (the `advice` event); tell:
+# the teacher's words on the person's last play or cube decision (bgc play --teach)
+KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",), "hint": ("pos",), "tell": ("text",)}
 
 
 def gnu_args(raw):
@@ -26,9 +29,14 @@ def gnu_args(raw):
         if kind not in (1, 2, 3):
             raise ProtocolError("gnu resign: kind 1 (single), 2 (gammon) or 3 (backgammon)")
         args["kind"] = kind
-    elif do == "play":
+    elif do in ("play", "hint"):
         pos = raw.get("pos")
         if not isinstance(pos, str) or len(pos) != 14:
-            raise ProtocolError("gnu play: pos=<Position ID after the play>")
+            raise ProtocolError("gnu %s: pos=<Position ID after the play>" % do)
         args["pos"] = pos
+    elif do == "tell":
+        text = raw.get("text")
+        if not isinstance(text, str) or not text or len(text) > 64:
+            raise ProtocolError("gnu tell: text=<at most 64 characters>")
+        args["text"] = text
     return args

@@ -24,6 +24,7 @@ FIELDS = {
     "double": _P, "take": _P, "drop": _P, "beaver": _P, "accept": _P, "reject": _P, "pass": _P,
     "resign": (("p", "p"), ("kind", "i")),
     "next": (),
+    "back": (("p", "p"), ("to", "s")),  # a play taken back against the computer: the match before it
     "end": (),  # informational: the result follows from the actions
     "note": (),
     "setup": (("pos", "s"), ("mid", "s")),  # the first game starts at a set position (bgc setup)
@@ -120,6 +121,12 @@ def apply(match, record):
             from bgrules.match_setup import set_up  # a match from a set position only
 
             set_up(match, record["pos"], record["mid"])
+        elif a == "back":
+            # the person's last play (and the computer's reply) taken back: the match as it was
+            # before that play, saved by Match.dumps (companion.phase_computer.take_back)
+            from bgrules.match_read import restore
+
+            restore(match, record["to"], p)
         # "end" and "note" are informational: the game end follows from the actions before it
     except (MatchError, PositionError) as exc:
         raise J.JournalError("%s refused: %s" % (a, exc))

@@ -161,7 +161,8 @@ HOST_ONLY = ("bgrules.turn_plays",)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")
 # A match against the computer plays the standard game (or Nackgammon) without a chouette: main.py
 # drops these while no side is the computer's (main.COMPUTER)
-COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer")
+COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer",
+            "companion.computer_help")
 # A match from a set position (bgc setup) is a standard or Nackgammon match, never a chouette's
 # game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
 # and main.py drops it after use (main.ONCE_ONLY)

@@ -32,6 +32,7 @@ FIRMWARE_MODULES = (
     "companion/chouette_session.py",
     "companion/codes.py",
     "companion/commands.py",
+    "companion/computer_help.py",
     "companion/computer_turn.py",
     "companion/controller.py",
     "companion/dice_entry.py",

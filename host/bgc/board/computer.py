@@ -3,7 +3,9 @@ board (`bgc sim --computer`) and for a board on USB (`bgc play`). The decisions 
 bgc.logs.gnubg_player's (GNU Backgammon's own at the level asked); this module only listens to the
 board's events and sends the `gnu` lines (docs/protocol.md, "A match against the computer")."""
 
-from ..logs.gnubg_player import DEFAULT_LEVEL, GnubgPlayer, Opponent
+import json
+
+from ..logs.gnubg_player import DEFAULT_LEVEL, GnubgPlayer, Opponent, final_id
 
 SIDES = {"white": 0, "black": 1}
 # how often `bgc play` tells the board it is there (`gnu here`): the board says "Computer offline"
@@ -48,18 +50,39 @@ def new_match(side, level, length, jacoby=True, beavers=0, variant=None):
 class Computer:
     """GNU Backgammon playing ``side`` on a board reached through ``send(line)``; ``on_event(ev)``
     is called with every event the board sends. It tells the board its side when a match is on and
-    the board does not know it (a new match, the board started again)."""
+    the board does not know it (a new match, the board started again), answers the person's
+    request for advice (the `advice` event: `gnu hint`) and, with ``teach``, tells the board GNU
+    Backgammon's mark on each of the person's decisions (logs.teacher: `gnu tell`; ``notes``: what
+    it said)."""
 
-    def __init__(self, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None):
+    def __init__(self, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False):
         self.side = side
         self.player = player or GnubgPlayer(level)
         self.level = self.player.level
         self.opponent = Opponent(self.player, side, jacoby, beavers)
         self.sides_sent = 0
+        self.teacher = None
+        if teach:
+            from ..logs.teacher import Teacher
+
+            self.teacher = Teacher(1 - side)
+        self.notes = []
+        self.hints = []  # (the advice event, the Decision): the advice given
 
     def on_event(self, ev, send):
         self.opponent.event(ev)
-        if ev.get("ev") != "status":
+        kind = ev.get("ev")
+        if self.teacher is not None:
+            self.teacher.feed(ev)
+        if kind == "advice":
+            # the match's rules as the opponent read them from the board (its new or options event)
+            d = self.player.advise(ev["p"], ev["match"], ev["pos"], self.opponent.jacoby, self.opponent.beavers)
+            self.hints.append((ev, d))
+            send("gnu hint pos=%s" % final_id(ev["pos"], d.steps))
+            return
+        if kind == "back":
+            self.opponent.resend()  # the same state may come again: decided afresh
+        if kind != "status":
             return
         if ev.get("match") and ev.get("computer") != self.side:
             self.sides_sent += 1
@@ -69,15 +92,20 @@ class Computer:
         line = self.opponent.line(ev)
         if line:
             send(line)
+        if self.teacher is not None:
+            words = self.teacher.note()
+            if words:
+                self.notes.append(words)
+                send(json.dumps({"cmd": "gnu", "do": "tell", "text": words}))
 
     def close(self):
         self.player.close()
 
 
-def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None):
+def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False):
     """A Computer on the virtual board ``sim`` (bgc.board.sim.Sim): it reads the board's events as
     they come and answers on its serial line."""
-    comp = Computer(side, level, jacoby, beavers, player)
+    comp = Computer(side, level, jacoby, beavers, player, teach)
     sim.serial.listeners.append(lambda ev: comp.on_event(ev, sim.serial.send))
     return comp
 

@@ -410,11 +410,15 @@ class Players:
     the opponent accepts with ROLL."""
 
     def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None, computer=None, games=None,
-                 refuse_resign=0.0):
+                 refuse_resign=0.0, take_backs=0.0):
         self.sim = sim
         self.refuse_resign = refuse_resign  # the share of the computer's resignations the person refuses
         # a money session has no end of its own: the players stop after ``games`` games
         self.games = games
+        # against the computer: how often the person, on roll after the computer's reply, holds ROLL
+        # to take their last play back (and puts the checkers back as the red LEDs ask)
+        self.take_backs = take_backs
+        self.played = False  # the person has a play in this game to take back
         # the side the PC's GNU Backgammon plays (bgc.logs.gnubg_player.Opponent decides for it): the
         # hands move its checkers as the board lights them and never press its buttons
         self.computer = computer
@@ -434,7 +438,8 @@ class Players:
         self.released_at = -1000  # frame of the last button release
         self.finished = False
         self.stats = {"turns": 0, "checker_moves": 0, "false_illegal": 0, "done_refused": 0, "asks": 0, "doubles": 0, "takes": 0,
-                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0, "beavers": 0, "refused": 0}
+                      "drops": 0, "resigns": 0, "games": 0, "condoned": 0, "replans": 0, "beavers": 0, "refused": 0,
+                      "take_backs": 0}
         self.false_flags = []  # the events counted as false illegal flags
         self.wrong_placements = []  # each intended wrong placement: wrong_placement(), flagged or not
         self.history = []  # the last hand actions: (frame, action), for reporting a false flag
@@ -462,8 +467,13 @@ class Players:
                     self.stats["done_refused"] += 1
         elif kind == "ask":
             self.stats["asks"] += 1
+        elif kind == "play" and self.computer is not None and ev.get("p") != self.computer:
+            self.played = True
+        elif kind in ("back", "new"):
+            self.played = False
         elif kind == "game_end":
             self.stats["games"] += 1
+            self.played = False
             if self.games is not None and self.stats["games"] >= self.games:
                 self.finished = True
         elif kind == "match_end":
@@ -557,6 +567,12 @@ class Players:
             if (ph == "roll" and p == self.computer) or (ph in ("doubled", "resign") and st.get("to_act") == self.computer):
                 return  # the PC acts
         if ph == "roll":
+            if self.played and self.take_backs and rng.random() < self.take_backs:
+                self.stats["take_backs"] += 1
+                self.played = False
+                self.note("%s takes the last play back" % st["names"][p])
+                self._do(press_actions("ROLL_" + me, rng, long=True))
+                return
             if self.resign and self._should_resign(st, p):
                 self.stats["resigns"] += 1
                 self.note("%s resigns" % st["names"][p])

@@ -1,6 +1,6 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
-    bgc play [--port P] [--computer white|black] [--level L] [--length N]
+    bgc play [--port P] [--computer white|black] [--level L] [--length N] [--teach]
     bgc play ... --length 0 [--games N] [--beavers N] [--no-jacoby]    a money session
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
@@ -41,6 +41,9 @@ def register(subparsers):
     from .sim import add_money_arguments
 
     add_money_arguments(p)
+    p.add_argument("--teach", action="store_true",
+                   help="after each of your plays and cube decisions the OLED says GNU Backgammon's mark and the "
+                        "better play when it lost more than the doubtful threshold (the numbers of bgc analyze)")
     p.set_defaults(func=run)
 
 
@@ -230,7 +233,7 @@ def play(args, new_cmd, new_text, setup=False):
                                 raise UserError("no match in progress on the board: which side does GNU Backgammon "
                                                 "play?\nhint: bgc play --computer white|black")
                             level = level or DEFAULT_LEVEL
-                            comp = _computer(Computer, side, level, new_cmd)
+                            comp = _computer(Computer, side, level, new_cmd, getattr(args, "teach", False))
                             names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
                             print("GNU Backgammon (%s) plays %s on the board on %s" % (
                                 level, ("white", "black")[side], port), flush=True)
@@ -244,11 +247,16 @@ def play(args, new_cmd, new_text, setup=False):
                     return 2
                 if comp is None:
                     continue
+                told = len(comp.notes)
                 try:
                     comp.on_event(ev, send)
                 except AnalysisError as exc:
                     print("bgc: %s" % exc, file=sys.stderr)
                     return 1
+                for words in comp.notes[told:]:
+                    print("teacher: %s" % words, flush=True)
+                if kind == "advice" and comp.hints:
+                    print("advice: %s" % (comp.hints[-1][1].text or "no play"), flush=True)
                 if kind == "match_end":
                     return 0
                 if kind == "game_end" and getattr(args, "games", 0) and status and not status.get("length") \
@@ -266,11 +274,12 @@ def play(args, new_cmd, new_text, setup=False):
             pass
 
 
-def _computer(Computer, side, level, settings):
+def _computer(Computer, side, level, settings, teach=False):
     from ..logs.analysis import AnalysisError
 
     try:
-        return Computer(side, level, jacoby=bool(settings.get("jacoby")), beavers=int(settings.get("beavers") or 0))
+        return Computer(side, level, jacoby=bool(settings.get("jacoby")), beavers=int(settings.get("beavers") or 0),
+                        teach=teach)
     except AnalysisError as exc:
         raise UserError(str(exc))
 
@@ -298,6 +307,9 @@ def _resume(ev, port, side, level, link, reopen, args):
         print("note: the match was started at %s; GNU Backgammon goes on at %s" % (found[1], level), flush=True)
     level = level or found[1]
     print("%s: %s" % (log.source, log.summary()), flush=True)
+    if getattr(args, "teach", False):
+        # the teacher rebuilds the match from the board's events since its start (logs.teacher)
+        print("note: --teach starts with a new match; this one goes on without the teacher", flush=True)
     comp = _computer(Computer, side, level, log.settings or {})
     comp.opponent.declined = _declined(log, 1 - side)
     if not reopen(time.monotonic() + (args.wait or 30)):

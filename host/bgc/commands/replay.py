@@ -45,6 +45,14 @@ def run(args):
                                                                          "" if len(condoned) == 1 else "s"))
     for number, act in condoned:
         print("  game %d, line %d: %s" % (number, act["line"], journals.action_text(log, act)))
+    backs = [(g.number, acts) for g in log.games for acts in g.taken_back]
+    if backs:
+        # the journal keeps them; the games above are as finally played
+        print("%d play%s taken back against the computer (the games above as finally played):"
+              % (len(backs), "" if len(backs) == 1 else "s"))
+        for number, acts in backs:
+            print("  game %d, line %d: %s" % (number, acts[0]["line"], "; ".join(
+                journals.action_text(log, a) for a in acts)))
     if log.problem:
         line, why = log.problem
         print("bgc: %s\nhint: everything before line %d is valid and `bgc export` exports it; %s"

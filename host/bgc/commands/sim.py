@@ -22,6 +22,8 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
   hover POINT [MM]                  hold the checker over a point
   move FROM TO                      lift, slide and place in one go
   press white|black roll|done|cube [long]
+                                    (against the computer, your roll long: its best play for your
+                                    roll in your turn to move; your last play taken back otherwise)
   dice D1 D2                        force the next roll
   wait MS                           let the firmware run (virtual time; real time on bgc vpico --board)
   send LINE                         a command on the serial line (e.g. send new length=3)
@@ -64,6 +66,9 @@ def register(sub):
                    help="the computer's level, as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
     add_money_arguments(p)
+    p.add_argument("--teach", action="store_true",
+                   help="with --computer: after each of your plays and cube decisions the OLED says GNU Backgammon's "
+                        "mark and the better play when it lost more than the doubtful threshold (as bgc analyze)")
     add_variant_argument(p)
     add_web_arguments(p)
     p.set_defaults(func=run)
@@ -150,6 +155,8 @@ def run(args):
     args.computer_side = None
     if args.level is not None and args.computer is None:
         raise UserError("--level is the computer's: give --computer white or --computer black too")
+    if getattr(args, "teach", False) and args.computer is None:
+        raise UserError("--teach is the computer's: give --computer white or --computer black too")
     if args.computer is not None:
         from ..board.computer import read_side
         from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
@@ -390,10 +397,15 @@ def run_demo(args, simmod):
     players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say,
                         computer=args.computer_side, games=args.games if money else None)
     sim.serial.send(_new_match_line(args, sim))
+    told = 0
     try:
         limit = 3600 * 1000 * (args.games if money else args.length)  # an hour a point (a game): something is stuck
         while not players.finished and sim.board.clock.ms < limit:
             sim.step()
+            if computer is not None and len(computer.notes) > told:
+                for words in computer.notes[told:]:
+                    say("teacher (GNU Backgammon's mark, on the OLED): %s" % words)
+                told = len(computer.notes)
             if sim.board.hand is not None:
                 if not state["lifted"] and _lit(sim):
                     state["lifted"] = True
@@ -503,7 +515,7 @@ def _computer_at(sim, args):
     from ..logs.analysis import AnalysisError
 
     try:
-        return at_sim(sim, args.computer_side, args.level)
+        return at_sim(sim, args.computer_side, args.level, teach=getattr(args, "teach", False))
     except AnalysisError as exc:
         raise UserError(str(exc))
 
@@ -663,8 +675,9 @@ def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
         gnu = [(word, simmod.lit_points(sim.board, colour)) for word, colour in (
             ("to move", "GNU_FROM"), ("to", "GNU_TO"), ("hit", "GNU_HIT"))]
         if any(points for _, points in gnu):
-            out.write("  GNU's play on the LEDs: %s\n" % "; ".join(
-                "%s %s" % (word, ", ".join(map(_where_led, points))) for word, points in gnu if points))
+            # the computer's play to make, or the best play the person asked for (hold ROLL)
+            out.write("  %s on the LEDs: %s\n" % ("GNU's play" if (sim.status() or {}).get("gnu") else "GNU's hint", "; ".join(
+                "%s %s" % (word, ", ".join(map(_where_led, points))) for word, points in gnu if points)))
         rows = [r for r in sim.oled_rows() if r]
         out.write("  OLED: %s\n" % " / ".join(rows))
 

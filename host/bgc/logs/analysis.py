@@ -272,6 +272,11 @@ for job in spec["jobs"]:
         gnubg.command("previous")
         if job["what"] == "answer":
             gnubg.command("previous")
+            recs = gnubg.match()["games"][-1]["game"]
+            if len(recs) >= 2 and recs[-1]["action"] == "double" and recs[-2]["action"] == "take":
+                # a .mat that ends with a take is read back with the double after it again (GNU
+                # Backgammon's import): one more step back to the double that was taken
+                gnubg.command("previous")
         gnubg.command("analyse move")
     if job["what"] == "match":
         mark("statistics")
@@ -802,8 +807,9 @@ class MatchAnalysis:
     the match (game, record); the journal only grows, so a record analysed stays right. A new
     record is analysed as GNU Backgammon's ``analyse move`` of the match imported up to it (its
     position, dice, cube and score are all a record's analysis depends on); many new ones at
-    once (the first review) as one ``analyse match``. ``engine_records``: how many records the
-    engine analysed in the last update() (analysed_nodes() of what it wrote)."""
+    once (the first review) as one ``analyse match``. A take-back (a `back` record) makes its
+    game's records new again. ``engine_records``: how many records the engine analysed in the last
+    update() (analysed_nodes() of what it wrote)."""
 
     WHOLE_MATCH_FROM = 4
 
@@ -821,9 +827,16 @@ class MatchAnalysis:
         from .journals import replay_text
 
         if not text.startswith(self.text):  # another match
-            self.records, self.games = {}, {}
+            self.records, self.games, self.text = {}, {}, ""
+        seen = self.text.count("\n")  # the journal lines analysed before
         self.text = text
         log = replay_text(text, source)
+        for gi, g in enumerate(log.games):
+            if any(line > seen for line in g.back_lines):
+                # a play taken back against the computer since (docs/formats.md): that game's
+                # records are other plays now, analysed afresh
+                self.records = {k: v for k, v in self.records.items() if k[0] < gi}
+                break
         variant = check_analysable(log)
         chosen = choose_nets(self.nets)
         places = [((gi, k), a) for gi, g in enumerate(log.games)
@@ -850,10 +863,13 @@ class MatchAnalysis:
             jobs = [(engine_input(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
                     for p, (_, a) in zip(prefixes, missing)]
             results, _ = run_engine_jobs(jobs, _settings_for(log, self.ply, chosen), nets=chosen)
-            for ((gi, k), _), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
+            for ((gi, k), a), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):
                 self.engine_records += analysed_nodes(sgf)
                 games = analyse_sgf(sgf, cube_eqs)
                 attach_positions(prefix, games)
+                if len(games) == gi + 1 and a["a"] == "take" and len(games[gi]["records"]) == k + 2 \
+                        and games[gi]["records"][-1]["kind"] == "double":
+                    del games[gi]["records"][-1]  # the double GNU Backgammon reads again after a final take
                 if len(games) == gi + 1 and len(games[gi]["records"]) == k + 1:
                     self._keep_game(gi, games[gi])
                     self.records[(gi, k)] = games[gi]["records"][k]

@@ -95,15 +95,16 @@ def read_level(text):
     raise ValueError("no level %r: the levels are %s" % (text, ", ".join(level_names())))
 
 
-def level_commands(level, player):
+def level_commands(level, player, noise=True):
     """GNU Backgammon's commands that give ``player`` (0/1) the level's settings, for its plays
-    and its cube decisions alike (as the gnubg program's level menu sets them)."""
-    name, plies, noise, filters = next(x for x in LEVELS if x[0] == read_level(level))
+    and its cube decisions alike (as the gnubg program's level menu sets them); ``noise`` false:
+    the level's search without its noise (the advice: GNU Backgammon's hint at the level)."""
+    name, plies, level_noise, filters = next(x for x in LEVELS if x[0] == read_level(level))
     cmds = []
     for what in ("chequerplay", "cubedecision"):
         base = "set player %d %s evaluation " % (player, what)
         cmds += [base + "cubeful on", base + "plies %d" % plies, base + "prune %s" % ("on" if plies else "off"),
-                 base + "deterministic on", base + "noise %.3f" % noise]
+                 base + "deterministic on", base + "noise %.3f" % (level_noise if noise else 0.0)]
     for ply, row in enumerate(filters or (), 1):
         for lower, (accept, extra, threshold) in enumerate(row):
             cmds.append("set player %d movefilter %d %d %d %d %.3f" % (player, ply, lower, accept, extra, threshold))
@@ -259,12 +260,12 @@ class GnubgPlayer:
                 "did not answer" if not ready else "stopped", err[-1][:300] if err else "no output"))
         return json.loads(line)
 
-    def ask(self, computer, match_id, position_id, length, jacoby=False, beavers=0, declined=0, offer=()):
+    def ask(self, computer, match_id, position_id, length, jacoby=False, beavers=0, declined=0, offer=(), noise=True):
         """GNU Backgammon's records for its turn (its ``play``) as {"action", "player", ...};
         ``offer``: the commands that make the offer it answers (a double, its beavers, a
-        resignation) from ``match_id``."""
+        resignation) from ``match_id``; ``noise``: False for the level's search without its noise."""
         q = {"declined": declined, "offer": offer, "computer": computer, "match": match_id, "pos": position_id, "length": length,
-             "jacoby": bool(jacoby), "beavers": int(beavers), "level": level_commands(self.level, computer)}
+             "jacoby": bool(jacoby), "beavers": int(beavers), "level": level_commands(self.level, computer, noise)}
         self._proc.stdin.write(json.dumps(q) + "\n")
         self._proc.stdin.flush()
         a = self._answer()
@@ -272,7 +273,13 @@ class GnubgPlayer:
             raise AnalysisError("GNU Backgammon's engine refused the position: %s" % a["error"])
         return a["records"], a["after"]
 
-    def decide(self, computer, match_id, position_id, jacoby=False, beavers=0, declined=0, beavered=0):
+    def advise(self, person, match_id, position_id, jacoby=False, beavers=0):
+        """GNU Backgammon's best play for ``person``'s roll (the Match ID has the dice, the person to
+        move): its own play at the level's search, without the level's noise, as its hint. A
+        Decision("move"); its ``steps`` are empty when nothing can be played."""
+        return self.decide(person, match_id, position_id, jacoby, beavers, noise=False)
+
+    def decide(self, computer, match_id, position_id, jacoby=False, beavers=0, declined=0, beavered=0, noise=True):
         """What GNU Backgammon, playing ``computer`` (0 White, 1 Black), does in the match
         ``match_id`` (the board's GNU Backgammon Match ID, whose ``to_act`` is the computer) at
         ``position_id`` (the player on roll's view). ``declined``: the largest resignation the
@@ -306,7 +313,7 @@ class GnubgPlayer:
             mk.to_act, mk.resign = 1 - computer, 0
             match_id = mk.id()
         for attempt in range(3):
-            recs, after = self.ask(computer, match_id, position_id, mk.length, jacoby, beavers, declined, offer)
+            recs, after = self.ask(computer, match_id, position_id, mk.length, jacoby, beavers, declined, offer, noise)
             try:
                 offered = decode(after)
             except ValueError:  # the game ended: GNU Backgammon writes a score past the match length

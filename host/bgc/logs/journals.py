@@ -58,6 +58,8 @@ class GameLog:
         self.crawford = crawford  # this is the Crawford game
         self.start_cube = cube  # the cube after automatic doubles (money)
         self.actions = []
+        self.taken_back = []  # against the computer: each play taken back with what followed it (actions)
+        self.back_lines = []  # the journal lines of the take-backs
         self.result = None  # (winner, points, kind, how) once the game is over
         # a game that starts at a set position (the journal's setup record, bgc setup): {"pos"
         # (Position, the player on roll's view), "on_roll", "cube", "owner", "dice" or None,
@@ -278,6 +280,14 @@ def replay_data(data, source="journal"):
                           "dice": m.dice if m.turn is not None else None, "mid": record["mid"], "line": number}
             game.pending_dice = (m.dice, False) if m.turn is not None else None
             continue
+        if a == "back":
+            # the person's last play taken back against the computer, with everything after it
+            # (the computer's reply): the game is kept as finally played, the take-back counted
+            if not take_back(game, p):
+                log.problem = (number, "line %d: back refused: no play of %s's in this game to take back"
+                               % (number, player_name(log, p)))
+            game.back_lines.append(number)
+            continue
         act = Action(a=a, p=p, line=number)
         if a == "open":
             if m.phase == "opening":  # a tie: roll again (maybe an automatic double)
@@ -331,6 +341,20 @@ def replay_data(data, source="journal"):
         if m.phase in ("gameover", "matchover") and game.result is None:
             game.result = m.result
     return log
+
+
+def take_back(game, p):
+    """Drop player ``p``'s last play from ``game`` and every action after it (a `back` record,
+    docs/formats.md); its dice are the next play's again. ``game.taken_back`` keeps what went."""
+    acts = game.actions
+    at = max((i for i, x in enumerate(acts) if x["a"] == "move" and x["p"] == p), default=None)
+    if at is None:
+        return False
+    play = acts[at]
+    game.taken_back.append(acts[at:])
+    del acts[at:]
+    game.pending_dice = (play["dice"], play["opening"])
+    return True
 
 
 def _snapshot(m):
@@ -532,3 +556,51 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
 def encode_records(records):
     """The journal text of ``records`` (one checksummed line each)."""
     return "".join(_journal.encode(r) for r in records)
+
+
+class Recorder:
+    """The match journal's records (docs/formats.md) rebuilt from the events, so that a match seen
+    from its ``new`` event on can be saved as .mat/.sgf by the exporters of ``bgc export``."""
+
+    def __init__(self):
+        self.records = []
+        self.ended = False  # a game ended: the next opening roll starts a new game
+
+    def feed(self, ev):
+        kind = ev.get("ev")
+        r = self.records
+        if kind == "new":
+            self.records = [dict(ev.get("settings") or {})]
+            self.ended = False
+        elif not r:
+            return  # the match began before we were listening
+        elif kind == "roll" and ev.get("opening"):
+            if self.ended:
+                r.append({"a": "next"})
+                self.ended = False
+            r.append({"a": "open", "dice": list(ev["dice"])})
+        elif kind == "roll":
+            r.append({"a": "roll", "p": ev["p"], "dice": list(ev["dice"])})
+            if ev.get("entered"):
+                r[-1]["entered"] = True
+        elif kind == "pass":
+            r.append({"a": "pass", "p": ev["p"]})
+        elif kind == "play":
+            rec = {"a": "play", "p": ev["p"], "move": ev.get("move", ""), "pos": ev["pos"]}
+            if ev.get("condoned"):
+                rec["condoned"] = True
+            r.append(rec)
+        elif kind == "cube":
+            r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "resign":
+            if ev.get("action") == "offer":
+                r.append({"a": "resign", "p": ev["p"], "kind": ev["kind"]})
+            else:
+                r.append({"a": ev["action"], "p": ev["p"]})
+        elif kind == "back":
+            r.append({"a": "back", "p": ev["p"], "to": ev["to"]})
+        elif kind == "game_end":
+            self.ended = True
+
+    def journal_text(self):
+        return encode_records(self.records) if self.records else None

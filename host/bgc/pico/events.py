@@ -44,6 +44,10 @@ def describe(ev, status):
         return "%s rolls %d-%d" % (who(), d[0], d[1])
     if kind == "gnu":
         return "%s (GNU Backgammon) plays %s: move its checkers as the LEDs show" % (who(), ev.get("move") or "nothing")
+    if kind == "advice":
+        return "%s asks GNU Backgammon for the best play" % who()
+    if kind == "back":
+        return "%s takes the last play back: put the checkers back as the red LEDs show" % who()
     if kind == "play":
         return "%s plays %s%s" % (who(), ev.get("move") or "(no move)", " (accepted illegal play)" if ev.get("condoned") else "")
     if kind == "cube":

@@ -4,6 +4,7 @@ checkers, LEDs and OLED), and the match journal rebuilt from the same events for
 import json
 import threading
 
+from ..logs.journals import Recorder  # noqa: F401  (the page saves the match seen from its events)
 from ..pico.events import describe
 from ..rules.engine import colour_counts
 
@@ -46,54 +47,6 @@ def off_from_status(status, variant=None):
         waiting = wait[0] if colour == on_roll else wait[1]
         off.append(max(0, total - sum(counts[colour][1:26]) - waiting))
     return off
-
-
-class Recorder:
-    """The match journal's records (docs/formats.md) rebuilt from the events, so that a match seen
-    from its ``new`` event on can be saved as .mat/.sgf by the exporters of ``bgc export``."""
-
-    def __init__(self):
-        self.records = []
-        self.ended = False  # a game ended: the next opening roll starts a new game
-
-    def feed(self, ev):
-        kind = ev.get("ev")
-        r = self.records
-        if kind == "new":
-            self.records = [dict(ev.get("settings") or {})]
-            self.ended = False
-        elif not r:
-            return  # the match began before we were listening
-        elif kind == "roll" and ev.get("opening"):
-            if self.ended:
-                r.append({"a": "next"})
-                self.ended = False
-            r.append({"a": "open", "dice": list(ev["dice"])})
-        elif kind == "roll":
-            r.append({"a": "roll", "p": ev["p"], "dice": list(ev["dice"])})
-            if ev.get("entered"):
-                r[-1]["entered"] = True
-        elif kind == "pass":
-            r.append({"a": "pass", "p": ev["p"]})
-        elif kind == "play":
-            rec = {"a": "play", "p": ev["p"], "move": ev.get("move", ""), "pos": ev["pos"]}
-            if ev.get("condoned"):
-                rec["condoned"] = True
-            r.append(rec)
-        elif kind == "cube":
-            r.append({"a": ev["action"], "p": ev["p"]})
-        elif kind == "resign":
-            if ev.get("action") == "offer":
-                r.append({"a": "resign", "p": ev["p"], "kind": ev["kind"]})
-            else:
-                r.append({"a": ev["action"], "p": ev["p"]})
-        elif kind == "game_end":
-            self.ended = True
-
-    def journal_text(self):
-        from ..logs.journals import encode_records
-
-        return encode_records(self.records) if self.records else None
 
 
 class Hub:
@@ -150,7 +103,7 @@ class Hub:
                     s["moves"].append({"p": ev["p"], "text": "%s %s: %s%s" % (
                         names[ev["p"]], self._dice.pop(ev["p"], ""), ev.get("move") or "no move",
                         " (accepted)" if ev.get("condoned") else "")})
-                elif kind in ("cube", "resign", "game_end", "match_end", "pass"):
+                elif kind in ("cube", "resign", "game_end", "match_end", "pass", "back"):
                     s["moves"].append({"p": ev.get("p", ev.get("winner", -1)), "text": s["last"]})
             self._changed()
 
