@@ -27,7 +27,7 @@ FIELDS = {
     "end": (),  # informational: the result follows from the actions
     "note": (),
 }
-OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"), ("w", "w"))}
+OPTIONAL = {"match": (("rules", "s"), ("board", "p"), ("level", "s")), "play": (("condoned", "b"), ("w", "w"))}
 KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
               "n": "two names", "w": "two counts"}
 
@@ -83,6 +83,9 @@ def new_match(record):
         raise J.JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
     # The players roll their own dice and key them in (a board setting kept with the match).
     match.own_dice = record.get("dice") == "own"
+    # The board's own player plays a side (started from the menu, docs/board-player.md): kept with
+    # the match, so a power cut does not turn the match into one for two people
+    match.board_player = (record["board"], record.get("level", "expert")) if "board" in record else None
     return match
 
 

@@ -1,12 +1,13 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
-    bgc play [--port P] --computer white|black [--level L] [--length N]
+    bgc play [--port P] --computer white|black [--level L] [--length N] [--engine gnubg|board]
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
 Backgammon names it); the board shows its plays on the LEDs and the OLED, the person moves its
 checkers, and the board tells the PC what happens (docs/protocol.md, "A match against the
 computer"). A match already in progress on the board goes on (after the PC was away, say): the
-board holds it in its journal.
+board holds it in its journal. With --engine board the board's own player decides instead
+(docs/board-player.md): the PC only tells the board which side and level, and watches.
 """
 
 import json
@@ -31,6 +32,9 @@ def register(subparsers):
     p.add_argument("--level", default=None,
                    help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
                         "expert (default), world class, supremo, grandmaster")
+    p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
+                   help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
+                        "(the board's own player; levels beginner, club, expert)")
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
     p.add_argument("--wait", type=float, metavar="SECONDS",
                    help="give up when the board is away or silent this long (default: wait for ever)")
@@ -40,18 +44,17 @@ def register(subparsers):
 def run(args):
     import serial
 
-    from ..board.computer import Computer, computer_name, read_side
+    from ..board.computer import computer_name, make_computer, read_engine_level, read_side
     from ..logs.analysis import AnalysisError
-    from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
     from ..pico import device
     from ..pico.events import describe, read_events
     from .watch import _open, _wait_back
 
     try:
         side = read_side(args.computer)
-        level = read_level(args.level or DEFAULT_LEVEL)
+        level = read_engine_level(args.engine, args.level)
     except ValueError as exc:
-        raise UserError("%s\nhint: bgc play --computer white|black [--level expert]" % exc)
+        raise UserError("%s\nhint: bgc play --computer white|black [--level expert] [--engine gnubg|board]" % exc)
     if not 0 <= args.length <= 64:
         raise UserError("--length must be 0 (money) to 64, got %d" % args.length)
     port = args.port or device.choose_port(None)
@@ -59,12 +62,13 @@ def run(args):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
     ser = _open(port)
     try:
-        comp = Computer(side, level)
+        comp = make_computer(side, level, args.engine)
     except AnalysisError as exc:
         ser.close()
         raise UserError(str(exc))
-    names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
-    print("GNU Backgammon (%s) plays %s on the board on %s" % (level, args.computer.lower(), port), flush=True)
+    names = ["You", computer_name(level, args.engine)] if side else [computer_name(level, args.engine), "You"]
+    print("%s (%s) plays %s on the board on %s" % ("The board's own player" if args.engine == "board" else "GNU Backgammon",
+                                                   level, args.computer.lower(), port), flush=True)
 
     def send(line):
         try:

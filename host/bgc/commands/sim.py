@@ -5,6 +5,7 @@
     bgc sim                                                          you play, from a prompt
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
     bgc sim --computer black [--level L] [--demo]                     against GNU Backgammon (you, or the automated hands)
+    bgc sim --computer black --engine board [--level L] [--demo]      against the board's own player
 """
 
 import json
@@ -58,7 +59,10 @@ def register(sub):
                         "or the automated hands with --demo (docs/player-guide.md)")
     p.add_argument("--level", default=None,
                    help="the computer's level, as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
-                        "expert (default), world class, supremo, grandmaster")
+                        "expert (default), world class, supremo, grandmaster; with --engine board: beginner, club, expert")
+    p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
+                   help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
+                        "(the board's own player in the firmware, docs/board-player.md)")
     add_variant_argument(p)
     add_web_arguments(p)
     p.set_defaults(func=run)
@@ -136,14 +140,13 @@ def run(args):
     if args.level is not None and args.computer is None:
         raise UserError("--level is the computer's: give --computer white or --computer black too")
     if args.computer is not None:
-        from ..board.computer import read_side
-        from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
+        from ..board.computer import read_engine_level, read_side
 
         try:
             args.computer_side = read_side(args.computer)
-            args.level = read_level(args.level or DEFAULT_LEVEL)
+            args.level = read_engine_level(args.engine, args.level)
         except ValueError as exc:
-            raise UserError("%s\nhint: --computer white|black [--level expert]" % exc)
+            raise UserError("%s\nhint: --computer white|black [--level expert] [--engine gnubg|board]" % exc)
         if args.script or args.chouette:
             raise UserError("--computer plays a match: with --demo, or at the prompt")
         if args.variant not in ("standard", "nackgammon"):
@@ -461,7 +464,7 @@ def _computer_at(sim, args):
     from ..logs.analysis import AnalysisError
 
     try:
-        return at_sim(sim, args.computer_side, args.level)
+        return at_sim(sim, args.computer_side, args.level, engine=getattr(args, "engine", "gnubg"))
     except AnalysisError as exc:
         raise UserError(str(exc))
 
@@ -471,7 +474,7 @@ def _new_match_line(args, sim):
         return "new length=%d variant=%s" % (args.length, sim.series.key)
     from ..board.computer import computer_name
 
-    gnu = computer_name(args.level)
+    gnu = computer_name(args.level, getattr(args, "engine", "gnubg"))
     return json.dumps({"cmd": "new", "length": args.length, "variant": sim.series.key,
                        "names": ["You", gnu] if args.computer_side else [gnu, "You"]})
 
