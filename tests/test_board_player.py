@@ -207,3 +207,49 @@ def test_after_a_power_cut_the_board_goes_on_playing_its_side(tmp_path):
     _menu_to(h3, "Start")
     h3.press(ROLL_W)
     assert h3.c.match is not None and h3.c.gnu_side is None and h3.c.gnu_player is None
+
+
+def test_a_whole_match_against_the_board_on_the_virtual_board_with_the_automated_hands():
+    """`bgc sim --demo --computer black --engine board`: the automated hands play White and move the
+    board's checkers as lit (with wrong placements now and then); every play journaled is legal by
+    GNU Backgammon's own move generator (gnubg-nn)."""
+    from bgc.board import players as P
+    from bgc.board import sim as simmod
+    from bgc.board.computer import at_sim, computer_name
+    from bgc.logs import journals
+    from bgc.rules import gnubg_ref
+
+    sim = simmod.Sim(seed=4)
+    try:
+        comp = at_sim(sim, 1, "expert", engine="board")
+        hands = P.Players(sim, seed=4, handling=P.Handling(illegal=0.2), computer=1)
+        sim.serial.send({"cmd": "new", "length": 3, "names": ["You", computer_name("expert", "board")]})
+        while not hands.finished and sim.board.clock.ms < 3 * 3600 * 1000:
+            sim.step()
+        assert sim.serial.last("match_end") is not None, (sim.status() or {}).get("phase")
+        assert hands.stats["false_illegal"] == 0, hands.false_flags
+        assert comp.sides_sent >= 1 and sim.status()["engine"] == "board"
+        log = journals.load(sim.journal_path())
+        board_plays = 0
+        for g in log.games:
+            for a in g.actions:
+                if a["a"] != "move":
+                    continue
+                legal = gnubg_ref.reference_results(a["start"].id(), a["dice"][0], a["dice"][1])
+                assert a["final"].id() in legal or (not legal and a["final"] == a["start"]), a["notation"]
+                board_plays += a["p"] == 1
+        assert board_plays > 10
+    finally:
+        sim.close()
+
+
+def test_bad_engine_arguments_are_one_line_with_a_hint(capsys):
+    from bgc import cli
+
+    for argv, words in ((["sim", "--computer", "black", "--engine", "board", "--level", "world class"],
+                         "no level 'world class': the levels are expert, club, beginner"),
+                        (["play", "--computer", "black", "--engine", "board", "--level", "supremo"],
+                         "no level 'supremo'")):
+        status = cli.main(argv)
+        err = capsys.readouterr().err
+        assert status == 2 and words in err, (argv, err)

@@ -197,6 +197,9 @@ def main():
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--data", metavar="NPZ",
+                    help="keep the self-play data here, or read it from here if it exists (the same --games and "
+                         "--seed make the same data: a second fit need not play again)")
     ap.add_argument("--out", default=os.path.join(ROOT, "firmware", "boardplayer", "net_weights.py"))
     a = ap.parse_args()
     import gnubg
@@ -204,10 +207,20 @@ def main():
     t0 = time.time()
     rng = random.Random(a.seed)
     nrng = np.random.default_rng(a.seed)
-    print("self-play: %d games (seed %d)" % (a.games, a.seed), flush=True)
-    boards, x, y = generate(gnubg, a.games, rng)
+    if a.data and os.path.exists(a.data):
+        d = np.load(a.data)
+        if int(d["games"]) != a.games or int(d["seed"]) != a.seed:
+            sys.exit("%s holds %d games of seed %d, not %d of seed %d" % (a.data, d["games"], d["seed"], a.games, a.seed))
+        boards, x, y = [bytes(b) for b in d["cells"]], d["x"], d["y"]
+        print("data: %d positions read from %s" % (len(x), a.data), flush=True)
+    else:
+        print("self-play: %d games (seed %d)" % (a.games, a.seed), flush=True)
+        boards, x, y = generate(gnubg, a.games, rng)
+        print("data: %d positions in %.0f s" % (len(x), time.time() - t0), flush=True)
+        if a.data:
+            np.savez(a.data, cells=np.frombuffer(b"".join(boards), np.uint8).reshape(-1, 52), x=x, y=y,
+                     games=a.games, seed=a.seed)
     t1 = time.time()
-    print("data: %d positions in %.0f s" % (len(x), t1 - t0), flush=True)
     scale = input_scale()
     order = nrng.permutation(len(x))
     nval = len(x) // 20
