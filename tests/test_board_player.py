@@ -253,3 +253,40 @@ def test_bad_engine_arguments_are_one_line_with_a_hint(capsys):
         status = cli.main(argv)
         err = capsys.readouterr().err
         assert status == 2 and words in err, (argv, err)
+
+
+def test_the_kernel_sums_the_inputs_the_encoding_names():
+    """net.py's kernel (the viper code, run here as Python) against its documented encoding
+    (net.encode: the inputs by index and value) with the weights summed in plain integers: the
+    same output sums for positions of every kind (contact, race, blots exposed, the bar)."""
+    import struct
+
+    from boardplayer import net as N
+    from boardplayer.net_weights import WEIGHTS
+
+    ni, nh, no, s1, s2 = struct.unpack_from("<HHHBB", WEIGHTS, 4)
+    table = WEIGHTS[16:16 + 256]
+    at = 16 + 256
+    w1 = struct.unpack_from("<%dh" % (ni * nh), WEIGHTS, at)
+    at += 2 * ni * nh
+    b1 = struct.unpack_from("<%di" % nh, WEIGHTS, at)
+    at += 4 * nh
+    w2 = struct.unpack_from("<%dh" % (no * nh), WEIGHTS, at)
+    at += 2 * no * nh
+    b2 = struct.unpack_from("<%di" % no, WEIGHTS, at)
+    net = N.Net(WEIGHTS)
+    shots = 0
+    for pos in _random_positions(60, 21):
+        for me in (0, 26):
+            cells = pos.cells if me == 0 else bytes(pos.cells[26:]) + bytes(pos.cells[:26])
+            inputs = N.encode(cells)
+            shots += any(i >= N.SHOTS for i, _ in inputs)
+            hidden = []
+            for j in range(nh):
+                z = b1[j] + sum(w1[i * nh + j] * v for i, v in inputs)
+                k = (z >> (s1 - N.TABLE_STEP)) + 128
+                hidden.append(table[min(255, max(0, k))])
+            want = [b2[k] + sum(w2[k * nh + j] * hidden[j] for j in range(nh)) for k in range(no)]
+            got = [v - N.BIAS for v in net.raw(pos.cells, me)]
+            assert got == want
+    assert shots > 20  # the exposure inputs were exercised

@@ -2,10 +2,13 @@
 # into the image as one bytes literal (boardplayer.net_weights, written by
 # scripts/train/train_board_net.py), read where they lie: a frozen bytes object stays in flash.
 #
-# Inputs (199), from the side on roll's view of the board's cells (bgrules.position: 0 off, 1..24
+# Inputs (201), from the side on roll's view of the board's cells (bgrules.position: 0 off, 1..24
 # the points, 25 the bar; the opponent at 26+): for each side, mover first, per point 4 inputs
 # (a checker there, two, three, the count past three), then the bar's count and the borne-off count
-# (98 a side); then both pip counts and a contact flag. All are small integers, so the first layer
+# (98 a side); then both pip counts, a contact flag, and how many of the opponent's blots the side on
+# roll has a direct shot at (a checker 1-6 pips away) and an indirect one only (7-12): the
+# exposure a play leaves, which a net this small does not find from the points alone. All are
+# small integers, so the first layer
 # is integer sums of int16 weights over the points that hold checkers (most inputs are zero).
 # Hidden units: a sigmoid through a 256-entry table (0..255); outputs: int16 weights over them,
 # then a float sigmoid each: win, win gammon, win backgammon, lose gammon, lose backgammon (GNU
@@ -24,11 +27,12 @@ import sys
 import math
 import struct
 
-N_INPUTS = 199
+N_INPUTS = 201
 N_OUTPUTS = 5
 SIDE = 98  # inputs per side
 PIPS = 196  # the mover's pip count; the opponent's at 197
 CONTACT = 198
+SHOTS = 199  # the opponent's blots the side on roll can hit with one die (1-6 away); 200: 7-12 away only
 TABLE_STEP = 4  # the table's step is 2**-TABLE_STEP of the pre-activation, 256 entries: -8 .. 8
 HEADER = 16
 # The accumulators (int32 arrays) hold their sums plus BIAS, so they stay positive: a viper load of
@@ -90,11 +94,32 @@ def encode(cells):
             out.append((PIPS + s, pips))
     if back[0] + back[1] > 25:
         out.append((CONTACT, 1))
+    direct = indirect = 0
+    for p in range(1, 25):
+        if cells[26 + p] == 1:
+            t = 25 - p  # the blot's point in the side on roll's numbering
+            near = far = False
+            for d in range(1, 13):
+                if t + d <= 25 and cells[t + d]:
+                    if d <= 6:
+                        near = True
+                    else:
+                        far = True
+            if near:
+                direct += 1
+            elif far:
+                indirect += 1
+    if direct:
+        out.append((SHOTS, direct))
+    if indirect:
+        out.append((SHOTS + 1, indirect))
     return out
 
 
 def input_range(i):
     """A typical largest value of input ``i`` (the training script scales inputs by it)."""
+    if i >= SHOTS:
+        return 2.0
     if i >= PIPS:
         return 100.0 if i < CONTACT else 1.0
     k = i % SIDE
@@ -184,6 +209,24 @@ def _hidden(cells, me: int, w, acc, nh: int, s1: int):
     contact = 0
     if back0 + back1 > 25:
         contact = 1
+    direct = 0
+    indirect = 0
+    for p in range(1, 25):
+        if c[opp + p] == 1:
+            t = 25 - p
+            near = 0
+            far = 0
+            for d in range(1, 13):
+                if t + d <= 25:
+                    if c[me + t + d]:
+                        if d <= 6:
+                            near = 1
+                        else:
+                            far = 1
+            if near:
+                direct += 1
+            elif far:
+                indirect += 1
     for j in range(nh):
         v0 = wt[row + j]
         if v0 & 0x8000:
@@ -197,6 +240,16 @@ def _hidden(cells, me: int, w, acc, nh: int, s1: int):
             if v & 0x8000:
                 v -= 0x10000
             t += v
+        if direct:
+            v = wt[row + 3 * nh + j]
+            if v & 0x8000:
+                v -= 0x10000
+            t += v * direct
+        if indirect:
+            v = wt[row + 4 * nh + j]
+            if v & 0x8000:
+                v -= 0x10000
+            t += v * indirect
         x = ((a[j] - 0x20000000 + t) >> s1) + 128
         if x < 0:
             x = 0

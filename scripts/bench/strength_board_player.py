@@ -79,6 +79,59 @@ def play_session(path, games, level, seed, length=0):
             j.append({"a": "next"})
 
 
+def against_gnubg(games, level, gnu_level, seed):
+    """``games`` money games (cube on, no Jacoby) of the board's player against GNU Backgammon at
+    ``gnu_level`` (bgc.logs.gnubg_player: its own decisions, cube and resignations included), the
+    board playing White in even games and Black in odd ones; returns the board's points per game."""
+    from bgrules.match import Match, OPENING, ROLL, DOUBLED, PLAY, RESIGN, GAME_OVER
+    from bgrules.position import Position
+    from bgc.logs.gnubg_player import GnubgPlayer, final_id
+    from boardplayer.player import Player
+
+    rng = random.Random(seed)
+    pl = Player(level, seed)
+    gnu = GnubgPlayer(gnu_level)
+    results = []
+    try:
+        for g in range(games):
+            board = g % 2
+            m = Match(length=0)
+            while m.phase != GAME_OVER:
+                ph = m.phase
+                if ph == OPENING:
+                    m.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
+                    continue
+                actor = m.to_act
+                if actor == board:
+                    if ph == ROLL:
+                        if m.may_double(actor) and pl.double_decision(m, actor)[0]:
+                            m.double(actor)
+                        else:
+                            m.roll(rng.randint(1, 6), rng.randint(1, 6), actor)
+                    elif ph == DOUBLED:
+                        getattr(m, pl.take_decision(m, actor))(actor)
+                    elif ph == RESIGN:
+                        getattr(m, pl.resign_decision(m, actor, m.resign_offer))(actor)
+                    elif ph == PLAY:
+                        f = pl.choose(m)
+                        m.play(Position(f) if f is not None else m.position)
+                    continue
+                d = gnu.decide(actor, m.match_id(), m.position_id())
+                if d.action == "roll":
+                    m.roll(rng.randint(1, 6), rng.randint(1, 6), actor)
+                elif d.action == "move":
+                    m.play(Position.from_id(final_id(m.position_id(), d.steps)) if d.steps else m.position)
+                elif d.action == "resign":
+                    m.resign(d.kind, actor)
+                else:
+                    getattr(m, d.action)(actor)
+            winner, points = m.result[0], m.result[1]
+            results.append(points if winner == board else -points)
+    finally:
+        gnu.close()
+    return results
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100)
@@ -86,7 +139,22 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ply", type=int, default=0)
     ap.add_argument("--keep", metavar="DIR", help="keep the journal in DIR")
+    ap.add_argument("--against", metavar="GNU_LEVEL",
+                    help="instead: money games against GNU Backgammon at this level (beginner, intermediate, ...): "
+                         "the board's points per game with a 95%% confidence interval")
     a = ap.parse_args(argv)
+    if a.against:
+        import statistics
+
+        t0 = time.time()
+        r = against_gnubg(a.games, a.level, a.against, a.seed)
+        mean = statistics.mean(r)
+        half = 1.96 * statistics.stdev(r) / len(r) ** 0.5
+        wins = sum(1 for x in r if x > 0)
+        print("board player (%s) against GNU Backgammon (%s), %d money games, seed %d (%.0f s): %+.3f points per "
+              "game, 95%% interval %+.3f..%+.3f; %d games won" % (a.level, a.against, len(r), a.seed, time.time() - t0,
+                                                                 mean, mean - half, mean + half, wins))
+        return 0
     from bgc.logs import analysis, journals
 
     t0 = time.time()

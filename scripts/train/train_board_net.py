@@ -211,14 +211,15 @@ def main():
         d = np.load(a.data)
         if int(d["games"]) != a.games or int(d["seed"]) != a.seed:
             sys.exit("%s holds %d games of seed %d, not %d of seed %d" % (a.data, d["games"], d["seed"], a.games, a.seed))
-        boards, x, y = [bytes(b) for b in d["cells"]], d["x"], d["y"]
+        boards, y = [bytes(b) for b in d["cells"]], d["y"]
+        x = np.stack([features(b) for b in boards])  # the inputs as net.py encodes them now
         print("data: %d positions read from %s" % (len(x), a.data), flush=True)
     else:
         print("self-play: %d games (seed %d)" % (a.games, a.seed), flush=True)
         boards, x, y = generate(gnubg, a.games, rng)
         print("data: %d positions in %.0f s" % (len(x), time.time() - t0), flush=True)
         if a.data:
-            np.savez(a.data, cells=np.frombuffer(b"".join(boards), np.uint8).reshape(-1, 52), x=x, y=y,
+            np.savez(a.data, cells=np.frombuffer(b"".join(boards), np.uint8).reshape(-1, 52), y=y,
                      games=a.games, seed=a.seed)
     t1 = time.time()
     scale = input_scale()
