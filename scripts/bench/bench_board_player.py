@@ -77,31 +77,44 @@ print("HEAP_LOADED", (free0, gc.mem_free(), N.EMITTER))
 class M:
     pass
 
-TURNS = %r
 times = []
 same = 0
+n = 0
+mid = None
 least = gc.mem_free()
-for h, d1, d2, length, score, cube, cg, pc, on_roll, want in TURNS:
+f = open("/data/turns.txt")
+for line in f:
+    h, d1, d2, length, s0, s1, cube, cg, pc, on_roll, want = line.split()
+    d1, d2, length, cube, on_roll = int(d1), int(d2), int(length), int(cube), int(on_roll)
+    score, cg, pc = [int(s0), int(s1)], cg == "1", pc == "1"
+    n += 1
+    if n == 20:
+        mid = h
     m = M()
     m.turn = Turn(Position(bytes.fromhex(h)), d1, d2)
     m.length, m.score, m.cube, m.crawford_game, m.post_crawford, m.on_roll = length, score, cube, cg, pc, on_roll
     ev = pl.evaluations
     t0 = time.ticks_us()
-    f = pl.choose(m)
+    fin = pl.choose(m)
     dt = time.ticks_diff(time.ticks_us(), t0)
     times.append((dt // 1000, pl.evaluations - ev))
-    same += f is not None and f.hex() == want
+    if fin is not None and fin.hex() == want:
+        same += 1
+    else:
+        print("DIFFERENT", (n, h, d1, d2))
     m = None
     gc.collect()
     fr = gc.mem_free()
     if fr < least:
         least = fr
+f.close()
 print("THINK", times)
-print("SAME", (same, len(TURNS)))
+print("SAME", (same, n))
 print("HEAP_LEAST", least)
 
-c = bytes.fromhex(TURNS[len(TURNS) // 2][0])
-net = pl.net
+c = bytes.fromhex(mid)
+pl = P._net = None  # room for the bytecode kernels' copy of the weights
+gc.collect()
 for emitter in ("viper", "native", "bytecode"):
     k = N._compile(emitter)
     from boardplayer.net_weights import WEIGHTS
@@ -128,11 +141,17 @@ def main(argv=None):
     if a.turns:
         turns = turns[:a.turns]
     tree = os.path.join(bench_pico.CACHE, "bench_board_player_mpy")
-    puts = []
+    data = os.path.join(bench_pico.CACHE, "bench_board_player_data")
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "turns.txt"), "w") as f:
+        for h, d1, d2, length, score, cube, cg, pc, on_roll, want in turns:
+            f.write("%s %d %d %d %d %d %d %d %d %d %s\n" % (h, d1, d2, length, score[0], score[1], cube, cg, pc,
+                                                             on_roll, want))
+    puts = [(data, "/data")]
     if not a.image:
         bench_pico.compile_tree(tree)
-        puts = [(tree, "/lib")]
-    out, emu = bench_pico.emulate([("think", GUEST % (turns,))], puts=puts, image=a.image, xip=a.xip,
+        puts.append((tree, "/lib"))
+    out, emu = bench_pico.emulate([("think", GUEST)], puts=puts, image=a.image, xip=a.xip,
                                   max_emu_s=3000, timeout=7200)
     loaded = bench_pico.results(out, "HEAP_LOADED")[0]
     think = bench_pico.results(out, "THINK")[0]

@@ -127,6 +127,8 @@ def against_gnubg(games, level, gnu_level, seed):
                     getattr(m, d.action)(actor)
             winner, points = m.result[0], m.result[1]
             results.append(points if winner == board else -points)
+            if (g + 1) % 50 == 0:
+                print("  %d games: %+.3f points per game" % (g + 1, sum(results) / len(results)), flush=True)
     finally:
         gnu.close()
     return results

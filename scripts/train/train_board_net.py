@@ -1,7 +1,7 @@
 """Train the board's own backgammon player (issue 31): a small neural net fitted to GNU Backgammon's
 0-ply evaluations, quantised into the module the firmware image freezes.
 
-Usage:  nice .venv/bin/python scripts/train/train_board_net.py [--games 3000] [--epochs 40] [--seed 31]
+Usage:  nice .venv/bin/python scripts/train/train_board_net.py [--games 3000] [--epochs 40] [--hidden 64] [--seed 31]
         [--out firmware/boardplayer/net_weights.py]
 
 What it does, all seeded (random.Random(seed), numpy's default_rng(seed)), one BLAS thread, so the
@@ -195,7 +195,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--epochs", type=int, default=40)
-    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--data", metavar="NPZ",
                     help="keep the self-play data here, or read it from here if it exists (the same --games and "
