@@ -173,6 +173,10 @@ def think(c):
     elif ph == "resign" and m.to_act == side:
         command(c, {"do": pl.resign_decision(m, side, m.resign_offer)}, "", True)
     elif ph == "moving" and m.on_roll == side:
+        # the search holds the loop (a median play 0.1 s, a double up to about 1 s on a Pico,
+        # docs/board-player.md): the OLED says so first
+        c.say("Board thinks")
+        c.render()
         final = pl.choose(m)
         if final is None:
             final = m.turn.start.cells  # nothing can be played: the turn passes as it stands

@@ -2,7 +2,7 @@
 the emulated Pico: its think time per play over a whole match, the evaluator's kernels compared
 (viper, native, bytecode), the heap with the player loaded and while it thinks, the weights' flash.
 
-    .venv/bin/python scripts/bench/bench_board_player.py [--length 5] [--seed 1] [--xip] [--image UF2]
+    .venv/bin/python scripts/bench/bench_board_player.py [--length 3] [--seed 1] [--xip] [--image UF2]
 
 The match is played first on the host (CPython, the same firmware code: boardplayer.player against
 itself at "expert", seeded dice), each play's position and roll kept with the play chosen; the
@@ -112,12 +112,19 @@ print("THINK", times)
 print("SAME", (same, n))
 print("HEAP_LEAST", least)
 
-c = bytes.fromhex(mid)
-pl = P._net = None  # room for the bytecode kernels' copy of the weights
-gc.collect()
+print("MID", repr(mid))
+"""
+
+# the kernels compared in a boot of their own (the bytecode kernels copy the weights into RAM: no
+# room for that beside the firmware)
+KERNELS = r"""
+import gc, time, sys
+sys.path.insert(0, "/lib")
+from boardplayer import net as N
+from boardplayer.net_weights import WEIGHTS
+c = bytes.fromhex(%r)
 for emitter in ("viper", "native", "bytecode"):
     k = N._compile(emitter)
-    from boardplayer.net_weights import WEIGHTS
     n2 = N.Net(WEIGHTS, k)
     n2.raw(c, 26)
     t0 = time.ticks_us()
@@ -131,7 +138,7 @@ for emitter in ("viper", "native", "bytecode"):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--length", type=int, default=5)
+    ap.add_argument("--length", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--xip", action="store_true", help="the flash cache modelled (xip_run.mjs)")
     ap.add_argument("--image", help="the firmware image (.uf2) instead of the stock MicroPython with .mpy files")
@@ -153,11 +160,16 @@ def main(argv=None):
         puts.append((tree, "/lib"))
     out, emu = bench_pico.emulate([("think", GUEST)], puts=puts, image=a.image, xip=a.xip,
                                   max_emu_s=3000, timeout=7200)
+    mid = bench_pico.results(out, "MID")[0]
+    out2, _ = bench_pico.emulate([("kernels", KERNELS % mid)], puts=puts, image=a.image, xip=a.xip,
+                                 max_emu_s=600, timeout=3600)
     loaded = bench_pico.results(out, "HEAP_LOADED")[0]
     think = bench_pico.results(out, "THINK")[0]
     same = bench_pico.results(out, "SAME")[0]
     least = bench_pico.results(out, "HEAP_LEAST")[0]
-    kernels = bench_pico.results(out, "KERNEL")
+    kernels = bench_pico.results(out2, "KERNEL")
+    for d in bench_pico.results(out, "DIFFERENT"):
+        print("  a different play on the Pico: turn %d, %s %d-%d" % d)
     ms = [t for t, _ in think]
     evals = [e for _, e in think]
     from boardplayer.net_weights import WEIGHTS
@@ -168,6 +180,7 @@ def main(argv=None):
     print("  think time per play: median %d ms, worst %d ms (%d positions evaluated at most; median %d)" % (
         statistics.median(ms), max(ms), max(evals), statistics.median(evals)))
     print("  same play as on the host: %d of %d" % same)
+    print("  think times (ms): %s" % sorted(ms))
     print("  heap (after a collection): %d free with the firmware imported, %d with the player loaded (%s kernel), "
           "least after a play %d" % (
         loaded[0], loaded[1], loaded[2], least))
