@@ -290,3 +290,34 @@ def test_the_kernel_sums_the_inputs_the_encoding_names():
             got = [v - N.BIAS for v in net.raw(pos.cells, me)]
             assert got == want
     assert shots > 20  # the exposure inputs were exercised
+
+
+@pytest.mark.micropython
+def test_the_players_choices_are_the_same_under_a_real_micropython():
+    """The plays the board chooses (every legal play walked, valued, the best kept; money and a
+    match score) under MicroPython, as on the host: its float arithmetic and its viper kernel."""
+    from bgc.pico.upy import run
+    from bgrules.match import Match
+    from boardplayer.player import Player
+
+    rng = random.Random(9)
+    pl = Player("club")  # with noise: the noise's hash too
+    cases = []
+    for pos in _random_positions(25, 17):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        length, score = rng.choice(((0, [0, 0]), (5, [2, 3]), (7, [6, 4])))
+        m = Match(length=length)
+        m.turn = Turn(pos, d1, d2)
+        m.score, m.on_roll = score, 0
+        final = pl.choose(m)
+        cases.append((bytes(pos.cells).hex(), d1, d2, length, score, final.hex() if final else ""))
+    code = ("from bgrules.position import Position\nfrom bgrules.turn import Turn\n"
+            "from boardplayer.player import Player\npl = Player('club')\n"
+            "class M:\n    pass\n"
+            "for h, d1, d2, length, score, want in %r:\n" % cases
+            + "    m = M()\n    m.turn = Turn(Position(bytes.fromhex(h)), d1, d2)\n"
+            "    m.length, m.score, m.cube, m.on_roll = length, score, 1, 0\n"
+            "    m.crawford_game = m.post_crawford = False\n"
+            "    f = pl.choose(m)\n    print((f.hex() if f else '') == want)\n")
+    out = run(code).split()
+    assert out == ["True"] * len(cases)
