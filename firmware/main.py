@@ -46,6 +46,9 @@ CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrule
 # computer_turn, protocol_computer, computer_help: named "computer" so no module list costs the boot its names),
 # dropped while no side is the computer's
 COMPUTER = "computer"
+# The board's own player (boardplayer: its net over the frozen weights, the match equity table,
+# the rules engine's listing of plays), dropped while it plays no side
+BOARD_PLAYER = "boardplayer"
 # A variant's code: bgrules.variants.KEY (and the helpers it imports), the turn parts, the dice of
 # the fixed-dice variants, a match of games in turn (Tavli), a ruleset's settings, the search's
 # codes the variants share; dropped when no variant match is in play, so an evening of variants
@@ -225,6 +228,8 @@ class App:
             unload(CHOUETTE)
         if c.gnu_side is None:
             unload([n for n in sys.modules if COMPUTER in n])
+        if c.gnu_player is None:
+            unload([n for n in sys.modules if n.startswith(BOARD_PLAYER)])
         m = starting or c.match
         if m is None or m.rules.key in ("standard", "nackgammon"):
             unload([n for n in sys.modules if n.startswith(VARIANT_CODE)])

@@ -58,6 +58,11 @@ def boot(c, frame, now, version):
         said = c.note_line + " rest kept aside" if damaged else c.note_line or "Match resumed"
         c.say(said)
         c._resume()
+        bp = getattr(c.match, "board_player", None)
+        if bp is not None:  # the board's own player goes on playing its side
+            from companion.phase_computer import command
+
+            command(c, {"do": "side", "side": bp[0], "engine": "board", "level": bp[1]}, "journal")
         if c.note_line and c.msg != said:  # e.g. "No legal move": show both
             c.say(c.note_line + " " + c.msg)
     else:

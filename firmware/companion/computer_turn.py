@@ -13,8 +13,9 @@ from bgrules.position import OPP, BAR
 
 
 class ComputerTurn:
-    def __init__(self, turn, final, text):
+    def __init__(self, turn, final, text, who="GNU"):
         self.turn = turn
+        self.who = who  # the computer's name on the OLED: GNU (the PC's) or Board (its own player)
         self.final = bytes(final)
         self.text = text
         play = turn.play_to(final)
@@ -100,7 +101,7 @@ class ComputerTurn:
         cells = final.cells if hasattr(final, "cells") else final
         if bytes(cells) == self.final:
             return None
-        return "GNU plays " + self.text
+        return self.who + " plays " + self.text
 
     def plan(self, known):
         """What is left to do from the board's ``known`` position: (sources, destinations, hits,

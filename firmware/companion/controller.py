@@ -111,7 +111,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.next_blink = 0
         self.settings = {"length": 0, "crawford": True, "holland": False, "auto": 0, "beavers": 0,
                          "jacoby": False, "names": ["White", "Black"], "rules": "standard", "own_dice": False,
-                         "chouette": 0, "cubes": "common", "roster": []}
+                         "chouette": 0, "cubes": "common", "roster": [],
+                         "board": -1, "level": "expert"}  # board: the side its own player plays (menu)
         self.entry = None  # own dice: the values keyed in (a DiceEntry once own dice are used)
         self.cursor = 0
         self._leds = bytearray(N_LEDS)
@@ -122,6 +123,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
         self.gnu_side = None
         self.gnu = None
+        # the board's own player (boardplayer.player.Player) when it, not the PC, decides for gnu_side
+        self.gnu_player = None
 
     # --- output helpers ---------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 # A match against the computer (docs/player-guide.md, "Playing against GNU Backgammon"): the PC
 # plays one side with GNU Backgammon and sends each decision over the serial line (the `gnu`
-# command, docs/protocol.md); the board carries it out. Functions of the Companion ``c``, imported
-# with the first `gnu` command: a board that never plays the computer never loads them.
+# command, docs/protocol.md); the board carries it out. Or the board's own player decides
+# (boardplayer, docs/board-player.md: `gnu side=1 engine=board`, or the new-match menu): ``think``
+# hands its decisions to the same ``command`` the PC's lines reach, so its turn is shown, moved by
+# hand and verified exactly as GNU Backgammon's. Functions of the Companion ``c``, imported with
+# the first `gnu` command: a board that never plays the computer never loads them.
 #
 # The computer's play is shown all at once, not one step at a time: each checker to move lit on
 # its point, where it goes in another colour (a hit, a checker from the bar and a bear-off each
@@ -40,7 +43,8 @@ PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.
 # `bgc play` sends `gnu here` every second (HEARTBEAT_S in bgc.board.computer) while it runs, even
 # while its engine thinks, so five missed in a row is a lost link (cable out, PC asleep, the
 # program stopped), not a slow answer at a deep level; and five seconds tell a person sooner than
-# they would start to wonder. A host that answers at once (bgc sim) needs no heartbeat.
+# they would start to wonder. A host that answers at once (bgc sim) needs no heartbeat, and the
+# board's own player (boardplayer) needs no PC at all.
 OFFLINE_MS = 5000
 
 
@@ -59,34 +63,57 @@ def offline(c):
     return _link(c)[2]
 
 
-def command(c, args, line):
+def who(c):
+    """The computer's name on the OLED: the board's own player, or the PC's GNU Backgammon."""
+    return "Board" if c.gnu_player is not None else "GNU"
+
+
+def command(c, args, line, board=False):
+    """A decision for the computer's side: the PC's `gnu` line, or (``board``) the board's own
+    player's (think)."""
     do = args["do"]
     m = c.match
-    link = _link(c)
-    link[0] = c.now  # the PC is there (companion.commands set the time of this line)
-    if link[2]:
-        link[2] = False
-        c.say("Computer back")
-        c.hint = c._hint()
-        c.status()
+    if not board:
+        link = _link(c)
+        link[0] = c.now  # the PC is there (companion.commands set the time of this line)
+        if link[2]:
+            link[2] = False
+            c.say("Computer back")
+            c.hint = c._hint()
+            c.status()
     if do == "here":
         return  # the heartbeat: nothing to do
     if do == "side":
         side = args["side"]
         if side >= 0 and m is not None and m.rules.key not in PLAYS_WITH:
-            c.error("GNU Backgammon plays %s only, not %s" % (" and ".join(PLAYS_WITH), m.rules.key), line)
+            c.error("%s plays %s only, not %s" % ("The board" if args.get("engine") == "board" else "GNU Backgammon",
+                                                   " and ".join(PLAYS_WITH), m.rules.key), line)
             return
+        player = None
+        if side >= 0 and args.get("engine") == "board":
+            from boardplayer.player import Player
+
+            try:
+                player = Player(args.get("level") or "expert", m.game if m is not None else 0)
+            except ValueError as exc:
+                c.error("gnu side: %s" % exc, line)
+                return
+        c.gnu_player = player
         c.gnu_side = side if side >= 0 else None
         pal = getattr(c, "_palette", None)  # main.py's App shares it (none in a test's controller)
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
         c.gnu = None
         c.gnu_back = None
-        c.say("GNU plays %s" % m.names[side] if side >= 0 and m is not None else "")
+        c.say("%s plays %s" % (who(c), m.names[side]) if side >= 0 and m is not None else "")
         c.status()
         return
     if m is None or c.gnu_side is None:
         c.error("no computer in this match (gnu side=0 or side=1 first)", line)
+        return
+    if c.gnu_player is not None and not board:
+        c.error("gnu %s: the board's own player decides for this side (gnu side=%d engine=pc hands it to the PC)"
+                % (do, c.gnu_side), line)
         return
     side = c.gnu_side
     ph = c.phase
@@ -157,7 +184,7 @@ def hint(c):
                 play = play[:cut] + "\n" + play[cut + 1:]
         return mark + (":\n" + play if play else "")
     if c.gnu is not None and c.phase == "moving":
-        return "Move GNU's\ncheckers as lit"
+        return "Move %s's\ncheckers as lit" % who(c)
     return None
 
 
@@ -167,20 +194,23 @@ def status_fields(c, f):
     f["gnu"] = c.gnu.text if c.gnu is not None else ""
     if offline(c):
         f["offline"] = True  # the board waits for the PC and has not heard it for OFFLINE_MS
+    if c.gnu_player is not None:
+        f["engine"] = "board"  # the board's own player decides, at this level
+        f["level"] = c.gnu_player.level
 
 
 def button(c, player, roll, kind, ph):
     """A press in a match against the computer (controller._button); True when dealt with here
-    (refused or done). Nothing goes on while the PC is away; the computer's buttons are the PC's;
-    the person's ROLL held asks for advice in their turn to move, and at any other moment of the
-    game takes their last play back (when there is one to take)."""
+    (refused or done). Nothing goes on while the PC is away; the computer's buttons are the PC's
+    (or the board's own player's); the person's ROLL held asks for advice in their turn to move,
+    and at any other moment of the game takes their last play back (when there is one to take)."""
     if offline(c):
         c.say("Computer offline")
         return True
     m = c.match
     if player == c.gnu_side:
         if ph in DECIDES:
-            c.say("GNU decides (PC)")
+            c.say("Board decides" if c.gnu_player is not None else "GNU decides (PC)")
             return True
         return False
     if not roll or kind != LONG or m is None:
@@ -199,8 +229,8 @@ def waits(c):
     or a resignation, its play once rolled)."""
     m = c.match
     side = c.gnu_side
-    if m is None or side is None:
-        return False
+    if m is None or side is None or c.gnu_player is not None:
+        return False  # (the board's own player needs no PC)
     ph = c.phase
     if ph == "roll" or (ph == "moving" and c.gnu is None):
         return m.on_roll == side
@@ -229,10 +259,14 @@ def acted(c, record, snap):
 
 def tick(c, now):
     """Time passes in a match against the computer (controller.tick): a bear-off's checkers
-    stayed gone; the PC has not been heard for OFFLINE_MS while the board waits for it."""
+    stayed gone; the board's own player decides when it is its turn to; the PC has not been heard
+    for OFFLINE_MS while the board waits for it."""
     g = c.gnu
-    if g is not None and g.due is not None and now - g.due >= 0:
-        borne_off(c)
+    if g is not None:
+        if g.due is not None and now - g.due >= 0:
+            borne_off(c)
+            c.render()
+    elif c.gnu_player is not None and think(c):
         c.render()
     link = _link(c)
     if not waits(c):
@@ -253,11 +287,45 @@ def tick(c, now):
         c.render()
 
 
+def think(c):
+    """The board's own player's decision, if one is due now (its roll or double, its answer to a
+    double or a resignation, its play), carried out by ``command``; True when it acted."""
+    m = c.match
+    side = c.gnu_side
+    ph = c.phase
+    if m is None or side is None:
+        return False
+    pl = c.gnu_player
+    if ph == "roll" and m.on_roll == side:
+        if not c.board_ok:
+            return False  # the person is still setting the board right: the OLED says so
+        do = "roll"
+        if m.may_double(side) and pl.double_decision(m, side)[0]:
+            do = "double"
+        command(c, {"do": do}, "", True)
+    elif ph == "doubled" and m.to_act == side:
+        command(c, {"do": pl.take_decision(m, side)}, "", True)
+    elif ph == "resign" and m.to_act == side:
+        command(c, {"do": pl.resign_decision(m, side, m.resign_offer)}, "", True)
+    elif ph == "moving" and m.on_roll == side:
+        # the search holds the loop (a median play 0.1 s, a double up to about 1 s on a Pico,
+        # docs/board-player.md): the OLED says so first
+        c.say("Board thinks")
+        c.render()
+        final = pl.choose(m)
+        if final is None:
+            final = m.turn.start.cells  # nothing can be played: the turn passes as it stands
+        command(c, {"do": "play", "pos": Position(final).id()}, "", True)
+    else:
+        return False
+    return True
+
+
 def show(c, final):
     """The computer's play to ``final`` (mover-view cells) on the board: the tracker takes only it."""
     m = c.match
     turn = m.turn
-    g = ComputerTurn(turn, final, moves.notation(turn, final))
+    g = ComputerTurn(turn, final, moves.notation(turn, final), who(c))
     c.gnu = g
     c.tracker.begin(turn.start, m.on_roll == 0, g)
     c.tracker.prev[0] = 255  # a fresh verdict on the board as it stands
@@ -287,7 +355,7 @@ def on_frame(c):
         # quicker), DONE's own judgement is asked (borne_off)
         g.due = c.now + BORNE_OFF_MS
     if t.verdict != HIT:  # a hit still to finish keeps its own words
-        c.say("GNU " + g.text)
+        c.say(who(c) + " " + g.text)
 
 
 def _led(point):

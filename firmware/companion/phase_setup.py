@@ -13,6 +13,10 @@ LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25)
 def menu_items(c):
     s = c.settings
     items = [("Length", "money" if not s["length"] else str(s["length"])), ("Game", s["rules"])]
+    # against the board's own player (docs/board-player.md): which side it plays, and how well
+    items.append(("Board", ("off", "White", "Black")[s["board"] + 1]))
+    if s["board"] >= 0:
+        items.append(("Level", s["level"]))
     if s["length"]:
         items.append(("Crawford", "on" if s["crawford"] else "off"))
         items.append(("Holland", "on" if s["holland"] else "off"))
@@ -37,7 +41,7 @@ def menu(c, roll, kind):
     if roll and (kind == LONG or label == "Start"):
         if c.settings["chouette"] and not c.settings["length"]:
             return _cs().start(c, _cs().roster(c.settings), c.settings["cubes"], force=True)
-        return new_match(c, dict(c.settings), True)
+        return against_board(c) if c.settings["board"] >= 0 else new_match(c, dict(c.settings), True)
     if not roll:
         c.cursor = (c.cursor + (1 if kind == SHORT else -1)) % len(items)
         c.say("")
@@ -63,12 +67,43 @@ def menu(c, roll, kind):
     elif label == "Game":  # the variant (docs/variants.md)
         # (a game with settings from the serial line, "plakoto:mother=loses", steps on from its game)
         s["rules"] = VARIANTS[(VARIANTS.index(s["rules"].split(":")[0]) + 1) % len(VARIANTS)]
+    elif label == "Board":
+        s["board"] = (s["board"] + 2) % 3 - 1  # off, White, Black
+        if s["board"] >= 0:
+            s["chouette"] = 0  # a chouette is people only
+    elif label == "Level":
+        from boardplayer.player import level_names
+
+        names = level_names()
+        s["level"] = names[(names.index(s["level"]) + 1) % len(names)] if s["level"] in names else names[0]
     elif label == "Own dice":
         s["own_dice"] = not s["own_dice"]
     elif label == "Chouette":
         s["chouette"] = 0 if s["chouette"] >= _cs().MENU_MAX else max(3, s["chouette"] + 1)
+        s["board"] = -1
     elif label == "Cubes":
         s["cubes"] = "several" if s["cubes"] == "common" else "common"
+
+
+def against_board(c):
+    """A new match from the menu against the board's own player: the side and level chosen, the
+    player named after its level ("board (expert)", as the PC's is "gnubg (expert)")."""
+    from companion.phase_computer import PLAYS_WITH, command
+
+    s = c.settings
+    side = s["board"]
+    if s["rules"].split(":")[0] not in PLAYS_WITH:
+        c.say("Board plays only\n" + " & ".join(PLAYS_WITH))
+        return "the board plays %s only" % " and ".join(PLAYS_WITH)
+    settings = dict(s)
+    names = ["You", "You"]
+    names[side] = "board (%s)" % s["level"]
+    settings["names"] = names
+    err = new_match(c, settings, True)
+    if err is None:
+        c.settings["names"] = ["White", "Black"]  # the next two-people match's names
+        command(c, {"do": "side", "side": side, "engine": "board", "level": s["level"]}, "menu")
+    return err
 
 
 def new_match(c, settings, force=False):
@@ -84,6 +119,9 @@ def new_match(c, settings, force=False):
                             s["jacoby"] if not length else False, s["names"], settings.get("variant") or settings.get("rules", "standard"))
     if s["own_dice"]:
         rec["dice"] = "own"  # the players roll their own dice and key them in
+    if settings.get("board", -1) >= 0:
+        rec["board"] = settings["board"]  # the side the board's own player plays, at this level
+        rec["level"] = settings["level"]
     from companion import recovery  # the journal's reader: dropped again below (c.collect)
 
     setup = None
@@ -108,6 +146,8 @@ def new_match(c, settings, force=False):
     if failed:
         return failed
     c.settings = s
+    if c.gnu_player is not None:
+        c.gnu_player = c.gnu_side = None  # the board's own player played the last match only
     c._own_dice(s["own_dice"])
     c.match = match
     c.chouette = None

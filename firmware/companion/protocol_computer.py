@@ -1,5 +1,6 @@
 # The `gnu` command's arguments (docs/protocol.md, "A match against the computer"): what the PC's
-# GNU Backgammon decided, for the board to carry out. Loaded with the first `gnu` line.
+# GNU Backgammon decided, for the board to carry out, or (side engine=board) that the board's own
+# player (boardplayer) decides for a side. Loaded with the first `gnu` line.
 
 from companion.protocol_args import ProtocolError, typed_value as _value
 
@@ -7,7 +8,8 @@ ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject
            "here")
 # hint: the best play for the person's roll, asked for with a held ROLL (the `advice` event); tell:
 # the teacher's words on the person's last play or cube decision (bgc play --teach)
-KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",), "hint": ("pos",), "tell": ("text",)}
+KEYS = {"side": ("side", "engine", "level"), "resign": ("kind",), "play": ("pos",), "hint": ("pos",), "tell": ("text",)}
+ENGINES = ("pc", "board")  # who decides: the PC's GNU Backgammon, or the board's own player
 
 
 def gnu_args(raw):
@@ -24,6 +26,17 @@ def gnu_args(raw):
         if side not in (-1, 0, 1):
             raise ProtocolError("gnu side: 0 (White), 1 (Black) or -1 (none)")
         args["side"] = side
+        engine = raw.get("engine", "pc")
+        if engine not in ENGINES:
+            raise ProtocolError("gnu side: engine=pc (the PC's GNU Backgammon) or engine=board (the board's own player)")
+        args["engine"] = engine
+        level = raw.get("level")
+        if level is not None:
+            if engine != "board":
+                raise ProtocolError("gnu side: level= is the board's own player's (engine=board); the PC sets GNU's")
+            if not isinstance(level, str) or len(level) > 20:
+                raise ProtocolError("gnu side: level=<name of the board's level>")
+            args["level"] = level
     elif do == "resign":
         kind = _value("kind", "i", raw.get("kind", 1))
         if kind not in (1, 2, 3):

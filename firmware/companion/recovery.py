@@ -29,7 +29,7 @@ FIELDS = {
     "note": (),
     "setup": (("pos", "s"), ("mid", "s")),  # the first game starts at a set position (bgc setup)
 }
-OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"), ("w", "w"))}
+OPTIONAL = {"match": (("rules", "s"), ("board", "p"), ("level", "s")), "play": (("condoned", "b"), ("w", "w"))}
 KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
               "n": "two names", "w": "two counts"}
 
@@ -85,6 +85,9 @@ def new_match(record):
         raise J.JournalError(str(exc))  # the reason as the players see it (the new-match menu uses this too)
     # The players roll their own dice and key them in (a board setting kept with the match).
     match.own_dice = record.get("dice") == "own"
+    # The board's own player plays a side (started from the menu, docs/board-player.md): kept with
+    # the match, so a power cut does not turn the match into one for two people
+    match.board_player = (record["board"], record.get("level", "expert")) if "board" in record else None
     return match
 
 

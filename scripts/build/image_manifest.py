@@ -57,6 +57,11 @@ FIRMWARE_MODULES = (
     "companion/store.py",
     "companion/tracker.py",
     "companion/variant_dice.py",
+    "boardplayer/__init__.py",  # the board's own player (docs/board-player.md)
+    "boardplayer/met.py",
+    "boardplayer/net.py",
+    "boardplayer/net_weights.py",  # its weights: one bytes literal, in flash when frozen
+    "boardplayer/player.py",
     "bgrules/__init__.py",
     "bgrules/chouette.py",
     "bgrules/match.py",

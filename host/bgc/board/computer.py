@@ -11,6 +11,29 @@ SIDES = {"white": 0, "black": 1}
 # how often `bgc play` tells the board it is there (`gnu here`): the board says "Computer offline"
 # after phase_computer.OFFLINE_MS without a `gnu` line while it waits for the computer
 HEARTBEAT_S = 1.0
+# who decides for the computer's side: GNU Backgammon on the PC, or the board's own player
+# (firmware boardplayer, docs/board-player.md): the PC then only tells the board which side
+ENGINES = ("gnubg", "board")
+DEFAULT_ENGINE = "gnubg"
+
+
+def read_engine(text):
+    key = (text or DEFAULT_ENGINE).strip().lower()
+    if key not in ENGINES:
+        raise ValueError("--engine is gnubg (GNU Backgammon on this PC) or board (the board's own player), not %r"
+                         % text)
+    return key
+
+
+def read_engine_level(engine, text):
+    """The level's name for ``engine``: GNU Backgammon's levels, or the board's own player's."""
+    if engine == "board":
+        from boardplayer.player import DEFAULT_LEVEL as BOARD_DEFAULT, read_level as board_level
+
+        return board_level(text or BOARD_DEFAULT)
+    from ..logs.gnubg_player import read_level
+
+    return read_level(text or DEFAULT_LEVEL)
 
 
 def read_side(text):
@@ -21,14 +44,15 @@ def read_side(text):
         raise ValueError("--computer is white or black, not %r" % text) from None
 
 
-def computer_name(level):
+def computer_name(level, engine=DEFAULT_ENGINE):
     """The computer's name in the match, for the journal and the exports: GNU Backgammon calls its
     own player "gnubg"; the level follows as GNU Backgammon names it ("gnubg (world class)": at
-    most 20 characters, the board's limit for a name)."""
-    return "gnubg (%s)" % level
+    most 20 characters, the board's limit for a name). The board's own player: "board (expert)",
+    as the board's menu names it."""
+    return "%s (%s)" % ("board" if engine == "board" else "gnubg", level)
 
 
-def new_match(side, level, length, jacoby=True, beavers=0, variant=None):
+def new_match(side, level, length, jacoby=True, beavers=0, variant=None, engine=DEFAULT_ENGINE):
     """The board's `new` command (docs/protocol.md) for a match against the computer: the
     computer's name and level in its seat. A money session (``length`` 0) plays with the Jacoby
     rule unless ``jacoby`` is False (GNU Backgammon's own default for money) and with beavers
@@ -38,7 +62,7 @@ def new_match(side, level, length, jacoby=True, beavers=0, variant=None):
         raise ValueError("--beavers is 0 (none), 1 (beavers), 2 (also raccoons) or 3 (also otters), not %d" % beavers)
     if length and beavers:
         raise ValueError("beavers are for money play (--length 0), not a %d-point match" % length)
-    gnu = computer_name(level)
+    gnu = computer_name(level, engine)
     cmd = {"cmd": "new", "length": length, "names": ["You", gnu] if side else [gnu, "You"]}
     if not length:
         cmd["jacoby"], cmd["beavers"] = bool(jacoby), beavers
@@ -102,10 +126,47 @@ class Computer:
         self.player.close()
 
 
-def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False):
+class BoardComputer:
+    """The board's own player on ``side``: the PC only tells the board (gnu side=N engine=board
+    level=L) when a match is on and the board's status does not show it; the board decides."""
+
+    def __init__(self, side, level):
+        from boardplayer.player import read_level
+
+        self.side = side
+        self.level = read_level(level)
+        self.opponent = self  # play.py's resend() after the board came back
+        self.sides_sent = 0
+        self.notes = []  # (the teacher and the advice are GNU Backgammon's: none here)
+        self.hints = []
+
+    def line(self):
+        return "gnu side=%d engine=board level=%s" % (self.side, self.level)
+
+    def on_event(self, ev, send):
+        if ev.get("ev") != "status" or not ev.get("match"):
+            return
+        if ev.get("computer") != self.side or ev.get("engine") != "board" or ev.get("level") != self.level:
+            self.sides_sent += 1
+            send(self.line())
+
+    def resend(self):
+        pass  # the board's next status says whether it still knows its side
+
+    def close(self):
+        pass
+
+
+def make_computer(side, level, engine=DEFAULT_ENGINE, jacoby=False, beavers=0, player=None, teach=False):
+    if engine == "board":
+        return BoardComputer(side, level)
+    return Computer(side, level, jacoby, beavers, player, teach)
+
+
+def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False, engine=DEFAULT_ENGINE):
     """A Computer on the virtual board ``sim`` (bgc.board.sim.Sim): it reads the board's events as
     they come and answers on its serial line."""
-    comp = Computer(side, level, jacoby, beavers, player, teach)
+    comp = make_computer(side, level, engine, jacoby, beavers, player, teach)
     sim.serial.listeners.append(lambda ev: comp.on_event(ev, sim.serial.send))
     return comp
 

@@ -1,6 +1,6 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
-    bgc play [--port P] [--computer white|black] [--level L] [--length N] [--teach]
+    bgc play [--port P] [--computer white|black] [--level L] [--length N] [--teach] [--engine gnubg|board]
     bgc play ... --length 0 [--games N] [--beavers N] [--no-jacoby]    a money session
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
@@ -13,7 +13,8 @@ A match already in progress on the board goes on (after the PC was away, say): t
 from the board's journal, copied as `bgc pull` copies it (the firmware is interrupted, then
 restarted, and resumes the match from the same journal): the side GNU Backgammon plays is checked
 against it, and its level (unless --level says another), the session's rules and the resignations
-already declined are the journal's.
+already declined are the journal's. With --engine board the board's own player decides instead
+(docs/board-player.md): the PC only tells the board which side and level, and watches.
 """
 
 import json
@@ -56,6 +57,9 @@ def add_play_arguments(p, required=False):
                         "expert (default), world class, supremo, grandmaster")
     p.add_argument("--wait", type=float, metavar="SECONDS",
                    help="give up when the board is away or silent this long (default: wait for ever)")
+    p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
+                   help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
+                        "(the board's own player; levels beginner, club, expert)")
 
 
 def run(args):
@@ -78,16 +82,17 @@ def run(args):
 
 
 def computer_in(names):
-    """(side, level) of GNU Backgammon in a match's player names ("gnubg (expert)": computer_name),
-    or None when neither is the computer."""
-    from ..logs.gnubg_player import read_level
+    """(side, level, engine) of the computer in a match's player names ("gnubg (expert)", "board
+    (club)": computer_name), or None when neither is the computer."""
+    from ..board.computer import read_engine_level
 
     for side, name in enumerate(names):
-        if name.startswith("gnubg (") and name.endswith(")"):
-            try:
-                return side, read_level(name[7:-1])
-            except ValueError:
-                pass
+        for engine in ("gnubg", "board"):
+            if name.startswith(engine + " (") and name.endswith(")"):
+                try:
+                    return side, read_engine_level(engine, name[len(engine) + 2:-1]), engine
+                except ValueError:
+                    pass
     return None
 
 
@@ -126,18 +131,20 @@ def play(args, new_cmd, new_text, setup=False):
     bgc setup's, started even over a match in progress when its ``force`` says so."""
     import serial
 
-    from ..board.computer import Computer, computer_name, read_side
+    from ..board.computer import computer_name, read_engine_level, read_side
     from ..logs.analysis import AnalysisError
-    from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
     from ..pico import device
     from ..pico.events import describe, read_events
     from .watch import _open, _wait_back
 
+    engine = getattr(args, "engine", "gnubg")
     try:
         side = read_side(args.computer) if args.computer else None
-        level = read_level(args.level) if args.level else None
+        level = read_engine_level(engine, args.level) if args.level else None
     except ValueError as exc:
-        raise UserError("%s\nhint: bgc play --computer white|black [--level expert]" % exc)
+        raise UserError("%s\nhint: bgc play --computer white|black [--level expert] [--engine gnubg|board]" % exc)
+    if getattr(args, "teach", False) and engine == "board":
+        raise UserError("--teach is GNU Backgammon's analysis on the PC: with --engine gnubg")
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
@@ -232,11 +239,12 @@ def play(args, new_cmd, new_text, setup=False):
                             if side is None:
                                 raise UserError("no match in progress on the board: which side does GNU Backgammon "
                                                 "play?\nhint: bgc play --computer white|black")
-                            level = level or DEFAULT_LEVEL
-                            comp = _computer(Computer, side, level, new_cmd, getattr(args, "teach", False))
-                            names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
-                            print("GNU Backgammon (%s) plays %s on the board on %s" % (
-                                level, ("white", "black")[side], port), flush=True)
+                            level = level or read_engine_level(engine, None)
+                            comp = _computer(side, level, new_cmd, getattr(args, "teach", False), engine)
+                            name = computer_name(level, engine)
+                            names = ["You", name] if side else [name, "You"]
+                            print("%s (%s) plays %s on the board on %s" % (
+                                "The board's own player" if engine == "board" else "GNU Backgammon", level, ("white", "black")[side], port), flush=True)
                             send(json.dumps(dict(new_cmd, names=new_cmd.get("names") or names)))
                             print(new_text, flush=True)
                             continue
@@ -274,20 +282,19 @@ def play(args, new_cmd, new_text, setup=False):
             pass
 
 
-def _computer(Computer, side, level, settings, teach=False):
+def _computer(side, level, settings, teach=False, engine="gnubg"):
+    from ..board.computer import make_computer
     from ..logs.analysis import AnalysisError
 
     try:
-        return Computer(side, level, jacoby=bool(settings.get("jacoby")), beavers=int(settings.get("beavers") or 0),
-                        teach=teach)
+        return make_computer(side, level, engine, jacoby=bool(settings.get("jacoby")),
+                             beavers=int(settings.get("beavers") or 0), teach=teach)
     except AnalysisError as exc:
         raise UserError(str(exc))
 
 
 def _resume(ev, port, side, level, link, reopen, args):
     """A match in progress on the board: read it from the board's journal, then go on with it."""
-    from ..board.computer import Computer
-
     print("a match is in progress on the board: reading it from the board's journal", flush=True)
     ser, link["ser"] = link["ser"], None  # (the heartbeat's lines wait: the port is the copy's now)
     try:
@@ -297,7 +304,7 @@ def _resume(ev, port, side, level, link, reopen, args):
     log = read_board_journal(port, ev.get("journal") or "")
     found = computer_in(log.names)
     if found is None:
-        raise UserError("the match on the board (%s vs %s) is not against GNU Backgammon\nhint: finish it on the "
+        raise UserError("the match on the board (%s vs %s) is not against the computer\nhint: finish it on the "
                         "board, or start a new one there, then run bgc play again" % log.names)
     if side is not None and side != found[0]:
         raise UserError("in the match on the board GNU Backgammon plays %s, not %s\nhint: bgc play --computer %s"
@@ -310,7 +317,7 @@ def _resume(ev, port, side, level, link, reopen, args):
     if getattr(args, "teach", False):
         # the teacher rebuilds the match from the board's events since its start (logs.teacher)
         print("note: --teach starts with a new match; this one goes on without the teacher", flush=True)
-    comp = _computer(Computer, side, level, log.settings or {})
+    comp = _computer(side, level, log.settings or {}, engine=found[2])
     comp.opponent.declined = _declined(log, 1 - side)
     if not reopen(time.monotonic() + (args.wait or 30)):
         raise UserError("the board did not come back after its journal was read\nhint: replug it and run bgc play again")

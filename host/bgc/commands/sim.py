@@ -6,6 +6,7 @@
     bgc sim --script FILE                                            a scenario; exit 1 at the first unmet expectation
     bgc sim --computer black [--level L] [--demo]                     against GNU Backgammon (you, or the automated hands)
     bgc sim --computer black --length 0 [--games N] [--beavers N] [--no-jacoby]   a money session against it
+    bgc sim --computer black --engine board [--level L] [--demo]      against the board's own player
 """
 
 import json
@@ -64,7 +65,10 @@ def register(sub):
                         "or the automated hands with --demo (docs/player-guide.md)")
     p.add_argument("--level", default=None,
                    help="the computer's level, as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
-                        "expert (default), world class, supremo, grandmaster")
+                        "expert (default), world class, supremo, grandmaster; with --engine board: beginner, club, expert")
+    p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
+                   help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
+                        "(the board's own player in the firmware, docs/board-player.md)")
     add_money_arguments(p)
     p.add_argument("--teach", action="store_true",
                    help="with --computer: after each of your plays and cube decisions the OLED says GNU Backgammon's "
@@ -158,16 +162,17 @@ def run(args):
     if getattr(args, "teach", False) and args.computer is None:
         raise UserError("--teach is the computer's: give --computer white or --computer black too")
     if args.computer is not None:
-        from ..board.computer import read_side
-        from ..logs.gnubg_player import DEFAULT_LEVEL, read_level
+        from ..board.computer import read_engine_level, read_side
 
         try:
             args.computer_side = read_side(args.computer)
-            args.level = read_level(args.level or DEFAULT_LEVEL)
+            args.level = read_engine_level(args.engine, args.level)
         except ValueError as exc:
-            raise UserError("%s\nhint: --computer white|black [--level expert]" % exc)
+            raise UserError("%s\nhint: --computer white|black [--level expert] [--engine gnubg|board]" % exc)
         if args.script or args.chouette:
             raise UserError("--computer plays a match: with --demo, or at the prompt")
+        if getattr(args, "teach", False) and args.engine == "board":
+            raise UserError("--teach is GNU Backgammon's analysis on the PC: with --engine gnubg")
         if args.variant not in ("standard", "nackgammon"):
             raise UserError("GNU Backgammon plays the standard game and Nackgammon, not %s" % args.variant)
         from ..board.computer import new_match
@@ -515,7 +520,8 @@ def _computer_at(sim, args):
     from ..logs.analysis import AnalysisError
 
     try:
-        return at_sim(sim, args.computer_side, args.level, teach=getattr(args, "teach", False))
+        return at_sim(sim, args.computer_side, args.level, teach=getattr(args, "teach", False),
+                      engine=getattr(args, "engine", "gnubg"))
     except AnalysisError as exc:
         raise UserError(str(exc))
 
@@ -525,7 +531,8 @@ def _new_match_line(args, sim):
         return "new length=%d variant=%s" % (args.length, sim.series.key)
     from ..board.computer import new_match
 
-    return json.dumps(new_match(args.computer_side, args.level, args.length, args.jacoby, args.beavers, sim.series.key))
+    return json.dumps(new_match(args.computer_side, args.level, args.length, args.jacoby, args.beavers, sim.series.key,
+                                getattr(args, "engine", "gnubg")))
 
 
 def _practise(sim, words, out):
