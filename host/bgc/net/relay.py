@@ -74,7 +74,9 @@ class Relay:
     def publish_state(self):
         _seq, state = self.hub.snapshot()
         self.client.publish(topic(self.club, self.name, "state"),
-                            '{"seq": %d, "run": %d, "state": %s}' % (self.seq, self.run, state), qos=1, retain=True)
+                            # at: when (ms since the epoch) the state left, for the page's latency
+                            '{"seq": %d, "run": %d, "at": %d, "state": %s}' % (
+                                self.seq, self.run, int(time.time() * 1000), state), qos=1, retain=True)
 
     def set_connected(self, connected):
         """The board was unplugged (False) or is back: the page says so."""
