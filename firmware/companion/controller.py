@@ -121,6 +121,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         # The computer (companion.phase_computer, loaded with the `gnu` command): the side the PC's
         # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
         self.gnu_side = None
+        self.gnu_opening = False  # the PC sends the opening roll (a remote board's: bgc remote)
         self.gnu = None
 
     # --- output helpers ---------------------------------------------------------------------
@@ -416,6 +417,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             return
         m = self.match
         if player == self.gnu_side and _pc().button(self, ph):
+            return
+        if ph == "opening" and self.gnu_opening and _pc().opening_press(self):
             return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)

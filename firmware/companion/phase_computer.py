@@ -39,6 +39,7 @@ def command(c, args, line):
             c.error("GNU Backgammon plays %s only, not %s" % (" and ".join(PLAYS_WITH), m.rules.key), line)
             return
         c.gnu_side = side if side >= 0 else None
+        c.gnu_opening = side >= 0 and args["opening"]
         pal = getattr(c, "_palette", None)  # main.py's App shares it (none in a test's controller)
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
@@ -51,11 +52,20 @@ def command(c, args, line):
         return
     side = c.gnu_side
     ph = c.phase
-    if do in ("roll", "double"):
+    if do == "opening":
+        if ph != "opening":
+            c.error("gnu opening: not the opening roll (phase %s)" % ph, line)
+            return
+        if c.entry:
+            c.entry.end()  # own dice being keyed in: the PC's roll comes first
+        c._opening(args["dice"])
+    elif do in ("roll", "double"):
         if ph != "roll" or m.on_roll != side:
             c.error("gnu %s: not the computer's roll (phase %s)" % (do, ph), line)
         elif do == "roll":
-            c._roll(side)
+            if c.entry:
+                c.entry.end()
+            c._roll(side, args.get("dice"))
         else:
             c._cube("double", side)
     elif do in ("take", "drop", "beaver"):
@@ -93,6 +103,12 @@ def command(c, args, line):
         show(c, final.cells)
 
 
+def opening_press(c):
+    """A press in the opening roll when the PC sends it (gnu side opening=1): refused (True)."""
+    c.say("Opening roll: from the PC")
+    return True
+
+
 def hint(c):
     """The OLED's hint while the computer's play is made (controller._hint)."""
     return "Move GNU's\ncheckers as lit"
@@ -106,7 +122,7 @@ def status_fields(c, f):
 
 def button(c, ph):
     """A press on the computer's side: the PC decides for it (True: the press is refused)."""
-    if ph in DECIDES:
+    if ph in DECIDES or (ph == "opening" and c.gnu_opening):
         c.say("GNU decides (PC)")
         return True
     return False

@@ -3,8 +3,11 @@
 
 from companion.protocol_args import ProtocolError, typed_value as _value
 
-ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play")
-KEYS = {"side": ("side",), "resign": ("kind",), "play": ("pos",)}
+ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "opening")
+# roll dice=5,3 and opening dice=W,B: the dice rolled elsewhere (a remote board's, bgc remote);
+# side opening=1: the opening roll is the PC's (gnu opening), not this board's buttons'
+KEYS = {"side": ("side", "opening"), "resign": ("kind",), "play": ("pos",), "roll": ("dice",),
+        "opening": ("dice",)}
 
 
 def gnu_args(raw):
@@ -21,6 +24,7 @@ def gnu_args(raw):
         if side not in (-1, 0, 1):
             raise ProtocolError("gnu side: 0 (White), 1 (Black) or -1 (none)")
         args["side"] = side
+        args["opening"] = _value("opening", "b", raw.get("opening", False))
     elif do == "resign":
         kind = _value("kind", "i", raw.get("kind", 1))
         if kind not in (1, 2, 3):
@@ -31,4 +35,20 @@ def gnu_args(raw):
         if not isinstance(pos, str) or len(pos) != 14:
             raise ProtocolError("gnu play: pos=<Position ID after the play>")
         args["pos"] = pos
+    if do == "opening" or "dice" in raw:
+        args["dice"] = _dice(raw.get("dice"), do)
     return args
+
+
+def _dice(v, do):
+    # "5,3" (the text form) or [5, 3] (JSON): two dice of 1 to 6
+    if isinstance(v, str):
+        v = v.split(",")
+    if isinstance(v, list) and len(v) == 2:
+        try:
+            d = (int(v[0]), int(v[1]))
+        except (TypeError, ValueError):
+            d = (0, 0)
+        if 1 <= d[0] <= 6 and 1 <= d[1] <= 6 and not isinstance(v[0], bool) and not isinstance(v[1], bool):
+            return d
+    raise ProtocolError("gnu %s: dice=D1,D2, each 1 to 6" % do)
