@@ -3,13 +3,18 @@
 a subscriber that records what it hears."""
 
 import json
+import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
 import pytest
+
+from web_helpers import wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or (shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin"))
 needs_mosquitto = pytest.mark.skipif(MOSQUITTO is None, reason="mosquitto is not installed: "
@@ -20,6 +25,40 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class BoardProcess:
+    """tests/played_board.py: a played virtual board in its own process, behind a serial port."""
+
+    def __init__(self, tmp_path, seed, name, computer=None):
+        self.link = str(tmp_path / ("tty" + name))
+        self.out = str(tmp_path / (name + ".json"))
+        self.proc = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "played_board.py"),
+                                      self.link, str(seed), self.out] + ([str(computer)] if computer is not None else []))
+        assert wait_for(lambda: os.path.exists(self.link), 20), "the board did not start"
+
+    def result(self):
+        """What the board wrote when its match ended (or it was paused), or None."""
+        if not os.path.exists(self.out):
+            return None
+        with open(self.out) as f:
+            return json.load(f)
+
+    def pause(self):
+        """The players stop; the board's status, LEDs and OLED as the firmware has them."""
+        self.proc.send_signal(signal.SIGUSR1)
+        assert wait_for(lambda: os.path.exists(self.out), 10)
+        with open(self.out) as f:
+            return json.load(f)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
 
 
 class Mosquitto:

@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 
 from bgc.rules.engine import colour_counts
-from mqtt_helpers import Mosquitto, free_port, needs_mosquitto
+from mqtt_helpers import BoardProcess, Mosquitto, free_port, needs_mosquitto
 from test_club_relay import relay, stop
 from test_web_view import page
 from web_helpers import CHROMIUM, Browser, wait_for
@@ -34,32 +34,6 @@ CARDS_JS = """JSON.stringify([...document.querySelectorAll("a.board")].map(a => 
 
 def cards(browser):
     return {c["name"]: c for c in json.loads(browser.js(CARDS_JS) or "[]")}
-
-
-class BoardProcess:
-    """tests/played_board.py: a played virtual board in its own process, behind a serial port."""
-
-    def __init__(self, tmp_path, seed, name):
-        self.link = str(tmp_path / ("tty" + name))
-        self.out = str(tmp_path / (name + ".json"))
-        self.proc = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "played_board.py"),
-                                      self.link, str(seed), self.out])
-        assert wait_for(lambda: os.path.exists(self.link), 20), "the board did not start"
-
-    def pause(self):
-        """The players stop; the board's status, LEDs and OLED as the firmware has them."""
-        self.proc.send_signal(signal.SIGUSR1)
-        assert wait_for(lambda: os.path.exists(self.out), 10)
-        with open(self.out) as f:
-            return json.load(f)
-
-    def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def club(broker, web_port):

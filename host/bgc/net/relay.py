@@ -26,13 +26,26 @@ class Relay:
         self.client = broker.client("bgc-%s-%s" % (club, name), will=(self._online, "0"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
         self.broker = broker
+        self.listeners = {}  # topic: handler(payload), subscribed at each connection (QoS 1)
+
+    def listen(self, topic_name, handler):
+        """Call ``handler(payload)`` with each message on ``topic_name`` (set before start())."""
+        self.listeners[topic_name] = handler
+
+    def _on_message(self, client, userdata, msg):
+        handler = self.listeners.get(msg.topic)
+        if handler is not None:
+            handler(msg.payload)
 
     def _on_connect(self, client, userdata, flags, reason, properties):
         if reason.is_failure:
             self.refused = connect_error(reason)
             return
         client.publish(self._online, "1", qos=1, retain=True)
+        for name in self.listeners:
+            client.subscribe(name, qos=1)
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason, properties):
