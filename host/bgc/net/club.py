@@ -74,13 +74,23 @@ class Club:
             elif kind == "state":
                 try:
                     m = json.loads(msg.payload)
-                    seq, run, state = int(m["seq"]), int(m["run"]), m["state"]
+                    seq, run = int(m["seq"]), int(m["run"])
+                    state = m.get("state")
+                    if state is None:
+                        # a Pico W's (drivers/mqtt_link.py): its last status and view lines, which
+                        # the board's Hub turns into the page's state, as for the events of a relay
+                        status, view = m["status"], m.get("view")
                 except (ValueError, KeyError, TypeError):
-                    return  # not a relay's state: nothing to show
+                    return  # not a board's state: nothing to show
                 if run == b["run"] and seq < b["seq"]:
                     return  # an older state delivered late
-                b.update(seq=seq, run=run, state=state, at=m.get("at"))
                 hub = self.hubs[name]
+                if state is None:
+                    for ev in (status, view):
+                        if isinstance(ev, dict) and ev.get("ev") in ("status", "view"):
+                            hub.feed(ev)
+                    state = json.loads(hub.snapshot()[1])
+                b.update(seq=seq, run=run, state=state, at=m.get("at"))
                 with hub.cond:
                     hub.state = dict(state)
                     hub.state["connected"] = bool(b["online"] is not False and state.get("connected", True))
