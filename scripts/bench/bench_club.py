@@ -33,21 +33,26 @@ FIGURES_JS = """JSON.stringify({lat: latencies, frames: frames, cards: document.
 
 
 def recorded_match(seed=8, events=600):
-    """The serial events of a match on the virtual board, played by the automated players."""
-    from bgc.board import players as P
-    from bgc.board import sim as simmod
-
-    sim = simmod.Sim(seed=seed)
-    try:
-        sim.serial.send("view on=1")
-        players = P.Players(sim, seed=seed, handling=P.Handling(illegal=0.1))
-        sim.serial.send("new length=5")
-        while not players.finished and len(sim.serial.events) < events:
-            sim.step()
-        return list(sim.serial.events)
-    finally:
-        sim.close()
-        sim.remove_flash()
+    """The serial events of a match on the virtual board, played by the automated players; in a
+    child process, since the virtual board makes ``time`` its own clock in the process it runs in."""
+    code = """
+import json, sys
+from bgc.board import players as P
+from bgc.board import sim as simmod
+sim = simmod.Sim(seed=%d)
+try:
+    sim.serial.send("view on=1")
+    players = P.Players(sim, seed=%d, handling=P.Handling(illegal=0.1))
+    sim.serial.send("new length=5")
+    while not players.finished and len(sim.serial.events) < %d:
+        sim.step()
+    json.dump(list(sim.serial.events), sys.stdout)
+finally:
+    sim.close()
+    sim.remove_flash()
+""" % (seed, seed, events)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
 
 
 def cpu_seconds(pid):

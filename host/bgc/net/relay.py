@@ -11,6 +11,14 @@ from ..errors import UserError
 from .broker import connect_error, topic
 
 
+def wall_ms():
+    """The computer's clock in ms since 1970, from datetime: in a process running the virtual
+    board (bgc sim), ``time`` is the board's virtual clock (bgc.board.virtual.clock)."""
+    import datetime
+
+    return int(datetime.datetime.now(datetime.timezone.utc).timestamp() * 1000)
+
+
 class Relay:
     def __init__(self, broker, club, name, source=None):
         from ..web import Hub
@@ -18,7 +26,7 @@ class Relay:
         self.club, self.name = club, name
         self.hub = Hub(source or "board %s" % name)
         # seq restarts at 1 with each run of the relay; ``run`` tells a viewer that it did
-        self.run = int(time.time() * 1000)
+        self.run = wall_ms()
         self.seq = 0
         self.refused = None
         self.connected = threading.Event()
@@ -89,7 +97,7 @@ class Relay:
         self.client.publish(topic(self.club, self.name, "state"),
                             # at: when (ms since the epoch) the state left, for the page's latency
                             '{"seq": %d, "run": %d, "at": %d, "state": %s}' % (
-                                self.seq, self.run, int(time.time() * 1000), state), qos=1, retain=True)
+                                self.seq, self.run, wall_ms(), state), qos=1, retain=True)
 
     def set_connected(self, connected):
         """The board was unplugged (False) or is back: the page says so."""
