@@ -33,9 +33,10 @@ DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows 
 # again when asked for)
 # (bgrules.match_read and matchid_read: undoing an action whose journal write failed;
 # companion.flash_room: the flash's upkeep at a power-up, a new match or a full flash;
-# bgrules.turn_why: the words of a refused play)
+# bgrules.turn_why: the words of a refused play; bgrules.match_setup: a set position, at its new
+# match and when its journal is read back)
 ONCE_ONLY = ("companion.booting", "companion.recovery", "companion.phase_setup", "bgrules.match_read",
-             "bgrules.matchid_read", "companion.flash_room", "bgrules.turn_why")
+             "bgrules.matchid_read", "companion.flash_room", "bgrules.turn_why", "bgrules.match_setup")
 # A chouette's modules, dropped too while no chouette is on: a chouette plays the standard game,
 # so they and a variant's modules are never needed at once (scripts/bench/heap_modules.py)
 CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrules.chouette")

@@ -22,8 +22,9 @@ def follower(tmp_path, rolls=()):
 def test_the_opening_roll_is_the_pcs_when_asked_and_the_buttons_roll_none(tmp_path):
     h = follower(tmp_path)
     h.clear()
-    h.press(ROLL_W)  # the remote side's button: the PC's
-    assert "GNU decides (PC)" in h.screen()
+    h.press(ROLL_W)  # the remote side's button
+    assert "Opening roll:\nfrom the PC" in h.screen()
+    h.clear()
     h.press(ROLL_B)  # the local person's: the opening comes from the other board
     assert h.c.phase == "opening" and not h.events("roll"), "a button rolled the opening"
     assert "Opening roll:\nfrom the PC" in h.screen()

@@ -121,7 +121,6 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         # The computer (companion.phase_computer, loaded with the `gnu` command): the side the PC's
         # GNU Backgammon plays, or None; its play on the board (computer_turn) while it is made
         self.gnu_side = None
-        self.gnu_opening = False  # the PC sends the opening roll (a remote board's: bgc remote)
         self.gnu = None
 
     # --- output helpers ---------------------------------------------------------------------
@@ -137,12 +136,12 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             f["line"] = line[:60]
         self.emit("error", f)
 
-    def open_journal(self, rec):
-        """A new match's journal opened with ``rec`` (companion.flash_room); an error text when
-        the write failed."""
+    def open_journal(self, rec, then=None):
+        """A new match's journal opened with ``rec`` (and ``then``: companion.flash_room); an
+        error text when the write failed."""
         from companion import flash_room
 
-        return flash_room.open_journal(self, rec)
+        return flash_room.open_journal(self, rec, then)
 
     def write_record(self, record, journal=None, name=None):
         """Journal ``record`` (in ``journal``, default the match's). When the flash is full,
@@ -395,7 +394,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
             self.blink = not self.blink
             self.next_blink = now + BLINK_MS
             self.render()
-        if self.gnu is not None:
+        if self.gnu_side is not None:
             _pc().tick(self, now)
 
     def on_button(self, button, kind, now):
@@ -416,9 +415,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.chouette is not None and _cs().button(self, player, roll, kind, LONG):
             return
         m = self.match
-        if player == self.gnu_side and _pc().button(self, ph):
-            return
-        if ph == "opening" and self.gnu_opening and _pc().opening_press(self):
+        if self.gnu_side is not None and _pc().button(self, ph, player):
             return
         if self.pick is not None and self.pick[0] == player:
             return self._pick(roll, kind)
@@ -568,7 +565,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         elif self.chouette is not None and ph != "board":
             screen = _cs().screen(self)
         elif ph == "board":
-            screen = display.board("Set up: start" if self.board_reason == "start" else "Resume: check", self.msg,
+            r = self.board_reason
+            screen = display.board("Set up: start" if r == "start" else "Set up: position" if r == "setup" else
+                                   "Resume: check", self.msg,
                                    self.hint, self.note_line)
         else:
             screen = display.game(m, self.msg, self.hint)

@@ -98,10 +98,11 @@ def cleanup(store, current=None, need=None):
     return removed
 
 
-def open_journal(c, rec):
+def open_journal(c, rec, then=None):
     """A new journal file for the Companion ``c`` (the next name; exported logs removed when the
-    flash is low) opened with ``rec``, its settings line; an error text when the write failed
-    (nothing changed)."""
+    flash is low) opened with ``rec``, its settings line, and ``then`` (a set position's record)
+    when given; an error text when a write failed (nothing changed: a file half written is
+    removed, so the next boot does not resume it)."""
     from companion import journal as J
 
     store = c.store
@@ -111,7 +112,13 @@ def open_journal(c, rec):
     j = J.Journal(store.path(name))
     try:
         c.write_record(rec, j, name)
+        if then is not None:
+            c.write_record(then, j, name)
     except OSError as exc:
+        try:
+            store.fs.remove(j.path)
+        except OSError:
+            pass  # never written
         c.say("Flash write failed")
         return "journal write failed: %s" % exc
     c.journal = j

@@ -30,9 +30,41 @@ SHORT = 1  # a short press (companion.codes, drivers.buttons): codes loads this 
 PLAYS_WITH = ("standard", "nackgammon")  # GNU Backgammon's nets (docs/analysis.md)
 
 
+# The PC is gone when the board has waited this long for its decision and heard no `gnu` line:
+# `bgc play` sends `gnu here` every second (HEARTBEAT_S in bgc.board.computer) while it runs, even
+# while its engine thinks, so five missed in a row is a lost link (cable out, PC asleep, the
+# program stopped), not a slow answer at a deep level; and five seconds tell a person sooner than
+# they would start to wonder. A host that answers at once (bgc sim) needs no heartbeat.
+OFFLINE_MS = 5000
+
+
+def _link(c):
+    """The PC's presence, kept on the Companion ``c`` from the first `gnu` line (not at boot: a
+    board that never plays the computer holds none of it): [when the last `gnu` line came, when the
+    board began to wait for the PC (None: not waiting), whether it says "Computer offline"]."""
+    link = getattr(c, "gnu_link", None)
+    if link is None:
+        link = c.gnu_link = [None, None, False]
+    return link
+
+
+def offline(c):
+    """Whether the board says "Computer offline"."""
+    return _link(c)[2]
+
+
 def command(c, args, line):
     do = args["do"]
     m = c.match
+    link = _link(c)
+    link[0] = c.now  # the PC is there (companion.commands set the time of this line)
+    if link[2]:
+        link[2] = False
+        c.say("Computer back")
+        c.hint = c._hint()
+        c.status()
+    if do == "here":
+        return  # the heartbeat: nothing to do
     if do == "side":
         side = args["side"]
         if side >= 0 and m is not None and m.rules.key not in PLAYS_WITH:
@@ -103,12 +135,6 @@ def command(c, args, line):
         show(c, final.cells)
 
 
-def opening_press(c):
-    """A press in the opening roll when the PC sends it (gnu side opening=1): refused (True)."""
-    c.say("Opening roll: from the PC")
-    return True
-
-
 def hint(c):
     """The OLED's hint while the computer's play is made (controller._hint)."""
     return "Move GNU's\ncheckers as lit"
@@ -118,21 +144,66 @@ def status_fields(c, f):
     """The `status` event's fields of a match against the computer (controller.status)."""
     f["computer"] = c.gnu_side  # the side GNU Backgammon plays; "gnu": its play being made
     f["gnu"] = c.gnu.text if c.gnu is not None else ""
+    if offline(c):
+        f["offline"] = True  # the board waits for the PC and has not heard it for OFFLINE_MS
 
 
-def button(c, ph):
-    """A press on the computer's side: the PC decides for it (True: the press is refused)."""
-    if ph in DECIDES or (ph == "opening" and c.gnu_opening):
+def button(c, ph, player):
+    """A press in a match against the computer (True: the press is refused): the PC decides for
+    its side, and nothing goes on while the PC is away; with `gnu side=S opening=1` (a remote
+    board, bgc remote) the opening roll is the PC's, so no button rolls it."""
+    if offline(c):
+        c.say("Computer offline")
+        return True
+    if ph == "opening" and getattr(c, "gnu_opening", False):
+        c.say("Opening roll: from the PC")
+        return True
+    if player == c.gnu_side and ph in DECIDES:
         c.say("GNU decides (PC)")
         return True
     return False
 
 
+def waits(c):
+    """Whether the board waits for the PC's decision (its roll or double, its answer to a double
+    or a resignation, its play once rolled)."""
+    m = c.match
+    side = c.gnu_side
+    if m is None or side is None:
+        return False
+    ph = c.phase
+    if ph == "opening":
+        return getattr(c, "gnu_opening", False)  # the opening roll comes from the PC
+    if ph == "roll" or (ph == "moving" and c.gnu is None):
+        return m.on_roll == side
+    if ph in ("doubled", "resign"):
+        return m.to_act == side
+    return False
+
+
 def tick(c, now):
-    """Time passes in the computer's turn: a bear-off's checkers stayed gone (controller.tick)."""
+    """Time passes in a match against the computer (controller.tick): a bear-off's checkers
+    stayed gone; the PC has not been heard for OFFLINE_MS while the board waits for it."""
     g = c.gnu
-    if g.due is not None and now - g.due >= 0:
+    if g is not None and g.due is not None and now - g.due >= 0:
         borne_off(c)
+        c.render()
+    link = _link(c)
+    if not waits(c):
+        link[1] = None
+        return
+    if link[1] is None:
+        link[1] = now
+    if link[2]:
+        return
+    heard = link[0]
+    last = link[1] if heard is None or link[1] - heard > 0 else heard
+    if now - last >= OFFLINE_MS:
+        # nothing is lost: every action is journaled; `bgc play` started again goes on from here
+        link[2] = True
+        c.say("Computer offline")
+        c.hint = "Start bgc play\non the PC again"
+        c.status()
         c.render()
 
 

@@ -86,10 +86,17 @@ def new_match(c, settings, force=False):
         rec["dice"] = "own"  # the players roll their own dice and key them in
     from companion import recovery  # the journal's reader: dropped again below (c.collect)
 
+    setup = None
+    if settings.get("pos") or settings.get("mid"):
+        # a position to practise (bgc setup): its own record after the settings, so that a
+        # journal without one reads as before
+        setup = {"a": "setup", "pos": settings.get("pos", ""), "mid": settings.get("mid", "")}
     try:
         match = recovery.new_match(rec)
+        if setup is not None:
+            recovery.apply(match, setup)
     except (MatchError, J.JournalError) as exc:
-        c.say(str(exc))
+        c.say(str(exc)[:40])
         return str(exc)
     if c.collect is not None:
         # The journal reader that built the match (companion.recovery) is done with: main.py
@@ -97,7 +104,7 @@ def new_match(c, settings, force=False):
         # answer does not hold the reader, the menu and the serial commands' import garbage at
         # once (the Pico's least free heap of a match, docs/performance.md)
         c.collect(match)
-    failed = c.open_journal(rec)
+    failed = c.open_journal(rec, setup)
     if failed:
         return failed
     c.settings = s
@@ -105,8 +112,11 @@ def new_match(c, settings, force=False):
     c.match = match
     c.chouette = None
     c.pick = None
-    c.emit("new", {"journal": c.store.path(c.name), "settings": rec})
+    new = {"journal": c.store.path(c.name), "settings": rec}
+    if setup is not None:
+        new["setup"] = setup
+    c.emit("new", new)
     c.say("Flash low: pull logs" if c.note_line == "Flash low" else "New match")
-    c._board("start")
+    c._board("start" if setup is None else "setup")
     c.status()
     return None

@@ -15,7 +15,8 @@ COMMANDS = ("status", "new", "options", "logs", "delete", "calibrate", "view", "
 CHOUETTE_COMMANDS = COMMANDS[8:16]  # their arguments: companion.protocol_chouette
 # new-match keys and their types: b bool, i int, n names
 NEW_KEYS = {"length": "i", "crawford": "b", "holland": "b", "auto": "i", "beavers": "i", "jacoby": "b",
-            "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b"}
+            "names": "n", "force": "b", "rules": "s", "variant": "s", "own_dice": "b",
+            "pos": "s", "mid": "s"}  # pos, mid: a set position's Position ID and Match ID (bgc setup)
 
 
 def parse(line):

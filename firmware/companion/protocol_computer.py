@@ -3,7 +3,8 @@
 
 from companion.protocol_args import ProtocolError, typed_value as _value
 
-ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "opening")
+ACTIONS = ("side", "roll", "double", "take", "drop", "beaver", "accept", "reject", "resign", "play", "here",
+           "opening")
 # roll dice=5,3 and opening dice=W,B: the dice rolled elsewhere (a remote board's, bgc remote);
 # side opening=1: the opening roll is the PC's (gnu opening), not this board's buttons'
 KEYS = {"side": ("side", "opening"), "resign": ("kind",), "play": ("pos",), "roll": ("dice",),

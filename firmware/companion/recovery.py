@@ -26,6 +26,7 @@ FIELDS = {
     "next": (),
     "end": (),  # informational: the result follows from the actions
     "note": (),
+    "setup": (("pos", "s"), ("mid", "s")),  # the first game starts at a set position (bgc setup)
 }
 OPTIONAL = {"match": (("rules", "s"),), "play": (("condoned", "b"), ("w", "w"))}
 KIND_WORDS = {"i": "a number", "p": "player 0 or 1", "b": "true or false", "s": "text", "d": "two dice",
@@ -115,6 +116,10 @@ def apply(match, record):
             match.resign(record["kind"], p)
         elif a == "next":
             match.next_game()
+        elif a == "setup":
+            from bgrules.match_setup import set_up  # a match from a set position only
+
+            set_up(match, record["pos"], record["mid"])
         # "end" and "note" are informational: the game end follows from the actions before it
     except (MatchError, PositionError) as exc:
         raise J.JournalError("%s refused: %s" % (a, exc))

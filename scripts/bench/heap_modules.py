@@ -162,6 +162,10 @@ CHOUETTE = ("companion.chouette_session", "companion.protocol_chouette", "bgrule
 # A match against the computer plays the standard game (or Nackgammon) without a chouette: main.py
 # drops these while no side is the computer's (main.COMPUTER)
 COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.protocol_computer")
+# A match from a set position (bgc setup) is a standard or Nackgammon match, never a chouette's
+# game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
+# and main.py drops it after use (main.ONCE_ONLY)
+SET_POSITION = ("bgrules.match_setup",)
 
 
 def variant_shared():
@@ -183,7 +187,7 @@ def configurations():
     every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    chouette = [name for name in chouette if name not in COMPUTER]
+    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION]
     computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}

@@ -64,6 +64,7 @@ FIRMWARE_MODULES = (
     "bgrules/match.py",
     "bgrules/match_read.py",
     "bgrules/match_series.py",
+    "bgrules/match_setup.py",
     "bgrules/matchid.py",
     "bgrules/matchid_read.py",
     "bgrules/notation.py",

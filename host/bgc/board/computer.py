@@ -6,6 +6,9 @@ board's events and sends the `gnu` lines (docs/protocol.md, "A match against the
 from ..logs.gnubg_player import DEFAULT_LEVEL, GnubgPlayer, Opponent
 
 SIDES = {"white": 0, "black": 1}
+# how often `bgc play` tells the board it is there (`gnu here`): the board says "Computer offline"
+# after phase_computer.OFFLINE_MS without a `gnu` line while it waits for the computer
+HEARTBEAT_S = 1.0
 
 
 def read_side(text):

@@ -121,7 +121,7 @@ def _export(args, paths, chouettes, targets):
             continue
         try:
             text, warnings = export.export_text(log, args.format, args.date)
-        except export.NotGnubgVariant as exc:
+        except export.NotInFormat as exc:
             print("bgc: %s: %s" % (path, exc), file=sys.stderr)
             status = 2
             continue

@@ -1,17 +1,24 @@
 """bgc play: a match against GNU Backgammon on the board over USB.
 
-    bgc play [--port P] --computer white|black [--level L] [--length N]
+    bgc play [--port P] [--computer white|black] [--level L] [--length N]
 
 The PC plays one side with GNU Backgammon's engine (bgc.logs.gnubg_player, the level as GNU
 Backgammon names it); the board shows its plays on the LEDs and the OLED, the person moves its
 checkers, and the board tells the PC what happens (docs/protocol.md, "A match against the
-computer"). A match already in progress on the board goes on (after the PC was away, say): the
-board holds it in its journal.
+computer"). While it runs it tells the board it is there every second (`gnu here`): a board that
+waits for the computer and hears nothing says "Computer offline" (companion.phase_computer).
+
+A match already in progress on the board goes on (after the PC was away, say): the match is read
+from the board's journal, copied as `bgc pull` copies it (the firmware is interrupted, then
+restarted, and resumes the match from the same journal): the side GNU Backgammon plays is checked
+against it, and its level (unless --level says another), the session's rules and the resignations
+already declined are the journal's.
 """
 
 import json
 import os
 import sys
+import threading
 import time
 
 from ..errors import UserError
@@ -25,19 +32,78 @@ def register(subparsers):
         description="A match against GNU Backgammon on the board plugged in over USB (a Pico with the "
                     "companion firmware, or `bgc vpico --board`): the PC decides the computer's plays and "
                     "cube actions, the board shows them and you move its checkers (docs/player-guide.md). "
-                    "A match in progress on the board goes on where it stands.")
-    p.add_argument("--port", help="serial port of the board (default: the only Pico plugged in)")
-    p.add_argument("--computer", required=True, metavar="SIDE", help="the side GNU Backgammon plays: white or black")
-    p.add_argument("--level", default=None,
-                   help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
-                        "expert (default), world class, supremo, grandmaster")
+                    "A match in progress on the board goes on where it stands, read from the board's journal.")
+    add_play_arguments(p, required=True)
     p.add_argument("--length", type=int, default=1, help="a new match's length in points, 0 for money (default 1)")
-    p.add_argument("--wait", type=float, metavar="SECONDS",
-                   help="give up when the board is away or silent this long (default: wait for ever)")
     p.set_defaults(func=run)
 
 
+def add_play_arguments(p, required=False):
+    p.add_argument("--port", help="serial port of the board (default: the only Pico plugged in)")
+    p.add_argument("--computer", metavar="SIDE", required=required,
+                   help="the side GNU Backgammon plays: white or black (a match in progress: checked against its journal)")
+    p.add_argument("--level", default=None,
+                   help="the computer's level as GNU Backgammon names it: beginner, casual, intermediate, advanced, "
+                        "expert (default), world class, supremo, grandmaster")
+    p.add_argument("--wait", type=float, metavar="SECONDS",
+                   help="give up when the board is away or silent this long (default: wait for ever)")
+
+
 def run(args):
+    if not 0 <= args.length <= 64:
+        raise UserError("--length must be 0 (money) to 64, got %d" % args.length)
+    return play(args, {"cmd": "new", "length": args.length, "force": True},
+                "new %s: set out the checkers to start" % (
+                    "%d-point match" % args.length if args.length else "money session"))
+
+
+def computer_in(names):
+    """(side, level) of GNU Backgammon in a match's player names ("gnubg (expert)": computer_name),
+    or None when neither is the computer."""
+    from ..logs.gnubg_player import read_level
+
+    for side, name in enumerate(names):
+        if name.startswith("gnubg (") and name.endswith(")"):
+            try:
+                return side, read_level(name[7:-1])
+            except ValueError:
+                pass
+    return None
+
+
+def read_board_journal(port, path):
+    """The MatchLog of the journal ``path`` on the board at ``port``, copied as `bgc pull` copies
+    it (mpremote's raw REPL: the firmware stops, and is restarted afterwards, resuming the match
+    from that journal)."""
+    from ..logs import journals
+    from ..pico import device
+    from .pull import JOURNAL_DIR, read_file, restart_firmware
+
+    name = path.rsplit("/", 1)[-1]
+    with device.connect(port) as transport:
+        try:
+            data = read_file(transport, JOURNAL_DIR + "/" + name, lambda *a: None)
+        finally:
+            restart_firmware(transport)
+    return journals.replay_data(data, name)
+
+
+def _declined(log, person):
+    """The largest resignation of the computer's the person declined in the last game."""
+    most = 0
+    offered = 0
+    for a in (log.games[-1].actions if log.games else ()):
+        if a["a"] == "resign":
+            offered = a["kind"]
+        elif a["a"] == "reject" and a["p"] == person:
+            most = max(most, offered)
+    return most
+
+
+def play(args, new_cmd, new_text, setup=False):
+    """Play against GNU Backgammon on the board at --port; ``new_cmd`` (a `new` command, without
+    the names) starts the match when none is in progress on the board. ``setup``: the match is
+    bgc setup's, started even over a match in progress when its ``force`` says so."""
     import serial
 
     from ..board.computer import Computer, computer_name, read_side
@@ -48,34 +114,51 @@ def run(args):
     from .watch import _open, _wait_back
 
     try:
-        side = read_side(args.computer)
-        level = read_level(args.level or DEFAULT_LEVEL)
+        side = read_side(args.computer) if args.computer else None
+        level = read_level(args.level) if args.level else None
     except ValueError as exc:
         raise UserError("%s\nhint: bgc play --computer white|black [--level expert]" % exc)
-    if not 0 <= args.length <= 64:
-        raise UserError("--length must be 0 (money) to 64, got %d" % args.length)
     port = args.port or device.choose_port(None)
     if not os.path.exists(port):
         raise device.explain_open_error(port, OSError(2, "No such file or directory"))
-    ser = _open(port)
-    try:
-        comp = Computer(side, level)
-    except AnalysisError as exc:
-        ser.close()
-        raise UserError(str(exc))
-    names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
-    print("GNU Backgammon (%s) plays %s on the board on %s" % (level, args.computer.lower(), port), flush=True)
+    args.web = False  # (watch._wait_back reopens the port as `bgc watch` does: no view events)
+    link = {"ser": _open(port)}
+    lock = threading.Lock()
+    stop = threading.Event()
 
     def send(line):
-        try:
-            ser.write((line + "\n").encode())
-        except (OSError, serial.SerialException):
-            pass  # the board is away: the line is sent again when it is back (Computer.resend)
+        with lock:
+            try:
+                link["ser"].write((line + "\n").encode())
+            except (OSError, serial.SerialException, AttributeError):
+                pass  # the board is away: the line is sent again when it is back (Computer.resend)
 
+    def heartbeat():
+        # every HEARTBEAT_S, even while the engine thinks: the board's "Computer offline" watch
+        from ..board.computer import HEARTBEAT_S
+
+        while not stop.wait(HEARTBEAT_S):
+            send("gnu here")
+
+    def reopen(deadline):
+        try:
+            link["ser"].close()
+        except Exception:
+            pass
+        link["ser"] = None
+        back = _wait_back(args, args.port, deadline)
+        if back is None:
+            return False
+        with lock:
+            link["ser"] = back[1]
+        return back[0]
+
+    comp = None
     started = False
     status = None
     buf = b""
     silent_since = asked = time.monotonic()
+    beat = None
     try:
         while True:
             if status is None and time.monotonic() - asked > 2:
@@ -83,22 +166,19 @@ def run(args):
                 send('{"cmd": "status"}')
                 asked = time.monotonic()
             try:
-                chunk = ser.read(4096)
-            except (OSError, serial.SerialException, TypeError):
+                chunk = link["ser"].read(4096)
+            except (OSError, serial.SerialException, TypeError, AttributeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):
-                try:
-                    ser.close()
-                except Exception:
-                    pass
                 print("board unplugged: waiting for it to come back (Ctrl-C to stop)", flush=True)
-                back = _wait_back(args, args.port, time.monotonic() + args.wait if args.wait else None)
-                if back is None:
+                back = reopen(time.monotonic() + args.wait if args.wait else None)
+                if not back:
                     print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
                     return 1
-                port, ser = back
+                port = back
                 buf = b""
-                comp.opponent.resend()
+                if comp is not None:
+                    comp.opponent.resend()
                 print("board back on %s: the match goes on" % port, flush=True)
                 silent_since = time.monotonic()
                 continue
@@ -116,15 +196,37 @@ def run(args):
                     status = ev
                     if not started:
                         started = True
-                        if ev.get("match") and ev.get("phase") not in ("setup", "matchover"):
-                            print("a match is in progress on the board: it goes on", flush=True)
+                        if beat is None:
+                            beat = threading.Thread(target=heartbeat, daemon=True)
+                            beat.start()
+                        busy = ev.get("match") and ev.get("phase") not in ("setup", "matchover")
+                        if busy and setup and not new_cmd.get("force"):
+                            raise UserError("a match is in progress on the board (%s)\nhint: bgc play goes on with it; "
+                                            "bgc setup --force starts the position anyway (that match stays in its "
+                                            "journal)" % " vs ".join(ev.get("names") or []))
+                        if busy and not setup:
+                            comp, side, level = _resume(ev, port, side, level, link, reopen, args)
+                            status, buf, asked = None, b"", time.monotonic() - 3  # ask the restarted board
+                            break
                         else:
-                            send(json.dumps({"cmd": "new", "length": args.length, "names": names, "force": True}))
-                            print("new %s: set out the checkers to start" % (
-                                "%d-point match" % args.length if args.length else "money session"), flush=True)
+                            if side is None:
+                                raise UserError("no match in progress on the board: which side does GNU Backgammon "
+                                                "play?\nhint: bgc play --computer white|black")
+                            level = level or DEFAULT_LEVEL
+                            comp = _computer(Computer, side, level, new_cmd)
+                            names = ["You", computer_name(level)] if side else [computer_name(level), "You"]
+                            print("GNU Backgammon (%s) plays %s on the board on %s" % (
+                                level, ("white", "black")[side], port), flush=True)
+                            send(json.dumps(dict(new_cmd, names=new_cmd.get("names") or names)))
+                            print(new_text, flush=True)
                             continue
                 elif kind not in ("view", "board"):
                     print(describe(ev, status), flush=True)
+                if kind == "error" and ev.get("line", "").startswith('{"cmd": "new"'):
+                    print("bgc: the board refused the match: %s" % ev.get("error"), file=sys.stderr)
+                    return 2
+                if comp is None:
+                    continue
                 try:
                     comp.on_event(ev, send)
                 except AnalysisError as exc:
@@ -133,8 +235,50 @@ def run(args):
                 if kind == "match_end":
                     return 0
     finally:
-        comp.close()
+        stop.set()
+        if comp is not None:
+            comp.close()
         try:
-            ser.close()
+            link["ser"].close()
         except Exception:
             pass
+
+
+def _computer(Computer, side, level, settings):
+    from ..logs.analysis import AnalysisError
+
+    try:
+        return Computer(side, level, jacoby=bool(settings.get("jacoby")), beavers=int(settings.get("beavers") or 0))
+    except AnalysisError as exc:
+        raise UserError(str(exc))
+
+
+def _resume(ev, port, side, level, link, reopen, args):
+    """A match in progress on the board: read it from the board's journal, then go on with it."""
+    from ..board.computer import Computer
+
+    print("a match is in progress on the board: reading it from the board's journal", flush=True)
+    ser, link["ser"] = link["ser"], None  # (the heartbeat's lines wait: the port is the copy's now)
+    try:
+        ser.close()
+    except Exception:
+        pass
+    log = read_board_journal(port, ev.get("journal") or "")
+    found = computer_in(log.names)
+    if found is None:
+        raise UserError("the match on the board (%s vs %s) is not against GNU Backgammon\nhint: finish it on the "
+                        "board, or start a new one there, then run bgc play again" % log.names)
+    if side is not None and side != found[0]:
+        raise UserError("in the match on the board GNU Backgammon plays %s, not %s\nhint: bgc play --computer %s"
+                        % (("white", "black")[found[0]], ("white", "black")[side], ("white", "black")[found[0]]))
+    side = found[0]
+    if level is not None and level != found[1]:
+        print("note: the match was started at %s; GNU Backgammon goes on at %s" % (found[1], level), flush=True)
+    level = level or found[1]
+    print("%s: %s" % (log.source, log.summary()), flush=True)
+    comp = _computer(Computer, side, level, log.settings or {})
+    comp.opponent.declined = _declined(log, 1 - side)
+    if not reopen(time.monotonic() + (args.wait or 30)):
+        raise UserError("the board did not come back after its journal was read\nhint: replug it and run bgc play again")
+    print("GNU Backgammon (%s) plays %s: the match goes on" % (level, ("white", "black")[side]), flush=True)
+    return comp, side, level

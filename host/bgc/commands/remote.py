@@ -81,11 +81,19 @@ def run(args):
         else:
             time.sleep(0.5)  # our own retained moves, if any, arrive first (a restart mid-match)
         say("%s (%s) against %s on %s" % (args.board, "White" if match.leader else "Black", args.opponent, broker))
+        from ..board.computer import HEARTBEAT_S
+
         buf = b""
+        heard = 0.0
         status_asked = time.monotonic()
         silent_since = time.monotonic()
         while True:
             relay.check()
+            if time.monotonic() - heard >= HEARTBEAT_S:
+                # the board says "Computer offline" when this program is gone (as for bgc play),
+                # not while the opponent far away thinks
+                send("gnu here")
+                heard = time.monotonic()
             if match.status is None and time.monotonic() - status_asked > 2:
                 send('{"cmd": "status"}')  # the board was still starting when it was asked
                 status_asked = time.monotonic()

@@ -24,6 +24,7 @@ commands (points are the board's numbers, white's numbering; b1..b24 are black's
   dice D1 D2                        force the next roll
   wait MS                           let the firmware run (virtual time; real time on bgc vpico --board)
   send LINE                         a command on the serial line (e.g. send new length=3)
+  practise POSITION_ID [MATCH_ID]   a new match from that position, as bgc setup (the red LEDs: points to fix)
   powercut                          cut the power and power up again
   expect ...                        any expectation of the script format (docs/sim.md)
   show                              the board, the LEDs and the OLED
@@ -476,6 +477,26 @@ def _new_match_line(args, sim):
                        "names": ["You", gnu] if args.computer_side else [gnu, "You"]})
 
 
+def _practise(sim, words, out):
+    """`practise POSITION_ID [MATCH_ID]` at the prompt: bgc setup's match on the virtual board, the
+    names the board's (the computer's, in a match against it). False (and why) for bad input."""
+    from .setup import setup_command
+
+    if not 1 <= len(words) <= 2:
+        out.write("? usage: practise POSITION_ID [MATCH_ID]\n")
+        return False
+    st = sim.serial.last("status") or {}
+    names = tuple(st.get("names") or ("White", "Black"))
+    try:
+        cmd, _ = setup_command(words[0], words[1] if len(words) > 1 else None, None, names)
+    except UserError as exc:
+        out.write("? %s\n" % str(exc).replace("\n", "\n  "))
+        return False
+    sim.serial.send(json.dumps(dict(cmd, force=True)))
+    sim.run_ms(100)
+    return True
+
+
 def _where_led(point):
     """An LED's place in words: point 1..24, 25 White's bar, 0 Black's bar (bgc.board.sim.lit_points)."""
     if point == 25:
@@ -570,12 +591,21 @@ def prompt(sim, readline, out, pixels=False, interactive=False, name="sim"):
             sim.run_ms(100)
             new_events()
             continue
+        if word in ("practise", "practice"):
+            if not _practise(sim, text.split()[1:], out):
+                continue
+            new_events()
+            red = simmod.lit_points(sim.board, "ILLEGAL")
+            if red:
+                out.write("  red LEDs (checkers missing or extra): %s\n" % ", ".join(map(_where_led, red)))
+            out.write("  OLED: %s\n" % " / ".join(r for r in sim.oled_rows() if r))
+            continue
         try:
             st = scenario.parse_line(text, number)
             if st is None:
                 continue
             runner.run([st])
-            if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut"):
+            if st.op in ("lift", "place", "move", "press", "hover", "slide", "wait", "powercut", "setup"):
                 sim.run_ms(100)
         except scenario.ScenarioSyntaxError as exc:
             out.write("? %s\n" % exc.reason)

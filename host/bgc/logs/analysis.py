@@ -250,7 +250,12 @@ mark("thresholds")
 gnubg.command("show analysis")
 for job in spec["jobs"]:
     mark("import")
-    gnubg.command("import mat " + job["mat"])
+    if job["mat"].endswith(".cmds"):  # a match from a set position: engine_commands
+        for c in open(job["mat"], encoding="utf-8").read().splitlines():
+            if c and not c.startswith("#"):
+                gnubg.command(c)
+    else:
+        gnubg.command("import mat " + job["mat"])
     mark("analyse")
     if job["what"] == "match":
         # game by game (the same as ``analyse match``), so that the caller can show progress
@@ -306,10 +311,12 @@ def run_engine_jobs(jobs, commands, timeout=1800, nets=None, progress=None):
         data_dir = data_dir_with_nets(nets, os.path.join(tmp, "data")) if nets else None
         spec_jobs = []
         for i, (mat_text, what) in enumerate(jobs):
+            scripted = mat_text.startswith(COMMANDS_HEADER)  # engine_commands: a set position
             job = {k: os.path.join(tmp, "%s%d.%s" % (k, i, ext))
-                   for k, ext in (("mat", "mat"), ("sgf", "sgf"), ("cube", "json"))}
+                   for k, ext in (("mat", "cmds" if scripted else "mat"), ("sgf", "sgf"), ("cube", "json"))}
             job["what"] = what
-            job["games"] = len(re.findall(r"^\s*Game \d+", mat_text, re.M))
+            job["games"] = (int(re.search(r"^#games (\d+)", mat_text, re.M).group(1)) if scripted else
+                            len(re.findall(r"^\s*Game \d+", mat_text, re.M)))
             with open(job["mat"], "w", encoding="utf-8") as f:
                 f.write(mat_text)
             spec_jobs.append(job)
@@ -495,6 +502,22 @@ def _game_info(root):
             "cube": int(root.get("CV", ["1"])[0])}
 
 
+def _set_cube(nodes, cube):
+    """(cube, owner) a game starts with: the root's cube, or the one a set position gives it (the
+    ``CV`` and ``CP`` nodes GNU Backgammon writes for ``set cube value`` and ``set cube owner``
+    before the first play)."""
+    owner = -1
+    for node in nodes[1:]:
+        p = _props(node)
+        if "B" in p or "W" in p:
+            break
+        if "CV" in p:
+            cube = int(p["CV"][0])
+        if "CP" in p:
+            owner = {"w": 0, "b": 1}.get(p["CP"][0][:1].lower(), -1)
+    return cube, owner
+
+
 def _player_nodes(nodes):
     """(node index, props, player, value) of every play and cube action of a game."""
     for ni, node in enumerate(nodes):
@@ -514,7 +537,8 @@ def cube_requests(text):
     out = []
     for gi, nodes in enumerate(parse_sgf(text)):
         info = _game_info(_props(nodes[0]) if nodes else {})
-        cube, owner, pending = info["cube"], -1, None
+        cube, owner = _set_cube(nodes, info["cube"])
+        pending = None
         for ni, p, player, value in _player_nodes(nodes):
             raw = _cube_eval(p["DA"]) if "DA" in p else None
             mover = player
@@ -547,7 +571,7 @@ def analyse_sgf(text, cube_eqs):
         info = _game_info(root)
         game = {"number": gi + 1, "score": info["score"], "crawford": info["crawford"],
                 "result": root.get("RE", [None])[0], "records": []}
-        cube, owner = info["cube"], -1
+        cube, owner = _set_cube(nodes, info["cube"])
         for ni, p, player, value in _player_nodes(nodes):
             ev = cube_eqs.get("%d.%d" % (gi, ni))
             # the cube as it stands when the action is taken (owner -1: in the middle)
@@ -688,15 +712,71 @@ def _result(log, ply, variant, chosen, th, games, warnings=(), stats=None):
     }
 
 
+COMMANDS_HEADER = "#bgc gnubg commands"
+RESIGN_WORDS = ("", "normal", "gammon", "backgammon")
+
+
+def engine_input(log):
+    """(text, warnings): the match as the engine takes it: a .mat it imports, or for a match from
+    a set position (bgc setup), which a .mat cannot hold, GNU Backgammon's own commands that set
+    the position up and play the match out (engine_commands)."""
+    if any(g.setup is not None for g in log.games):
+        return engine_commands(log)
+    from .export_mat import mat_text
+
+    return mat_text(log)
+
+
+def engine_commands(log):
+    """(text, warnings): the commands that build ``log`` in GNU Backgammon as a player would at its
+    prompt: ``set matchid`` and ``set board`` for the set position (as bgc.logs.gnubg_player gives
+    it a match), then each game's dice, plays and cube actions (``set turn`` and ``set dice`` for
+    an opening roll, ``new game`` between games). PyPI gnubg's SGF reader (``load match``) crashes
+    (LoadCollection, gnubg 1.08 wheel), so an SGF cannot carry the position in."""
+    from .export_mat import mat_name
+
+    s = log.settings or {}
+    warnings = []
+    cmds = ["set automatic roll off", "set automatic game off", "set player 0 human", "set player 1 human",
+            "set player 0 name %s" % mat_name(log.names[0]), "set player 1 name %s" % mat_name(log.names[1])]
+    if log.money:
+        cmds += ["set jacoby %s" % ("on" if s.get("jacoby") else "off"), "set beavers %d" % (s.get("beavers") or 0)]
+    if log.length and not s.get("crawford"):
+        warnings.append("the match is played without the Crawford rule; GNU Backgammon analyses it with it")
+    cmds.append("new match %d" % log.length if log.length else "new session")
+    games = [g for g in log.games if g.actions or g.result is not None]
+    for i, game in enumerate(games):
+        if i:
+            cmds.append("new game")
+        if game.setup is not None:
+            cmds += ["set matchid " + game.setup["mid"], "set board " + game.setup["pos"].id()]
+        for act in game.actions:
+            a = act["a"]
+            if a == "move":
+                if act.get("opening"):
+                    cmds.append("set turn %d" % act["p"])
+                cmds.append("set dice %d %d" % tuple(act["dice"]))
+                if act["steps"]:
+                    cmds.append("move " + " ".join("%d %d" % (f, t) for f, t, _hit in act["steps"]))
+            elif a in ("double", "take", "drop", "accept", "reject"):
+                cmds.append(a)
+            elif a == "beaver":
+                cmds.append("redouble")
+            elif a == "resign":
+                cmds.append("resign " + RESIGN_WORDS[act["kind"]])
+            elif a == "pass":
+                warnings.append("game %d: a closed-out turn (no roll) is not in GNU Backgammon's record" % game.number)
+    text = "\n".join([COMMANDS_HEADER, "#games %d" % len(games)] + cmds) + "\n"
+    return text, warnings
+
+
 def analyse(log, ply=0, mat=None, nets="auto", progress=None):
     """The analysis of a replayed journal (journals.MatchLog) as a dict (the --json output);
     ``nets`` as choose_nets() takes it; ``progress(game index)`` called as each game is done."""
-    from .export_mat import mat_text
-
     variant = check_analysable(log)
     warnings = []
     if mat is None:
-        mat, warnings = mat_text(log)
+        mat, warnings = engine_input(log)
     chosen = choose_nets(nets)
     sgf, cube_eqs, out = run_engine(mat, _settings_for(log, ply, chosen), nets=chosen, progress=progress)
     games = analyse_sgf(sgf, cube_eqs)
@@ -738,7 +818,6 @@ class MatchAnalysis:
     def update(self, text, source="live"):
         """The analysis (analyse()'s dict, without the SGF and GNU Backgammon's statistics) of
         the match in journal ``text``, the engine asked only for what is new."""
-        from .export_mat import mat_text
         from .journals import replay_text
 
         if not text.startswith(self.text):  # another match
@@ -751,7 +830,7 @@ class MatchAnalysis:
                   for k, a in enumerate(x for x in g.actions if x["a"] in RECORD_ACTIONS)]
         missing = [(place, a) for place, a in places if place not in self.records]
         self.engine_records = 0
-        mat, warnings = mat_text(log)
+        mat, warnings = engine_input(log)
         if len(missing) >= self.WHOLE_MATCH_FROM or not self.thresholds:
             result = analyse(log, self.ply, mat=mat, nets=self.nets)
             self.thresholds = result["thresholds"]
@@ -768,7 +847,7 @@ class MatchAnalysis:
         if missing:
             lines = text.splitlines(True)
             prefixes = [replay_text("".join(lines[:a["line"]]), source) for _, a in missing]
-            jobs = [(mat_text(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
+            jobs = [(engine_input(p)[0], "answer" if a["a"] in ("take", "drop") else "move")
                     for p, (_, a) in zip(prefixes, missing)]
             results, _ = run_engine_jobs(jobs, _settings_for(log, self.ply, chosen), nets=chosen)
             for ((gi, k), _), prefix, (sgf, cube_eqs) in zip(missing, prefixes, results):

@@ -49,6 +49,9 @@ def json_data(log):
             result = {"winner": w, "points": pts, "kind": kind, "how": how}
         games.append({"game": g.number, "rules": g.rules.key if g.rules else None, "score": g.score,
                       "crawford": g.crawford, "cube": g.start_cube, "actions": actions, "result": result})
+        if g.setup is not None:
+            games[-1]["setup"] = {"pos": g.setup["pos"].id(), "mid": g.setup["mid"], "on_roll": g.setup["on_roll"],
+                                  "owner": g.setup["owner"]}
     return {
         "format": "bgc-match", "version": 1, "generator": "bgc " + __version__,
         "source": os.path.basename(log.source), "settings": log.settings, "names": list(log.names),
@@ -96,12 +99,20 @@ def text_lines(log, boards=False):
             head += " - score %s %d, %s %d" % (names[0], g.score[0], names[1], g.score[1])
         if g.crawford:
             head += " (Crawford game)"
+        if g.setup is not None:
+            head += " - from a set position"
         if g.rules is not None and g.rules is not log.match.series:
             head += " - %s" % g.rules.name  # a match of games in turn (Tavli) names each game
         out.append("")
         out.append(head)
         n = 0
         cube = _Cube(g.start_cube)
+        if g.setup is not None:
+            cube.owner = g.setup["owner"]
+            out.append("       " + setup_text(log, g))
+            if boards:
+                out += ["       " + line for line in board_lines(g.setup["pos"], g.setup["on_roll"], names, cube.value,
+                                                                 cube.owner, (g.rules or log.match.rules).opposite)]
         for act in g.actions:
             n += 1
             out.append("  %3d. %s" % (n, action_text(log, act)))
@@ -119,11 +130,26 @@ def text_lines(log, boards=False):
     return out
 
 
+def setup_text(log, game):
+    """The set position a game starts at, in words (bgc replay, -f text)."""
+    st = game.setup
+    text = "set position %s, Match ID %s: %s on roll" % (st["pos"].id(), st["mid"], log.names[st["on_roll"]])
+    if st["dice"]:
+        text += " with %d-%d" % st["dice"]
+    if st["cube"] > 1:
+        text += ", cube %d %s" % (st["cube"], "centred" if st["owner"] < 0 else "owned by " + log.names[st["owner"]])
+    return text
+
+
 # The rulesets GNU Backgammon plays, so the only ones a .mat or .sgf may hold.
 GNUBG_VARIANTS = ("standard", "nackgammon", "hypergammon")
 
 
-class NotGnubgVariant(ValueError):
+class NotInFormat(ValueError):
+    """The format asked for cannot hold this match."""
+
+
+class NotGnubgVariant(NotInFormat):
     """A .mat or .sgf was asked for a variant GNU Backgammon does not play."""
 
 
@@ -134,6 +160,12 @@ def export_text(log, fmt, date=None):
         raise NotGnubgVariant("this match is %s, which GNU Backgammon does not play: .%s is only for %s; "
                               "use -f json or -f text" % (variant, fmt, ", ".join(GNUBG_VARIANTS)))
     if fmt == "mat":
+        if any(g.setup is not None for g in log.games):
+            # as GNU Backgammon's own .mat export of a game set up with `set board` ("this game was
+            # edited during play and cannot be exported correctly in this format"): a .mat starts
+            # every game from the opening
+            raise NotInFormat("the match starts at a set position, which a .mat cannot hold (its games start at the "
+                              "opening; GNU Backgammon refuses the same): use -f sgf")
         return mat_text(log, date)
     if fmt == "sgf":
         return sgf_text(log)

@@ -13,7 +13,8 @@ One game tree per game; the root node carries the game information, then one nod
 W is player 0 (white), B is player 1 (black). A move is the dice then one pair of letters per
 checker step: for W point p is ``'a' + p - 1``, for B it is ``'x' - (p - 1)``; ``y`` is the bar and
 ``z`` is off. A resignation is only in the result (``RE[W+2R]``); GNU Backgammon rebuilds it from
-there. See docs/formats-export.md.
+there. A game from a set position (bgc setup) starts with the nodes GNU Backgammon writes for
+``set board``, ``set cube value`` and ``set cube owner`` (setup_nodes). See docs/formats-export.md.
 """
 
 from .. import __version__
@@ -37,6 +38,26 @@ def move_value(act):
     return "%d%d" % (d[0], d[1]) + "".join(_letter(p, a) + _letter(p, b) for a, b, _hit in act["steps"])
 
 
+def setup_nodes(setup):
+    """A game from a set position, as GNU Backgammon saves one set up with ``set board``, ``set
+    cube value``, ``set cube owner`` (sgf.c): the player on roll and the board (AE[a:y] clears
+    it, AW and AB put each side's checkers, one letter per checker), then the cube's value and
+    its owner, each in a node of its own."""
+    from bgrules.position import OPP
+
+    p = setup["on_roll"]
+    c = setup["pos"].cells  # the player on roll's view: their checkers first, the opponent's at OPP
+    side = {p: "", 1 - p: ""}
+    for who, base in ((p, 0), (1 - p, OPP)):
+        side[who] = "".join("[%s]" % _letter(who, place) * c[base + place] for place in range(1, 26))
+    nodes = [";PL[%s]AE[a:y]AW%sAB%s" % ("WB"[p], side[0], side[1])]
+    if setup["cube"] > 1:
+        nodes.append(";CV[%d]" % setup["cube"])
+    if setup["owner"] >= 0:
+        nodes.append(";CP[%s]" % "wb"[setup["owner"]])
+    return nodes
+
+
 def game_tree(log, game, warnings):
     s = log.settings
     props = ["FF[4]GM[6]CA[UTF-8]AP[bgc:%s]" % __version__,
@@ -47,12 +68,12 @@ def game_tree(log, game, warnings):
             props.append("RU[Crawford:CrawfordGame]" if game.crawford else "RU[Crawford]")
     elif s.get("jacoby"):
         props.append("RU[Jacoby]")
-    if game.start_cube > 1:
+    if game.start_cube > 1 and game.setup is None:  # (a set position's cube: its own node)
         props.append("CV[%d]" % game.start_cube)
     if game.result is not None:
         winner, points, _kind, how = game.result
         props.append("RE[%s+%d%s]" % ("WB"[winner], points, "R" if how == "resign" else ""))
-    nodes = []
+    nodes = setup_nodes(game.setup) if game.setup is not None else []
     for act in game.actions:
         a = act["a"]
         who = "WB"[act["p"]] if act.get("p") in (0, 1) else None

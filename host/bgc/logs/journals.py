@@ -59,6 +59,10 @@ class GameLog:
         self.start_cube = cube  # the cube after automatic doubles (money)
         self.actions = []
         self.result = None  # (winner, points, kind, how) once the game is over
+        # a game that starts at a set position (the journal's setup record, bgc setup): {"pos"
+        # (Position, the player on roll's view), "on_roll", "cube", "owner", "dice" or None,
+        # "mid" (the Match ID it was set with), "line"}; None for a game from the start
+        self.setup = None
 
     @property
     def moves(self):
@@ -265,6 +269,14 @@ def replay_data(data, source="journal"):
         if a == "next":
             game = GameLog(m.game, m.score, m.crawford_game, m.cube, m.rules)
             log.games.append(game)
+            continue
+        if a == "setup":
+            # the first game starts at a set position: its score, cube and player on roll are the
+            # Match ID's (the settings record started it at 0-0 with the cube centred)
+            game.score, game.crawford, game.start_cube = list(m.score), m.crawford_game, m.cube
+            game.setup = {"pos": m.position.copy(), "on_roll": m.on_roll, "cube": m.cube, "owner": m.cube_owner,
+                          "dice": m.dice if m.turn is not None else None, "mid": record["mid"], "line": number}
+            game.pending_dice = (m.dice, False) if m.turn is not None else None
             continue
         act = Action(a=a, p=p, line=number)
         if a == "open":
