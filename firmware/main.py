@@ -5,6 +5,7 @@ moves frames, button events and serial lines into the controller and its effects
 LEDs, the OLED, the serial line and the buzzer.
 """
 import gc
+import os
 import sys
 import time
 
@@ -269,6 +270,14 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
         from drivers.usb_serial import UsbSerial
 
         serial = UsbSerial()
+        try:
+            os.stat("/mqtt.json")  # a Pico W with broker settings: the events go there too
+        except OSError:
+            pass
+        else:
+            from drivers import mqtt_link
+
+            serial = mqtt_link.wrap(serial)
     if dice is None:
         dice = OpeningDice(Dice())
     piezo = None

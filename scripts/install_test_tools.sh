@@ -4,6 +4,8 @@
 #   libc6-i386   only where ../shared/tools is present: runs its 32-bit MicroPython (Pico-sized objects)
 #   nodejs, npm  only where ../shared/tools/rp2emu is present: the emulated Pico
 #   chromium     the web view's test draws the page in headless Chromium (tests/test_web_view.py)
+#   mosquitto    the MQTT broker: the club, relay and remote tests start a real one on 127.0.0.1
+#                (tests/mqtt_helpers.py); its system service is left as Debian sets it up
 #   kicad, kicad-symbols, kicad-footprints
 #                KiCad 6: the hardware tests build the boards with its pcbnew module (system python3)
 #                from its own symbol and footprint libraries and run its DRC (hardware/README.md)
@@ -24,6 +26,9 @@ if [ -f "$TOOLS/rp2emu/run.mjs" ] && ! command -v node >/dev/null 2>&1; then
 fi
 if ! command -v chromium >/dev/null 2>&1; then
     want="$want chromium"
+fi
+if ! { [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1; }; then
+    want="$want mosquitto"
 fi
 if ! /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then
     kicad="$kicad kicad"

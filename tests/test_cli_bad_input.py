@@ -255,6 +255,23 @@ TABLE = [
     ("watch --port busy", ["watch", "--port", "{busy}"], "is busy"),
     ("watch --count 0", ["watch", "--port", "{missing}", "--count", "0"], "--count"),
     ("watch --wait -1", ["watch", "--port", "{missing}", "--wait", "-1"], "--wait"),
+    ("relay --broker with a password", ["relay", "--port", "{missing}", "--broker", "mqtt://t:pw@127.0.0.1",
+                                        "--board", "t"], "--broker holds a password"),
+    ("relay --port absent", ["relay", "--port", "{missing}", "--broker", "mqtt://t@127.0.0.1:1", "--board", "t"],
+     "does not exist"),
+    ("relay --board not a name", ["relay", "--port", "{missing}", "--broker", "mqtt://t@127.0.0.1", "--board", "a/b"],
+     "is not a name"),
+    ("club --broker not mqtt", ["club", "--broker", "http://viewer@127.0.0.1"], "is not a broker address"),
+    ("club --password-file absent", ["club", "--broker", "mqtt://viewer@127.0.0.1", "--password-file", "{missing}"],
+     "cannot read the password file"),
+    ("remote --opponent itself", ["remote", "--port", "{missing}", "--broker", "mqtt://a@127.0.0.1", "--board", "a",
+                                  "--opponent", "a"], "is this board itself"),
+    ("remote --length 99", ["remote", "--port", "{missing}", "--broker", "mqtt://a@127.0.0.1", "--board", "a",
+                            "--opponent", "b", "--length", "99"], "--length must be"),
+    ("broker without an action", ["broker"], "needs an action"),
+    ("broker init --boards none", ["broker", "init", "{missing}", "--boards", ","], "names no board"),
+    ("broker init --match bad", ["broker", "init", "{missing}", "--boards", "a,b", "--match", "ab"],
+     "is not two board names"),
 ]
 
 

@@ -60,6 +60,7 @@ def test_the_manifest_freezes_every_firmware_module_and_the_display_driver():
     gone = sorted(frozen - modules)
     assert not gone, "scripts/build/image_manifest.py lists modules that firmware/ no longer has: %s" % gone
     assert ("require", ("ssd1306",), {}) in calls
+    assert ("require", ("umqtt.simple",), {}) in calls  # a Pico W's link to the broker (drivers/mqtt_link.py)
     assert ("include", ("$(PORT_DIR)/boards/manifest.py",), {}) in calls  # the stock RPI_PICO modules
 
 

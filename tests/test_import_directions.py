@@ -19,6 +19,7 @@ LAYERS = (
     ("bgc.board.virtual",),                         # the virtual board's hardware
     ("bgc.board",),                                 # the simulator and its players on that board
     ("bgc.web",),                                   # the live page
+    ("bgc.net",),                                   # boards on an MQTT broker (relay, club, remote)
     ("bgc.commands", "bgc.cli", "bgc.__main__"),    # the verbs
 )
 

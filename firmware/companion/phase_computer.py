@@ -100,6 +100,7 @@ def command(c, args, line, board=False):
                 return
         c.gnu_player = player
         c.gnu_side = side if side >= 0 else None
+        c.gnu_opening = side >= 0 and args["opening"]
         pal = getattr(c, "_palette", None)  # main.py's App shares it (none in a test's controller)
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes
@@ -117,11 +118,20 @@ def command(c, args, line, board=False):
         return
     side = c.gnu_side
     ph = c.phase
-    if do in ("roll", "double"):
+    if do == "opening":
+        if ph != "opening":
+            c.error("gnu opening: not the opening roll (phase %s)" % ph, line)
+            return
+        if c.entry:
+            c.entry.end()  # own dice being keyed in: the PC's roll comes first
+        c._opening(args["dice"])
+    elif do in ("roll", "double"):
         if ph != "roll" or m.on_roll != side:
             c.error("gnu %s: not the computer's roll (phase %s)" % (do, ph), line)
         elif do == "roll":
-            c._roll(side)
+            if c.entry:
+                c.entry.end()
+            c._roll(side, args.get("dice"))
         else:
             c._cube("double", side)
     elif do in ("take", "drop", "beaver"):
@@ -201,11 +211,16 @@ def status_fields(c, f):
 
 def button(c, player, roll, kind, ph):
     """A press in a match against the computer (controller._button); True when dealt with here
-    (refused or done). Nothing goes on while the PC is away; the computer's buttons are the PC's
-    (or the board's own player's); the person's ROLL held asks for advice in their turn to move,
-    and at any other moment of the game takes their last play back (when there is one to take)."""
+    (refused or done). Nothing goes on while the PC is away; with `gnu side=S opening=1` (a remote
+    board, bgc remote) the opening roll is the PC's, so no button rolls it; the computer's buttons
+    are the PC's (or the board's own player's); the person's ROLL held asks for advice in their
+    turn to move, and at any other moment of the game takes their last play back (when there is
+    one to take)."""
     if offline(c):
         c.say("Computer offline")
+        return True
+    if ph == "opening" and getattr(c, "gnu_opening", False):
+        c.say("Opening roll: from the PC")
         return True
     m = c.match
     if player == c.gnu_side:
@@ -232,6 +247,8 @@ def waits(c):
     if m is None or side is None or c.gnu_player is not None:
         return False  # (the board's own player needs no PC)
     ph = c.phase
+    if ph == "opening":
+        return getattr(c, "gnu_opening", False)  # the opening roll comes from the PC
     if ph == "roll" or (ph == "moving" and c.gnu is None):
         return m.on_roll == side
     if ph in ("doubled", "resign"):

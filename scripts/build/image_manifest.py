@@ -12,6 +12,9 @@ as `bgc deploy` compiles with mpy-cross -O3.
 """
 include("$(PORT_DIR)/boards/manifest.py")  # the stock RPI_PICO modules: _boot, rp2, asyncio, neopixel...
 require("ssd1306")  # micropython-lib, at the commit the MicroPython tag pins
+# micropython-lib's MQTT client: drivers/mqtt_link.py publishes a Pico W's events through it when
+# /mqtt.json is on the flash (docs/club.md); a Pico without Wi-Fi never imports it (flash only)
+require("umqtt.simple")
 
 FIRMWARE_MODULES = (
     "main.py",
@@ -24,6 +27,7 @@ FIRMWARE_MODULES = (
     "drivers/fastloops.py",
     "drivers/hall.py",
     "drivers/leds.py",
+    "drivers/mqtt_link.py",
     "drivers/oled.py",
     "drivers/pinmap.py",
     "drivers/usb_serial.py",

@@ -1,0 +1,161 @@
+# A board on an MQTT broker without a PC (a Pico W; docs/club.md, "A Pico W on the broker"): the
+# same topics as `bgc relay` publishes, through micropython-lib's umqtt.simple:
+#   bgc/CLUB/NAME/events  every event line, numbered (QoS 1)
+#   bgc/CLUB/NAME/state   retained: the last status and view lines (bgc club draws the board from them)
+#   bgc/CLUB/NAME/online  retained "1"; the broker's last will "0"
+# The link wraps the serial line: every line the board writes goes out on USB as before and into
+# the link's queue; each read of the serial line (once a loop) lets the link publish a little. A
+# lost broker or Wi-Fi is tried again with a growing pause; meanwhile the queue keeps the newest
+# QUEUE_MAX events (the state is always the newest, so a page still ends right).
+#
+# Settings on the flash, /mqtt.json: {"ssid", "wifi_password", "broker", "port", "user",
+# "password", "club", "board"}. Without that file (or without Wi-Fi: a plain Pico) the serial line
+# is used alone, and nothing of this module stays loaded.
+
+import time
+
+QUEUE_MAX = 64  # events kept while the broker is away (about 6 KB of lines at most)
+PER_POLL = 4  # events published in one loop: the board's loop stays short
+RETRY_MS = 1000  # first pause after a failed connection; doubled up to RETRY_MAX_MS
+RETRY_MAX_MS = 30000
+SETTINGS = "/mqtt.json"
+
+
+class MqttLink:
+    """Publishes a board's lines through ``client`` (umqtt.simple.MQTTClient, not yet connected)."""
+
+    def __init__(self, client, club, name, run, keepalive_s=30):
+        self.client = client
+        base = "bgc/%s/%s/" % (club, name)
+        self.t_state = base + "state"
+        self.t_events = base + "events"
+        self.t_online = base + "online"
+        client.keepalive = keepalive_s
+        client.set_last_will(self.t_online, b"0", True, 1)
+        self.run = run  # tells viewers that seq started again (a reset board)
+        self.seq = 0
+        self.queue = []  # [seq, line] not yet on the broker
+        self.dropped = 0
+        self.status = "null"
+        self.view = "null"
+        self.state_due = False
+        self.connected = False
+        self.failures = 0  # failed tries in a row (the pause before the next grows with them)
+        self.losses = 0  # connections lost or refused since the start
+        self.next_try = time.ticks_ms()
+        self.ping_ms = keepalive_s * 500  # a ping at half the keepalive
+        self.last_sent = 0
+
+    def line(self, text):
+        """One line the board wrote (an event: docs/protocol.md)."""
+        self.seq += 1
+        q = self.queue
+        if len(q) >= QUEUE_MAX:
+            q.pop(0)
+            self.dropped += 1
+        q.append((self.seq, text))
+        if text.startswith('{"ev": "status"'):
+            self.status = text
+            self.state_due = True
+        elif text.startswith('{"ev": "view"'):
+            self.view = text
+            self.state_due = True
+
+    def poll(self, now):
+        """Connect when due, publish a few queued events, then the state once they are out."""
+        c = self.client
+        if not self.connected:
+            if time.ticks_diff(now, self.next_try) < 0:
+                return
+            try:
+                c.connect(True)
+                c.publish(self.t_online, b"1", True, 1)
+            except Exception:  # umqtt raises OSError, MQTTException, IndexError or AssertionError
+                self._lost(now)
+                return
+            self.connected = True
+            self.failures = 0
+            self.state_due = True
+            self.last_sent = now
+        try:
+            n = 0
+            q = self.queue
+            while q and n < PER_POLL:
+                seq, text = q[0]
+                c.publish(self.t_events, '{"seq": %d, "run": %d, "ev": %s}' % (seq, self.run, text), False, 1)
+                q.pop(0)
+                n += 1
+            if self.state_due and not q:
+                c.publish(self.t_state, '{"seq": %d, "run": %d, "status": %s, "view": %s}'
+                          % (self.seq, self.run, self.status, self.view), True, 1)
+                self.state_due = False
+                n += 1
+            if n:
+                self.last_sent = now
+            elif time.ticks_diff(now, self.last_sent) > self.ping_ms:
+                c.ping()
+                self.last_sent = now
+            c.check_msg()  # the broker's answers to pings (nothing is subscribed)
+        except Exception:
+            self._lost(now)
+
+    def _lost(self, now):
+        try:
+            self.client.sock.close()
+        except Exception:
+            pass
+        self.connected = False
+        self.failures += 1
+        self.losses += 1
+        pause = RETRY_MS << min(self.failures - 1, 5)
+        self.next_try = time.ticks_add(now, pause if pause < RETRY_MAX_MS else RETRY_MAX_MS)
+
+
+class LinkedSerial:
+    """The board's serial line (read_line, write_line) with every written line also on the link."""
+
+    def __init__(self, serial, link):
+        self.serial = serial
+        self.link = link
+
+    def read_line(self):
+        self.link.poll(time.ticks_ms())
+        return self.serial.read_line()
+
+    def write_line(self, text):
+        self.serial.write_line(text)
+        self.link.line(text)
+
+
+def wrap(serial, settings_path=SETTINGS):
+    """``serial`` with the MQTT link of the settings on the flash; ``serial`` itself where there
+    are none, or no Wi-Fi on this board."""
+    try:
+        f = open(settings_path)
+    except OSError:
+        return serial
+    try:
+        import json
+
+        s = json.load(f)
+    except ValueError:
+        return serial
+    finally:
+        f.close()
+    try:
+        import network
+        from umqtt.simple import MQTTClient
+    except ImportError:
+        return serial  # a Pico without Wi-Fi, or an image without umqtt
+    wlan = network.WLAN(network.STA_IF)
+    wlan.active(True)
+    if not wlan.isconnected():
+        wlan.connect(s["ssid"], s.get("wifi_password", ""))  # goes on in the background
+    import machine
+    import os
+
+    name = s["board"]
+    client = MQTTClient("bgc-%s-%s" % (s.get("club", "club"), name), s["broker"], s.get("port", 1883),
+                        s.get("user", name), s.get("password", ""))
+    run = int.from_bytes(os.urandom(3), "little") ^ int.from_bytes(machine.unique_id()[-3:], "little")
+    return LinkedSerial(serial, MqttLink(client, s.get("club", "club"), name, run))
