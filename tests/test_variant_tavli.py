@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bgrules import Position
-from bgrules.match import GAME_OVER, MATCH_OVER, OPENING, ROLL, Match
+from bgrules.match import GAME_OVER, MATCH_OVER, OPENING, ROLL, Match, MatchError
 from bgrules.match_series import game_rules
 from bgrules.rules import ruleset
 from companion import journal, recovery
@@ -43,6 +43,41 @@ def test_tavli_plays_portes_plakoto_and_fevga_in_turn_each_by_its_own_rules():
         m.next_game()
     assert seen == ["portes", "plakoto", "fevga", "portes", "plakoto", "fevga"]
     assert [game_rules(TAVLI, n).key for n in (1, 2, 3, 4)] == ["portes", "plakoto", "fevga", "portes"]
+
+
+@pytest.mark.parametrize("key", ["portes", "plakoto", "fevga", "longnardy", "tavli"])
+def test_a_resignation_offers_no_more_than_the_game_counts_a_gammon_at_most(key):
+    # "There is no equivalent of a backgammon and therefore no triple win" (Wikipedia "Tavli");
+    # Long Nardy: 1, or 2 (mars). A backgammon resigned would score 3 in a game that never
+    # counts it: refused, with the game named; a gammon scores 2.
+    m = Match(5, rules=ruleset(key))
+    with pytest.raises(MatchError, match="counts at most a gammon"):
+        m.resign(3, 1)
+    assert m.phase == OPENING and not m.resign_offer  # nothing changed
+    m.resign(2, 1)
+    m.accept(0)
+    assert m.result == (0, 2, 2, "resign") and m.score == [2, 0]
+
+
+def test_a_resignation_is_capped_by_each_games_scoring_and_its_setting():
+    assert ruleset("standard").most() == 3 and ruleset("portes").most() == 2
+    assert ruleset("portes:backgammons=1").most() == 3  # Condos: "usually" no backgammon
+    assert ruleset("mexican").most() == 1  # no gammons: a single game only
+    m = Match(3, rules=ruleset("portes:backgammons=1"))
+    m.resign(3, 1)
+    m.accept(0)
+    assert m.result[1] == 3
+    single = Match(3, rules=ruleset("mexican"))
+    with pytest.raises(MatchError, match="Mexican counts at most a single game"):
+        single.resign(2, 0)
+
+
+def test_a_journal_with_a_backgammon_resigned_in_portes_is_refused_on_replay():
+    records = [journal.settings_record(length=3, crawford=False, rules="portes"),
+               {"a": "resign", "p": 1, "kind": 3}]
+    with pytest.raises(journal.JournalError, match="resign refused: Portes counts at most a gammon") as err:
+        recovery.replay(records)
+    assert err.value.index == 1
 
 
 def test_tavli_the_winner_of_a_game_starts_the_next_with_no_opening_roll():

@@ -396,11 +396,15 @@ class Match:
 
     def resign(self, kind=SINGLE, player=None):
         """``player`` (default: the player to act) offers to lose a single game (1), a gammon (2)
-        or a backgammon (3)."""
+        or a backgammon (3), as far as the game counts them (Rules.most: Tavli's games count 2 at
+        most)."""
         if self.phase not in (OPENING, ROLL, PLAY):
             self._refuse_phase()
         if kind not in (SINGLE, GAMMON, BACKGAMMON):
             raise MatchError("Resign 1, 2 or 3")
+        most = self.rules.most()
+        if kind > most:
+            raise MatchError("%s counts at most a %s" % (self.rules.name, KINDS[most]))
         who = self.to_act if player is None else player
         if who not in (0, 1):
             raise MatchError("Players are 0 and 1")

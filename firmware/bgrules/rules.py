@@ -26,6 +26,7 @@ class Rules:
     larger_forced    when only one die can be played, it must be the larger (Old Britain: either)
     cube             the doubling cube is used
     gammons          gammons and backgammons count (else every game is single)
+    backgammons      a backgammon counts 3 (else 2, as a gammon); most() the most a game counts
     last_out_wins    Reverse: the player who bears off the last checker first loses
     hit_loses        No hitting: a player who hits loses the game at once
     fixed_roll       Fixed roll: the opening roll is every roll of the game
@@ -79,6 +80,9 @@ class Rules:
     larger_forced = True
     cube = True
     gammons = True
+    # A backgammon counts 3; else 2, as a gammon (Tavli's games, Long Nardy, Turkish Gioul:
+    # "there is no triple game").
+    backgammons = True
     last_out_wins = False
     hit_loses = False
     fixed_roll = False
@@ -145,7 +149,16 @@ class Rules:
             return -1 if r > 0 else 1
         if not self.gammons and r:
             return 1 if r > 0 else -1
+        if not self.backgammons and r in (3, -3):
+            return r // 3 * 2
         return r
+
+    def most(self):
+        """The most a game can count, as a kind (1 single, 2 gammon, 3 backgammon): the most a
+        player may resign."""
+        if not self.gammons:
+            return 1
+        return 3 if self.backgammons else 2
 
     def __repr__(self):
         return "Rules(%r)" % self.name

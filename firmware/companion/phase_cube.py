@@ -41,7 +41,7 @@ class CubePhase:
                 self.say("")
                 self.hint = self._hint()
                 return
-            self.pick[1] = k % 3 + 1
+            self.pick[1] = k % self.match.rules.most() + 1  # no more than the game counts
             self.say("Resign %s?" % KIND_WORDS[self.pick[1]])
             return
         self.pick = None

@@ -4,13 +4,6 @@
 # counts 2 when the loser has borne off nothing, else 1 (no backgammon).
 from bgrules.rules import Rules
 
-RULES = Rules("Turkish Gioul", (0,) * 24 + (15, 0), key="gioul", block=1, hitting=False, cube=False)
+RULES = Rules("Turkish Gioul", (0,) * 24 + (15, 0), key="gioul", block=1, hitting=False, cube=False,
+              backgammons=False)
 RULES.doubles = "rising"
-
-
-def _result(start, final):
-    r = Rules.result(RULES, start, final)
-    return max(-2, min(2, r))
-
-
-RULES.result = _result

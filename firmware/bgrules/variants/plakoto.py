@@ -22,7 +22,8 @@ def make(mother="draw"):
     """The ruleset with its settings (bgrules.rules.ruleset: "plakoto:mother=loses")."""
     if mother not in MOTHER:
         raise ValueError("mother is one of: " + ", ".join(MOTHER))
-    rules = Rules("Plakoto", (0,) * 24 + (15, 0), key="plakoto", hitting=False, cube=False, opening="reroll")
+    rules = Rules("Plakoto", (0,) * 24 + (15, 0), key="plakoto", hitting=False, cube=False, opening="reroll",
+                  backgammons=False)
     rules.search = pin.PinSearch
     rules.pinning = True
     rules.after = pin.after
@@ -44,8 +45,7 @@ def make(mother="draw"):
                 return 2
             elif mine and not c[OPP + 24]:
                 return -2
-        r = Rules.result(rules, start, final)
-        return max(-2, min(2, r))
+        return Rules.result(rules, start, final)  # 1 or 2: backgammons=False
 
     rules.result = result
     return rules

@@ -11,14 +11,8 @@ def make(backgammons=0):
     """The ruleset with its settings (bgrules.rules.ruleset: "portes:backgammons=1")."""
     if backgammons not in (0, 1):
         raise ValueError("backgammons is 0 or 1")
-    rules = Rules("Portes", STANDARD.start, key="portes", cube=False, opening="reroll")
-
-    def result(start, final):
-        r = Rules.result(rules, start, final)
-        return r if backgammons else max(-2, min(2, r))
-
-    rules.result = result
-    return rules
+    return Rules("Portes", STANDARD.start, key="portes", cube=False, opening="reroll",
+                 backgammons=bool(backgammons))
 
 
 RULES = make()

@@ -113,11 +113,11 @@ def running(name, key, first_past=0, head_doubles=None, row="", why=None):
     ``why``: the flag's words for a step against them (turn_why, R_CAP)."""
     if row not in ("quarter", "ahead", ""):
         raise ValueError("row is quarter, ahead or none")
-    rules = Rules(name, (0,) * 24 + (15, 0), CROSS, key=key, block=1, cube=False, opening="reroll")
+    rules = Rules(name, (0,) * 24 + (15, 0), CROSS, key=key, block=1, cube=False, opening="reroll",
+                  backgammons=False)
     rules.search = RunSearch
     rules.first_past = first_past
     rules.head_doubles = head_doubles
     rules.row = row
     rules.cap_why = why
-    rules.result = lambda start, final: max(-2, min(2, Rules.result(rules, start, final)))
     return rules

@@ -495,7 +495,8 @@ def synthetic_records(seed, length=5, games=3, names=("Anna", "Bruno"), crawford
         while m.phase not in ("gameover", "matchover"):
             me = m.on_roll
             if m.phase in ("roll", "play") and rng.random() < p_resign:
-                add({"a": "resign", "p": m.to_act, "kind": rng.choice((1, 1, 2, 3))})
+                # no more than the game counts (Rules.most: Tavli's games 2, no-gammon games 1)
+                add({"a": "resign", "p": m.to_act, "kind": min(rng.choice((1, 1, 2, 3)), m.rules.most())})
                 add({"a": "accept" if rng.random() < 0.6 else "reject", "p": m.to_act})
                 continue
             if m.phase == "roll":
