@@ -105,6 +105,45 @@ def test_tavli_scores_one_or_two_to_the_match_length_and_no_cube():
     assert m.phase == MATCH_OVER and m.score == [3, 0] and m.winner == 0
 
 
+def test_tavli_has_no_crawford_game_the_crawford_rule_is_a_cube_rule():
+    # Seed 000: in the Crawford game "nessuno dei due giocatori può raddoppiare" (neither player may
+    # double); Tavli has no cube, so no game of it is a Crawford game, and a saved or replayed
+    # match says so too (GNU Backgammon keeps its Crawford flag with the cube off, but there it
+    # only forbids doubling, which a cubeless match never has).
+    m = Match(3, crawford=True, rules=TAVLI)
+    assert not m.crawford_rule and not m.holland
+    m.opening_roll(5, 1)
+    _win(m, gammon=True)
+    assert m.score == [2, 0]  # a player one point from the match
+    m.next_game()
+    assert not m.crawford_game and m.may_double(1) is False  # Plakoto: still no cube
+    assert not Match.loads(m.dumps()).crawford_rule
+    assert Match(3, crawford=True, holland=True, rules=TAVLI).holland is False
+    assert Match(3, crawford=True).crawford_rule  # the standard match keeps it
+
+
+def test_tavli_at_the_board_no_crawford_game_on_the_screen_the_status_or_the_journal(tmp_path):
+    from companion_helpers import Harness, ROLL_W
+    from test_companion_game import at
+
+    h = Harness(tmp_path, openings=[(6, 1)])
+    h.start_match(length=3, rules="tavli")
+    assert h.events("new")[-1]["settings"]["crawford"] is False  # journaled as played
+    h.press(ROLL_W)
+    end = Position.from_points([1] + [0] * 23, [0] * 12 + [15] + [0] * 11)
+    at(h, end, True, (2, 1))
+    h.move("w", 1, 0)
+    h.press(ROLL_W)
+    ended = h.events("game_end")[-1]
+    assert ended["score"] == [2, 0] and ended["crawford_next"] is False
+    h.clear()
+    h.press(ROLL_W)
+    h.set_pos(ruleset("plakoto").start_position())
+    h.show()
+    assert "Crawford" not in h.screen(), h.screen()
+    assert h.events("status")[-1]["crawford"] is False
+
+
 def test_tavli_a_saved_match_in_its_fevga_game_resumes_fevga_on_fevgas_track():
     m = Match(7, rules=TAVLI)
     m.opening_roll(4, 2)

@@ -66,8 +66,10 @@ class Match:
             if not name or "|" in name or "\n" in name:
                 raise MatchError("Bad player name")
         self.length = length
-        self.crawford_rule = bool(crawford) and length > 0
-        self.holland = bool(holland)
+        # Crawford and Holland are cube rules (seed 000: in the Crawford game "nessuno dei due
+        # giocatori può raddoppiare"): a match without a cube (Tavli) has no Crawford game.
+        self.crawford_rule = bool(crawford) and length > 0 and rules.cube
+        self.holland = bool(holland) and self.crawford_rule
         self.auto_doubles = auto_doubles
         self.beavers = beavers
         self.jacoby = bool(jacoby)

@@ -142,6 +142,8 @@ def new_match(c, settings, force=False):
         # answer does not hold the reader, the menu and the serial commands' import garbage at
         # once (the Pico's least free heap of a match, docs/performance.md)
         c.collect(match)
+    # the journal says what the match plays: a game without a cube has no Crawford rule
+    rec["crawford"], rec["holland"] = match.crawford_rule, match.holland
     failed = c.open_journal(rec, setup)
     if failed:
         return failed
