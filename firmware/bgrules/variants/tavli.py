@@ -4,5 +4,5 @@
 # the last game's winner starts (Rules.opening "reroll" of the three); no cube.
 from bgrules.rules import Rules
 
-RULES = Rules("Tavli", key="tavli", cube=False, opening="reroll")
+RULES = Rules("Tavli", key="tavli", cube=False, opening="reroll", backgammons=False)
 RULES.cycle = ("portes", "plakoto", "fevga")
