@@ -172,9 +172,7 @@ class RawIn:
 
 
 class Screen:
-    dirty = 0  # (drivers.oled.Oled's pages not yet sent: this one sends a screen whole)
-
-    def lines(self, rows, inverse_row=-1, pages=8):
+    def lines(self, rows):
         OUT("S")
         for r in rows:
             OUT(r)
