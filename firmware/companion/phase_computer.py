@@ -100,7 +100,7 @@ def command(c, args, line, board=False):
                 return
         c.gnu_player = player
         c.gnu_side = side if side >= 0 else None
-        c.gnu_opening = side >= 0 and args["opening"]
+        c.gnu_opening = side >= 0 and args.get("opening", False)  # (the board's own player: no opening key)
         pal = getattr(c, "_palette", None)  # main.py's App shares it (none in a test's controller)
         if pal is not None and len(pal) == C_GNU_FROM:
             pal.extend(GNU_COLOURS)  # main.py's palette (App._palette): the computer's codes

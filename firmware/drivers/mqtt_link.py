@@ -143,8 +143,10 @@ def wrap(serial, settings_path=SETTINGS):
     finally:
         f.close()
     try:
-        import network
-        from umqtt.simple import MQTTClient
+        # a Pico W's: the rp2 Pico stubs the drivers type-check against have no network module, and
+        # umqtt is micropython-lib's, frozen into the Pico W image only
+        import network  # type: ignore[import-not-found]
+        from umqtt.simple import MQTTClient  # type: ignore[import-not-found]
     except ImportError:
         return serial  # a Pico without Wi-Fi, or an image without umqtt
     wlan = network.WLAN(network.STA_IF)
