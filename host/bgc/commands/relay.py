@@ -35,7 +35,7 @@ def run(args):
     from ..net.relay import Relay
     from ..pico import device
     from ..pico.events import read_events
-    from .watch import _open, _wait_back
+    from .watch import _open, wait_replugged
 
     check_name(args.board, "--board")
     broker = broker_from_args(args)
@@ -63,15 +63,9 @@ def run(args):
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):
-                try:
-                    ser.close()
-                except Exception:
-                    pass
-                print("board unplugged: waiting for it to come back (Ctrl-C to stop)", flush=True)
                 relay.set_connected(False)
-                back = _wait_back(args, args.port, time.monotonic() + args.wait if args.wait else None)
+                back = wait_replugged(args, ser)
                 if back is None:
-                    print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
                     return 1
                 port, ser = back
                 buf = b""

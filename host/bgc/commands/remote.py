@@ -44,7 +44,7 @@ def run(args):
     from ..net.remote import RemoteMatch
     from ..pico import device
     from ..pico.events import describe, read_events
-    from .watch import _open, _wait_back
+    from .watch import _open, wait_replugged
 
     check_name(args.board, "--board")
     check_name(args.opponent, "--opponent")
@@ -102,15 +102,9 @@ def run(args):
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):
-                try:
-                    ser.close()
-                except Exception:
-                    pass
-                say("board unplugged: waiting for it to come back (Ctrl-C to stop)")
                 relay.set_connected(False)
-                back = _wait_back(args, args.port, time.monotonic() + args.wait if args.wait else None)
+                back = wait_replugged(args, ser, say)
                 if back is None:
-                    print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
                     return 1
                 port, ser = back
                 buf = b""

@@ -134,6 +134,24 @@ def _wait_back(args, port, deadline):
     return None
 
 
+def wait_replugged(args, ser, say=None):
+    """The board at --port is unplugged: close ``ser``, say so, and reopen the board once it is
+    back. (port, serial), or None when --wait ran out (said on stderr)."""
+    try:
+        ser.close()
+    except Exception:
+        pass
+    (say or _say)("board unplugged: waiting for it to come back (Ctrl-C to stop)")
+    back = _wait_back(args, args.port, time.monotonic() + args.wait if args.wait else None)
+    if back is None:
+        print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
+    return back
+
+
+def _say(text):
+    print(text, flush=True)
+
+
 def run(args):
     import serial
 
@@ -168,17 +186,10 @@ def run(args):
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):
-                try:
-                    ser.close()
-                except Exception:
-                    pass
-                print("board unplugged: waiting for it to come back (Ctrl-C to stop)", flush=True)
                 if hub is not None:
                     hub.set_connected(False)
-                deadline = time.monotonic() + args.wait if args.wait else None
-                back = _wait_back(args, args.port, deadline)
+                back = wait_replugged(args, ser)
                 if back is None:
-                    print("bgc: the board did not come back within %g s" % args.wait, file=sys.stderr)
                     return 1
                 port, ser = back
                 buf = b""
