@@ -66,19 +66,23 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(404, "text/plain; charset=utf-8", "not here: %s\n" % path)
 
     def _stream(self):
+        self.event_stream(self.hub.snapshot(), self.hub.wait)
+
+    def event_stream(self, first, wait):
+        """A server-sent event stream: ``first`` (version, text) at once, then each (version,
+        text) ``wait(version, seconds)`` gives (None: nothing new, a keep-alive comment)."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
-        hub = self.hub
         try:
-            seq, state = hub.snapshot()
+            seq, state = first
             self.wfile.write(("retry: 1000\ndata: %s\n\n" % state).encode("utf-8"))
             self.wfile.flush()
             while not self.server.stopping:
-                got = hub.wait(seq, KEEPALIVE_S)
+                got = wait(seq, KEEPALIVE_S)
                 if got is None:
                     self.wfile.write(b": still here\n\n")
                 else:
@@ -138,12 +142,13 @@ def _url(host, port):
     return "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
 
 
-def serve(hub, host="127.0.0.1", port=8765):
+def serve(hub, host="127.0.0.1", port=8765, handler=None):
     """Serve the page for ``hub`` on host:port in a background thread; returns the server
     (``server.url``: an address to open on this computer; ``server.urls``: (url, who can open
     it), every address of this computer for a wildcard host such as 0.0.0.0; ``server.stop()``).
-    OSError when the port is taken or the host unknown."""
-    handler = type("Handler", (_Handler,), {"hub": hub})
+    OSError when the port is taken or the host unknown. ``handler``: a _Handler subclass of
+    another page (the club's, bgc.web.club_server)."""
+    handler = type("Handler", (handler or _Handler,), {"hub": hub})
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     server_class = _Server if family == socket.AF_INET else type("Server6", (_Server,), {"address_family": family})
     server = server_class((host, port), handler)
