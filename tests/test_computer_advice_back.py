@@ -15,6 +15,7 @@ from bgc.logs import journals
 from bgc.rules.notation_read import apply_moves
 from companion import recovery
 from companion_helpers import CUBE_W, Harness, LONG, ROLL_B, ROLL_W
+from firmware_script import run_on_cpython, run_on_micropython
 
 WHITE, BLACK = 0, 1
 
@@ -275,28 +276,6 @@ def upy_script():
     return UPY % (hint.id(), after.id())
 
 
-def run_upy_script_on_cpython(tmp_path):
-    import contextlib
-    import io
-    import os
-    import sys
-
-    import bgc.board.virtual as virtual
-
-    sys.modules.setdefault("virtual", virtual)
-    import bgc.board.virtual.frames as frames
-    sys.modules.setdefault("virtual.frames", frames)
-    buf = io.StringIO()
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(upy_script(), {"__name__": "script"})
-    finally:
-        os.chdir(here)
-    return buf.getvalue()
-
-
 EXPECTED = [
     "advice [(0, '4HPwATDgc/ABMA')] moving",
     "hint [24] [14] Hint 24/14",
@@ -309,18 +288,12 @@ EXPECTED = [
 
 
 def test_advice_and_take_back_script_on_cpython(tmp_path):
-    assert run_upy_script_on_cpython(tmp_path).splitlines() == EXPECTED
+    assert run_on_cpython(upy_script(), tmp_path).splitlines() == EXPECTED
 
 
 @pytest.mark.micropython
 def test_advice_and_take_back_are_the_same_under_micropython():
-    import os
-
-    from bgc import FIRMWARE_DIR
-    from bgc.pico.upy import run
-
-    virtual = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host", "bgc", "board", "virtual")
-    assert run(upy_script(), sources=[FIRMWARE_DIR, virtual], heap_kb=240).splitlines() == EXPECTED
+    assert run_on_micropython(upy_script()).splitlines() == EXPECTED
 
 
 def test_the_persons_help_is_its_own_module_compiled_with_mpy_cross_and_loaded_only_when_asked_for(tmp_path):

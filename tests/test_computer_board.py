@@ -14,6 +14,7 @@ from bgrules.position import Position
 from companion.computer_turn import ComputerTurn
 from bgrules.turn import Turn
 from companion_helpers import Harness, ROLL_B, ROLL_W, CUBE_W
+from firmware_script import run_on_cpython, run_on_micropython
 
 BLACK = 1
 
@@ -224,28 +225,6 @@ def upy_script():
     return UPY % final.id()
 
 
-def run_upy_script_on_cpython(tmp_path):
-    import contextlib
-    import io
-    import os
-    import sys
-
-    import bgc.board.virtual as virtual
-
-    sys.modules.setdefault("virtual", virtual)
-    import bgc.board.virtual.frames as frames
-    sys.modules.setdefault("virtual.frames", frames)
-    buf = io.StringIO()
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(upy_script(), {"__name__": "script"})
-    finally:
-        os.chdir(here)
-    return buf.getvalue()
-
-
 EXPECTED = [
     "screen Match to 3: 0-0 Cube 1 centred Black dice 6-1 Pips W167 B167 GNU 13/7 8/7 Move GNU's checkers as lit",
     "from [12, 17]",
@@ -256,18 +235,12 @@ EXPECTED = [
 
 
 def test_the_computers_turn_script_on_cpython(tmp_path):
-    assert run_upy_script_on_cpython(tmp_path).splitlines() == EXPECTED
+    assert run_on_cpython(upy_script(), tmp_path).splitlines() == EXPECTED
 
 
 @pytest.mark.micropython
 def test_the_computers_turn_is_the_same_under_micropython():
-    import os
-
-    from bgc import FIRMWARE_DIR
-    from bgc.pico.upy import run
-
-    virtual = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host", "bgc", "board", "virtual")
-    assert run(upy_script(), sources=[FIRMWARE_DIR, virtual], heap_kb=240).splitlines() == EXPECTED
+    assert run_on_micropython(upy_script()).splitlines() == EXPECTED
 
 
 def test_the_computers_modules_compile_with_mpy_cross(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 
 from companion.phase_computer import OFFLINE_MS, offline
 from companion_helpers import Harness, ROLL_W, ROLL_B, CUBE_W
+from firmware_script import run_on_cpython, run_on_micropython
 
 
 def computer_to_roll(tmp_path):
@@ -144,38 +145,13 @@ EXPECTED = [
 ]
 
 
-def run_upy_script_on_cpython(tmp_path):
-    import contextlib
-    import io
-    import sys
-
-    import bgc.board.virtual as virtual
-
-    sys.modules.setdefault("virtual", virtual)
-    import bgc.board.virtual.frames as frames
-    sys.modules.setdefault("virtual.frames", frames)
-    buf = io.StringIO()
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(upy_script(), {"__name__": "script"})
-    finally:
-        os.chdir(here)
-    return buf.getvalue()
-
-
 def test_set_position_and_computer_offline_script_on_cpython(tmp_path):
-    assert run_upy_script_on_cpython(tmp_path).splitlines() == EXPECTED
+    assert run_on_cpython(upy_script(), tmp_path).splitlines() == EXPECTED
 
 
 @pytest.mark.micropython
 def test_set_position_and_computer_offline_are_the_same_under_micropython():
-    from bgc import FIRMWARE_DIR
-    from bgc.pico.upy import run
-
-    virtual = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host", "bgc", "board", "virtual")
-    assert run(upy_script(), sources=[FIRMWARE_DIR, virtual], heap_kb=240).splitlines() == EXPECTED
+    assert run_on_micropython(upy_script()).splitlines() == EXPECTED
 
 
 def test_the_set_position_module_compiles_with_mpy_cross(tmp_path):

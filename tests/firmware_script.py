@@ -1,0 +1,37 @@
+"""A firmware script run both ways: exec'd by CPython (the host's import of the firmware, the
+virtual board's frames as `virtual`) and by a real MicroPython with a Pico's heap, so a test can
+ask that both print the same lines."""
+
+import contextlib
+import io
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
+
+
+def run_on_cpython(script, folder):
+    """What ``script`` prints, exec'd in ``folder`` (its flash: the journal's files)."""
+    import bgc.board.virtual as virtual
+    import bgc.board.virtual.frames as frames
+
+    sys.modules.setdefault("virtual", virtual)
+    sys.modules.setdefault("virtual.frames", frames)
+    buf = io.StringIO()
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(script, {"__name__": "script"})
+    finally:
+        os.chdir(here)
+    return buf.getvalue()
+
+
+def run_on_micropython(script):
+    """What ``script`` prints under the UNIX MicroPython with the Pico's 240 KB heap."""
+    from bgc import FIRMWARE_DIR
+    from bgc.pico.upy import run
+
+    return run(script, sources=[FIRMWARE_DIR, VIRTUAL], heap_kb=240)
