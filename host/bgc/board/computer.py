@@ -79,9 +79,9 @@ class Computer:
     Backgammon's mark on each of the person's decisions (logs.teacher: `gnu tell`; ``notes``: what
     it said)."""
 
-    def __init__(self, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False):
+    def __init__(self, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False, nets="auto"):
         self.side = side
-        self.player = player or GnubgPlayer(level)
+        self.player = player or GnubgPlayer(level, nets)
         self.level = self.player.level
         self.opponent = Opponent(self.player, side, jacoby, beavers)
         self.sides_sent = 0
@@ -89,7 +89,7 @@ class Computer:
         if teach:
             from ..logs.teacher import Teacher
 
-            self.teacher = Teacher(1 - side)
+            self.teacher = Teacher(1 - side, nets=nets)
         self.notes = []
         self.hints = []  # (the advice event, the Decision): the advice given
 
@@ -157,16 +157,18 @@ class BoardComputer:
         pass
 
 
-def make_computer(side, level, engine=DEFAULT_ENGINE, jacoby=False, beavers=0, player=None, teach=False):
+def make_computer(side, level, engine=DEFAULT_ENGINE, jacoby=False, beavers=0, player=None, teach=False,
+                  nets="auto"):
     if engine == "board":
         return BoardComputer(side, level)
-    return Computer(side, level, jacoby, beavers, player, teach)
+    return Computer(side, level, jacoby, beavers, player, teach, nets)
 
 
-def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False, engine=DEFAULT_ENGINE):
+def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None, teach=False, engine=DEFAULT_ENGINE,
+           nets="auto"):
     """A Computer on the virtual board ``sim`` (bgc.board.sim.Sim): it reads the board's events as
     they come and answers on its serial line."""
-    comp = make_computer(side, level, engine, jacoby, beavers, player, teach)
+    comp = make_computer(side, level, engine, jacoby, beavers, player, teach, nets)
     sim.serial.listeners.append(lambda ev: comp.on_event(ev, sim.serial.send))
     return comp
 

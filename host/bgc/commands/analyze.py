@@ -27,17 +27,23 @@ def register(subparsers):
                    "PORT: its serial port (default: the only Pico plugged in). The game goes on afterwards")
     p.add_argument("--ply", type=int, default=0, choices=(0, 1, 2, 3),
                    help="GNU Backgammon's look-ahead for plays and cube decisions (default 0; 2 is careful and slower)")
-    p.add_argument("--nets", default="auto", metavar="auto|engine|FILE",
-                   help="the neural nets: auto (default) those of the GNU Backgammon installed on this computer, "
-                   "so that the figures are the ones it shows for the same match, else the engine's own (newer: "
-                   "docs/analysis.md says how they differ); engine: the engine's own; FILE: a gnubg.wd or "
-                   "gnubg.weights")
+    add_nets_argument(p)
     p.add_argument("--json", action="store_true", help="print the analysis as JSON instead of tables")
     p.add_argument("--sgf", metavar="FILE",
                    help="write the analysed match as SGF (one journal): GNU Backgammon opens it with its analysis, "
                    "and every play and cube action carries a comment saying it in words")
     p.add_argument("--all", action="store_true", help="list every play, not only the errors")
     p.set_defaults(func=run)
+
+
+def add_nets_argument(p):
+    """--nets, for every command that runs GNU Backgammon's engine (analyze, and the computer and
+    its teacher in play and sim)."""
+    p.add_argument("--nets", default="auto", metavar="auto|engine|FILE",
+                   help="the neural nets: auto (default) those of the GNU Backgammon installed on this computer, "
+                   "so that the figures are the ones it shows for the same match, else the engine's own (newer: "
+                   "docs/analysis.md says how they differ); engine: the engine's own; FILE: a gnubg.wd or "
+                   "gnubg.weights")
 
 
 def run(args):

@@ -60,6 +60,9 @@ def add_play_arguments(p, required=False):
     p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
                    help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
                         "(the board's own player; levels beginner, club, expert)")
+    from .analyze import add_nets_argument
+
+    add_nets_argument(p)
 
 
 def run(args):
@@ -240,7 +243,8 @@ def play(args, new_cmd, new_text, setup=False):
                                 raise UserError("no match in progress on the board: which side does GNU Backgammon "
                                                 "play?\nhint: bgc play --computer white|black")
                             level = level or read_engine_level(engine, None)
-                            comp = _computer(side, level, new_cmd, getattr(args, "teach", False), engine)
+                            comp = _computer(side, level, new_cmd, getattr(args, "teach", False), engine,
+                                             getattr(args, "nets", "auto"))
                             name = computer_name(level, engine)
                             names = ["You", name] if side else [name, "You"]
                             print("%s (%s) plays %s on the board on %s" % (
@@ -282,13 +286,13 @@ def play(args, new_cmd, new_text, setup=False):
             pass
 
 
-def _computer(side, level, settings, teach=False, engine="gnubg"):
+def _computer(side, level, settings, teach=False, engine="gnubg", nets="auto"):
     from ..board.computer import make_computer
     from ..logs.analysis import AnalysisError
 
     try:
         return make_computer(side, level, engine, jacoby=bool(settings.get("jacoby")),
-                             beavers=int(settings.get("beavers") or 0), teach=teach)
+                             beavers=int(settings.get("beavers") or 0), teach=teach, nets=nets)
     except AnalysisError as exc:
         raise UserError(str(exc))
 
@@ -317,7 +321,7 @@ def _resume(ev, port, side, level, link, reopen, args):
     if getattr(args, "teach", False):
         # the teacher rebuilds the match from the board's events since its start (logs.teacher)
         print("note: --teach starts with a new match; this one goes on without the teacher", flush=True)
-    comp = _computer(side, level, log.settings or {}, engine=found[2])
+    comp = _computer(side, level, log.settings or {}, engine=found[2], nets=getattr(args, "nets", "auto"))
     comp.opponent.declined = _declined(log, 1 - side)
     if not reopen(time.monotonic() + (args.wait or 30)):
         raise UserError("the board did not come back after its journal was read\nhint: replug it and run bgc play again")

@@ -69,6 +69,9 @@ def register(sub):
     p.add_argument("--engine", default="gnubg", choices=("gnubg", "board"),
                    help="who decides the computer's plays: gnubg (GNU Backgammon on this PC, default) or board "
                         "(the board's own player in the firmware, docs/board-player.md)")
+    from .analyze import add_nets_argument
+
+    add_nets_argument(p)
     add_money_arguments(p)
     p.add_argument("--teach", action="store_true",
                    help="with --computer: after each of your plays and cube decisions the OLED says GNU Backgammon's "
@@ -521,7 +524,7 @@ def _computer_at(sim, args):
 
     try:
         return at_sim(sim, args.computer_side, args.level, teach=getattr(args, "teach", False),
-                      engine=getattr(args, "engine", "gnubg"))
+                      engine=getattr(args, "engine", "gnubg"), nets=getattr(args, "nets", "auto"))
     except AnalysisError as exc:
         raise UserError(str(exc))
 
