@@ -282,6 +282,49 @@ def measure(heap_kb=PICO_HEAP_KB, names=None):
     return free, costs, argv, is32
 
 
+# Every module at once, as a check that knows nothing of the dependency order would import them:
+# in name order, no collection between (the collector runs only when an allocation fails), each
+# import's MemoryError caught so the rest are still tried. What fails there first is not the heap's
+# size but MicroPython's interned-name pools (qstr pools): each new pool holds twice the last and
+# needs one block, 20 + 40 + ... + 640 = 1,260 names fill six, and the seventh takes about 9 KB in
+# one piece, which a heap fragmented by dozens of compilations no longer has (issue 34: 9 modules
+# refused with 90,528 B free). The packages' own collection before their modules compile keeps it.
+ALL_GUEST = """import gc, micropython
+f = open("modules.txt")
+names = [line.strip() for line in f if line.strip()]
+f.close()
+failed = []
+for name in names:
+    try:
+        __import__(name)
+    except MemoryError:
+        failed.append(name)
+micropython.qstr_info()
+gc.collect()
+print("failed", " ".join(failed) or "-")
+print("free", gc.mem_free())
+"""
+POOL_NAMES = (20, 40, 80, 160, 320, 640, 1280, 2560)  # names each qstr pool holds (v1.27: 20, doubling)
+
+
+def import_all(heap_kb=PICO_HEAP_KB, names=None):
+    """Every module imported in name order in one process (``ALL_GUEST``): (modules that raised
+    MemoryError, free bytes after, interned names, qstr pools, argv, is_32bit). The names counted
+    are the modules' and the few of the guest itself (8)."""
+    argv, is32 = find_micropython(True)
+    out = _run(argv, is32, heap_kb, sorted(names or modules()), ALL_GUEST)
+    failed, free, qstrs, pools = [], None, None, None
+    for line in out.split("\n"):
+        if line.startswith("qstr pool:"):
+            pools = int(line.split("n_pool=")[1].split(",")[0])
+            qstrs = int(line.split("n_qstr=")[1].split(",")[0])
+        elif line.startswith("failed "):
+            failed = [] if line == "failed -" else line.split()[1:]
+        elif line.startswith("free "):
+            free = int(line.split()[1])
+    return failed, free, qstrs, pools, argv, is32
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heap-kb", type=int, default=PICO_HEAP_KB, help="the heap in Pico kilobytes (default 240)")
@@ -318,6 +361,9 @@ def show_configurations(heap_kb):
         print("%-44s %7d B free" % ("  ... and variant " + key, value))
     everything, _, _, _ = measure(heap_kb)
     print("%-44s %7d B free  (not a board's state: one variant at a time)" % ("every module at once", everything))
+    failed, free, qstrs, pools, _, _ = import_all(heap_kb)
+    print("%-44s %7d B free, %d failed; %d interned names in %d pools" % (
+        "every module at once, in name order", free, len(failed), qstrs, pools))
 
 
 if __name__ == "__main__":
