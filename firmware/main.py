@@ -27,6 +27,9 @@ from drivers.oled import Oled
 # comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
+# SSD1306 pages (text rows) sent in one loop step: each ~3.3 ms on the bus at 400 kHz, so a
+# screen whose rows all changed takes four steps instead of one 34 ms step (drivers/oled.py)
+OLED_PAGES = 2
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
@@ -102,6 +105,7 @@ class App:
         self.booted = False
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
+        self.prepared_units = 0  # loop steps that prepared a turn's answers (companion.prepared)
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
@@ -127,16 +131,19 @@ class App:
             self.boot(now_ms)
             return
         c = self.companion
+        quiet = True  # nothing answered in this step: it may prepare the turn's answers
         if self.serial is not None:
             line = self.serial.read_line()
             if line is not None:
                 c.on_line(line, now_ms)
                 self.answered = True
+                quiet = False
         raw = self.scanner.scan()
         cl = self.classifier
         if cl.update(raw):
             c.on_frame(cl.state, now_ms)
             self.answered = True
+            quiet = False
         self.loops += 1
         if self.loops % DRIFT_EVERY == 0:
             # Drift is followed only on cells the game knows are empty and that read empty.
@@ -151,6 +158,7 @@ class App:
         while ev:
             c.on_button(button_of(ev), kind_of(ev), now_ms)
             self.answered = True
+            quiet = False
             ev = self.buttons.poll(now_ms)
         c.tick(now_ms)
         if c.fx.calibrate:
@@ -162,6 +170,11 @@ class App:
                 c.error("calibration not saved: %s" % exc)
             c.calibrated(suspect, cl.calib_note)
         self.apply()
+        if quiet and cl.settled():
+            # Nobody waits: one unit of the turn's answers prepared (companion.prepared), after
+            # the LEDs and the screen, so a lift later is answered by a lookup. Only while no
+            # cell is changing (a hand over the board means a frame to answer soon).
+            self.prepared_units += c.prepare()
 
     def apply(self):
         fx = self.companion.fx
@@ -175,7 +188,10 @@ class App:
             self.answered = True
         if fx.screen_changed:
             fx.screen_changed = False
-            self.oled.lines(fx.screen)
+            # (after the LEDs: the rows that changed, OLED_PAGES now and the rest in the next steps)
+            self.oled.lines(fx.screen, -1, OLED_PAGES)
+        elif self.oled.dirty:
+            self.oled.flush(OLED_PAGES)
         if fx.out:
             out = fx.out
             fx.out = []

@@ -71,9 +71,15 @@ def test_main_build_and_steps_on_the_virtual_board(board, tmp_path):
     run(200)
     assert serial.events("roll")[0]["dice"] == [4, 2]
     assert app.companion.phase == "moving"
+    # issue 33: the players look at the board for a second; the quiet loop steps prepare the
+    # turn's answers (companion.prepared), so the lift below is answered by a lookup
+    run(1000)
+    prepared = app.companion.tracker.prepared
+    assert prepared is not None and prepared.done() and app.prepared_units > 0
     # white lifts a checker from its 8 point: its destinations light up (4-2: 6, 4, 2)
     board.lift(7 * 5 + 2)
     run(300)
+    assert prepared.hits > 0 and prepared.misses == 0, (prepared.hits, prepared.misses)
     from drivers.leds import LEGAL, LIFTED
 
     def lit(colour):
@@ -97,6 +103,7 @@ def test_main_build_and_steps_on_the_virtual_board(board, tmp_path):
     board.button("ROLL_W", False)
     run(200)
     assert serial.events("play")[0]["move"] == "8/4 6/4"
+    assert app.companion.tracker.prepared is None  # the table went with the turn
     assert "Bob" in "".join(app.companion.fx.screen)
     text = open(tmp_path / "journal" / "m0001.jnl").read()
     assert '"move": "8/4 6/4"' in text

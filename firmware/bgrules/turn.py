@@ -36,6 +36,10 @@ _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
 
 
+class SearchCut(Exception):
+    """A search gave up because its ``stop`` function said so (_Search.stop)."""
+
+
 class _Search:
     """Apply/undo search state: one board, the current path, no allocation per step."""
 
@@ -60,6 +64,10 @@ class _Search:
         self.outside = 0
         self.relax = 0
         self.depth = 0
+        # None, or a function asked at each node of a search: True stops it (SearchCut). The
+        # answers prepared in idle loop steps (companion.prepared) give each search a deadline so
+        # that no loop step waits long for one; a question cut off is asked when a player asks it
+        self.stop = None
         self.p_src = bytearray(4)
         self.p_dst = bytearray(4)
         self.p_hit = bytearray(4)
@@ -179,6 +187,8 @@ class _Search:
         """The most dice of ``dice[k:n]`` that can be played from here (stops as soon as all can)."""
         if k == n:
             return n
+        if self.stop is not None and self.stop():
+            raise SearchCut()
         c = self.c
         d = dice[k]
         best = k
@@ -314,6 +324,8 @@ class Turn:
             return self._found(k, mode, dice, found)
         if k == len(dice):
             return False
+        if s.stop is not None and s.stop():
+            raise SearchCut()
         d = dice[k]
         cum = s.cum
         tcum = s.tcum

@@ -255,6 +255,7 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         self.match = None
         self.tracker.turn = None
         self.tracker.memo = []
+        self.tracker.prepared = None
 
     def _menu_items(self):
         from companion import phase_setup
@@ -388,6 +389,24 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if self.buzzer:
             self.fx.buzz_until = self.now + BUZZ_MS
             self.fx.buzz = True
+
+    def prepare(self):
+        """One unit of the turn's preparation (companion.prepared: one rules question, cut off
+        after a few ms on a Pico), for a loop step that answered nothing; False when there is
+        none to do. The table is made (and its module imported) by the turn's first idle step,
+        so a board whose loop never idles, or a test without one, holds none of it."""
+        if self.phase != "moving":
+            return False
+        t = self.tracker
+        p = t.prepared
+        if p is None:
+            turn = t.turn
+            if turn is None or turn is not self.match.turn or not turn.dice_to_play:
+                return False  # (the computer's play, companion.computer_turn: 16 positions at most)
+            from companion.prepared import Prepared
+
+            p = t.prepared = Prepared(turn, t.known, t.wait0)
+        return p.step()
 
     def tick(self, now):
         """Time passes: the buzzer stops, asked-for points blink."""

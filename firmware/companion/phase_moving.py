@@ -112,6 +112,7 @@ class MovingPhase:
             rec["condoned"] = True
         if not self._act(rec, lambda: m.play(final, condone, p)):
             return False
+        self.tracker.prepared = None  # the turn's prepared answers (up to ~34 KB) go with the turn
         self.refused = None
         self.ask = None
         if self.illegal_out:

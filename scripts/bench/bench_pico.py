@@ -27,7 +27,11 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
 * one journal append;
 * the free heap with a chouette evening's modules imported (scripts/bench/heap_modules.py's list).
 
-``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
+``--device-time`` (with ``--xip``) adds the OLED's I2C bytes at 400 kHz and the flash's erase and
+program times to the emulated clock (DEVICE_ARGS). The match's players look at the board for
+``--idle-roll`` ms after the roll and ``--idle-step`` ms after each placement (1000 and 300 of the
+board's clock), and lift whatever the firmware has prepared by then (companion.prepared): a lift
+before its position is prepared takes the fallback path, and the run counts them. ``--xip`` runs xip_run.mjs with ``--xip-penalty 44 --xip-fill 4``: the RP2040's 16 KB flash cache
 modelled, each miss adding 44 cycles to the emulated clock. ``--image UF2`` runs the firmware image
 (scripts/build/build_image.sh: the firmware frozen into MicroPython) instead of the stock MicroPython with
 the .mpy files; only the harness's own module goes into /lib.
@@ -55,6 +59,10 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 
 SHARED_EMU = os.path.join(ROOT, "..", "shared", "tools", "rp2emu")
 CACHE = os.path.join(ROOT, "build")
+
+
+from bgc.board.bench_guest import (BOOT, IMPORT, JOURNAL, MATCH, SCAN, choose_plays, match_step,  # noqa: E402,F401
+                                  ms, print_match, results)
 
 
 class BenchError(Exception):
@@ -119,10 +127,14 @@ def compile_tree(out, extra=(), firmware=True):
 # --xip: the RP2040's 16 KB XIP cache modelled, 44 cycles added per miss (a 32-bit QSPI read at the
 # default clock divider), 4 bytes filled a miss (../shared/tools/README.md: xip_run.mjs).
 XIP_ARGS = ("--xip-penalty", "44", "--xip-fill", "4")
+# Device time (issue 33): the SSD1306 acknowledged at 0x3c with its bytes timed at the firmware's
+# 400 kHz, and the W25Q16JV's typical sector erase and page program (datasheet: 45 ms, 0.4 ms)
+# added to the emulated clock (../shared/tools/README.md: xip_run.mjs).
+DEVICE_ARGS = ("--i2c-ack", "0x3c", "--i2c-hz", "400000", "--flash-erase-ms", "45", "--flash-page-ms", "0.4")
 
 
 def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, soft_reset=None, flash_in=None,
-            flash_out=None):
+            flash_out=None, device=False):
     """Run the emulator: ``puts`` are (local, remote) trees to copy, ``steps`` (name, code) scripts
     run in order in one boot (they share globals). ``image``: a .uf2 to run instead of the stock
     MicroPython (the firmware image, scripts/build/build_image.sh; a soft reset from the raw REPL after
@@ -138,6 +150,8 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
     cmd = ["node", os.path.join(emu, "xip_run.mjs" if xip else "run.mjs"), "--max-emu-s", str(max_emu_s)]
     if xip:
         cmd += list(XIP_ARGS)
+    if device:
+        cmd += list(DEVICE_ARGS)
     if image:
         cmd += ["--firmware", os.path.abspath(image)]
     if soft_reset or (soft_reset is None and image):
@@ -160,29 +174,15 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
     times = {m.group(1): float(m.group(2)) for m in re.finditer(r"\[rp2emu\] (\S+?)(?:\.py)?: emulated ([0-9.]+) ms", r.stderr)}
     if r.returncode or "Traceback" in r.stdout:
         raise BenchError("emulated Pico run failed (exit %d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-2000:]))
+    dev = re.search(r"device time: .*", r.stderr)
+    if dev:
+        times["device"] = dev.group(0)
     return r.stdout, times
 
 
-def results(out, tag):
-    """The values of every line ``TAG value`` the guest printed (Python literals)."""
-    import ast
-
-    return [ast.literal_eval(line[len(tag) + 1:]) for line in out.splitlines() if line.startswith(tag + " ")]
 
 
-BOOT = r"""
-import gc
-gc.collect()
-print("HEAP_BOOT", gc.mem_free())
-"""
 
-IMPORT = r"""
-import sys
-sys.path.insert(0, "/lib")
-import main  # everything the firmware imports
-gc.collect()
-print("HEAP_IMPORT", gc.mem_free())
-"""
 
 # A chouette evening's modules (scripts/bench/heap_modules.py: every module but the variants'), imported
 # after main, measured, and dropped again so the match that follows has the heap a board has.
@@ -204,42 +204,6 @@ del _chouette
 gc.collect()
 """
 
-SCAN = r"""
-import time
-from drivers.hall import HallScanner
-from drivers.classify import Classifier
-from frames import ideal_frame
-def _scan_bench(n):
-    sc = HallScanner()
-    cl = Classifier()
-    # Two raw frames of the start position (white checkers raise the reading, black ones lower
-    # it, a stack by two units), told apart by one moved checker, so the classifier's debounce
-    # works every frame; the real scan runs first, as in the loop.
-    w = [0] * 26
-    b = [0] * 26
-    for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
-        w[p] = k
-        b[25 - p] = k
-    raws = []
-    for moved in (0, 1):
-        w[24] -= moved
-        w[23] += moved
-        f = ideal_frame(w, b)
-        raws.append(sc.raw.__class__("H", [32768 + (13600 if v & 1 else -13600 if v & 2 else 0) * (2 if v & 4 else 1) for v in f]))
-    ts = []
-    tc = []
-    for i in range(n):
-        t = time.ticks_us()
-        raw = sc.scan()
-        t1 = time.ticks_us()
-        cl.update(raws[(i >> 2) & 1])
-        t2 = time.ticks_us()
-        ts.append(time.ticks_diff(t1, t))
-        tc.append(time.ticks_diff(t2, t1))
-    print("SCAN", (ts, tc, cl.frames, sum(1 for v in cl.state if v)))
-_scan_bench(SCAN_FRAMES)
-del _scan_bench
-"""
 
 RULES = r"""
 print("RULES_BEGIN")
@@ -250,348 +214,7 @@ for _n in ("CASES", "turn", "start", "mid", "good", "bad", "best"):
 gc.collect()
 """
 
-# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the file of the
-# players' steps, one turn a line, read as the match goes so the plan does not sit in the heap) and,
-# to choose those plays, on CPython with the virtual board (PLAYS = None: each turn takes the play
-# with the smallest position ID, like the sim tests; in Backwards, of those with the fewest pips
-# left). VARIANT: the ruleset's key.
-MATCH = r"""
-import gc, time
-from array import array
-import main
-from bgrules.rules import ruleset
-from companion.controller import Companion
-from companion.store import Store
-from drivers.buttons import event, SHORT, ROLL_W, ROLL_B, CUBE_W, CUBE_B
-from drivers.classify import Classifier
-from drivers.hall import HallScanner
-from drivers.leds import Leds
-from drivers.oled import Oled
-from frames import ideal_frame
 
-mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
-HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
-
-SENSE = [0, 0, 0, 0]  # this step's scan time; the worst scan + classify, its scan part, the steps timed
-
-class Scanner:
-    # the real scan (its time and registers), then the raw frame an ideal board would give
-    def __init__(self):
-        self.hw = HallScanner()
-        self.board = array("H", [32768] * 128)
-    def scan(self):
-        t = ticks_us()
-        raw = self.hw.scan()
-        SENSE[0] = diff(ticks_us(), t)
-        raw[:] = self.board
-        return raw
-
-class TimedClassifier(Classifier):
-    # the loop's classifier update, timed with the scan before it (scan + classify of every step)
-    def update(self, raw):
-        t = ticks_us()
-        r = Classifier.update(self, raw)
-        both = SENSE[0] + diff(ticks_us(), t)
-        SENSE[3] += 1
-        if both > SENSE[1]:
-            SENSE[1] = both
-            SENSE[2] = SENSE[0]
-        return r
-
-class Buttons:
-    def __init__(self):
-        self.q = []
-    def poll(self, now):
-        return self.q.pop(0) if self.q else 0
-
-class Serial:
-    sent = False
-    def read_line(self):
-        if not self.sent:
-            self.sent = True
-            return "new length=1 variant=" + VARIANT
-        return None
-    def write_line(self, text):
-        pass
-
-class Dice:  # an LCG: the same dice on CPython and on the Pico
-    s = 20240601
-    def die(self):
-        Dice.s = (Dice.s * 1103515245 + 12345) & 0x7FFFFFFF
-        return (Dice.s >> 16) % 6 + 1
-    def roll(self):
-        return self.die(), self.die()
-    def first_roll(self):
-        return self.die(), self.die()
-
-LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
-W = [0] * 26
-B = [0] * 26
-_start = ruleset(VARIANT).start_position().cells  # white's view: white 1..25, black 26 + own point
-for p in range(1, 26):
-    W[p] = _start[p]
-    B[25 - p if p < 25 else 25] = _start[26 + p]
-del _start
-frame = bytearray(128)
-scanner = Scanner()
-buttons = Buttons()
-
-def show():
-    a = mem_alloc()
-    ideal_frame(W, B, out=frame)
-    bd = scanner.board
-    for i in range(128):
-        bd[i] = LEVEL[frame[i]]
-    HARNESS[0] += mem_alloc() - a
-
-show()
-try:
-    fs = FS  # the real os, taken before the virtual board replaced it (UNIX port)
-except NameError:
-    fs = None
-companion = Companion(Store(JOURNAL_DIR, fs), Dice(), buzzer=False)
-app = main.App(companion, scanner, TimedClassifier(), buttons, Leds(), Oled(), Serial(), None)
-try:
-    clock = REAL_TIME  # the UNIX port with the virtual board: its time module is the virtual clock
-except NameError:
-    clock = time
-ticks_us = clock.ticks_us
-diff = clock.ticks_diff
-mem_free = getattr(gc, "mem_free", lambda: 0)
-
-class Times:  # preallocated, so that the harness allocates nothing while the firmware plays
-    def __init__(self, n):
-        self.a = array("i", bytes(4 * n))
-        self.n = 0
-    def append(self, t):
-        if self.n < len(self.a):
-            self.a[self.n] = t
-            self.n += 1
-    def __len__(self):
-        return self.n
-    def values(self):
-        return self.a[:self.n]
-
-WHERES = ("frame", "DONE", "button", "boot")
-PHASES = ("moving", "ask", "roll", "opening", "board", "gameover", "matchover", "doubled", "resign", "setup")
-class TimedGc:  # main.py's gc, with its collections timed
-    def __init__(self, real):
-        self.real = real
-        self.mem_alloc = real.mem_alloc
-        self.mem_free = real.mem_free
-        self.times = Times(1000)
-        self.where = array("H", bytes(2 * len(WHERES) * len(PHASES)))
-    def collect(self):
-        t = ticks_us()
-        self.real.collect()
-        HARNESS[0] = 0
-        self.times.append(diff(ticks_us(), t))
-        ph = companion.phase
-        self.where[WHERES.index(LAST[0]) * len(PHASES) + (PHASES.index(ph) if ph in PHASES else 0)] += 1
-if PLAYS is not None:
-    main.gc = TimedGc(gc)
-LAST = ["boot"]  # the last input the App answered (where a collection happens)
-stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
-         "frame_worst": (0,), "min_at": None, "steps": 0}
-on_frame = companion.on_frame
-on_button = companion.on_button
-
-def timed_frame(f, now):
-    a = mem_alloc()
-    t = ticks_us()
-    on_frame(f, now)
-    dt = diff(ticks_us(), t)
-    if companion.phase in ("moving", "ask"):
-        stats["frame"].append(dt)
-        if dt > stats["frame_worst"][0]:  # where: the turn, its position and dice (rarely)
-            m = companion.match
-            stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
-    if mem_alloc() < a:
-        stats["auto"].append(("on_frame", companion.phase))
-    LAST[0] = "frame"
-def timed_button(b, kind, now):
-    ph = companion.phase
-    a = mem_alloc()
-    t = ticks_us()
-    on_button(b, kind, now)
-    dt = diff(ticks_us(), t)
-    stats["done" if ph == "moving" else "roll"].append(dt)
-    if ph == "moving" and dt > stats["done_worst"][0]:
-        stats["done_worst"] = (dt, turns, companion.match.position_id(), companion.msg)
-    if mem_alloc() < a:
-        stats["auto"].append(("on_button", ph))
-    LAST[0] = "DONE" if ph == "moving" else "button"
-companion.on_frame = timed_frame
-companion.on_button = timed_button
-
-def run(n):
-    for _ in range(n):
-        stats["steps"] += 1
-        ph = companion.phase
-        nf = len(stats["frame"])
-        a = mem_alloc()
-        t = ticks_us()
-        app.step(time.ticks_ms())
-        dt = diff(ticks_us(), t)
-        if len(stats["frame"]) > nf:
-            stats["loop"].append(dt)  # scan + classify + answer + LEDs written
-        free = mem_free()
-        if free < stats["min_free"]:
-            stats["min_free"] = free
-        own = free + HARNESS[0]  # the heap as the firmware alone would have left it
-        if own < stats["min_free_own"]:
-            stats["min_free_own"] = own
-            stats["min_at"] = (stats["steps"], ph, companion.phase, turns)  # loop step, phase before / after, turns done
-        if own < stats["min_free_turns"] and turns:
-            stats["min_free_turns"] = own  # after the first turn (not the new match's start)
-        if mem_alloc() < a:
-            stats["auto"].append(("step", companion.phase))
-        app.collect_if_due()
-
-def press(player, cube=False):
-    a = mem_alloc()
-    if cube:
-        buttons.q.append(event(CUBE_W if player == 0 else CUBE_B, SHORT))
-    else:
-        buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
-    HARNESS[0] += mem_alloc() - a
-    run(3)
-
-NEXT = [None]
-def line_left():
-    if NEXT[0] is None:
-        NEXT[0] = PLAN.readline()
-    return bool(NEXT[0])
-
-def plan():  # the next turn's steps from the plan file: "src dst hit,src dst hit"; "" no move
-    line_left()
-    line = NEXT[0].strip()
-    NEXT[0] = None
-    return [tuple(int(x) for x in step.split()) for step in line.split(",")] if line else []
-
-def wp(point, player):  # a point of the mover's numbering as white's numbering
-    return point if player == 0 or point == 25 else 25 - point
-
-def move(steps, player):
-    mine, other = (W, B) if player == 0 else (B, W)
-    for src, dst, hit in steps:
-        mine[wp(src, player)] -= 1
-        show(); run(5)
-        if dst:
-            mine[wp(dst, player)] += 1
-            show(); run(5)
-        if hit:
-            other[wp(dst, player)] -= 1
-            show(); run(5)
-            other[25] += 1
-            show(); run(5)
-
-SEEN = bytearray(52)
-def answer_ask(p):
-    # The board could not tell plays apart (stacks taller than its cells): step through them
-    # with CUBE to the one the harness made, then take it with ROLL, as a player would.
-    mine, other = (W, B) if p == 0 else (B, W)
-    for q in range(1, 26):
-        SEEN[q] = mine[wp(q, p)]
-        SEEN[26 + q] = other[wp(q, 1 - p)]
-    for _ in range(len(companion.ask)):
-        shown = companion.ask[companion.ask_sel]
-        q = 1
-        while q < 52 and (q == 26 or shown[q] == SEEN[q]):
-            q += 1
-        if q == 52:
-            press(p)
-            return
-        press(p, cube=True)
-    raise SystemExit("Which play? none of %d plays is the board's" % len(companion.ask))
-
-chosen = []
-turns = 0
-PLAN = open(PLAYS) if PLAYS is not None else None
-# The harness is loaded (its code, the board, its preallocated logs): what the heap has free now,
-# minus the least free in play, is what the firmware's match took (its objects and its garbage).
-gc.collect()
-harness_free = mem_free()
-if PLAYS is not None:
-    app._alloc_after_gc = mem_alloc()  # main.py counts its allocations from here, as after build() on a Pico
-run(8)
-for _ in range(2000):
-    ph = companion.phase
-    m = companion.match
-    if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
-        break
-    if ph == "moving" and PLAN is not None and not line_left():
-        break  # the plan ends here (--max-turns)
-    if ph == "moving" and PLAN is None and MAX_TURNS and turns >= MAX_TURNS:
-        break
-    if ph in ("opening", "ask"):
-        press(0 if ph == "opening" else m.on_roll)
-    elif ph == "roll":
-        press(m.on_roll)
-    elif ph == "moving":
-        p = m.on_roll
-        if PLAYS is None:
-            best = None
-            back = m.rules.backwards  # steps both ways wander for ever: that player goes forward most
-            for pl in m.turn.plays():
-                key = (pl.position.pips()[0] if back else 0, pl.position.id())
-                if best is None or key < best_key:
-                    best, best_key = pl, key
-            steps = list(best.steps) if best else []
-            chosen.append(steps)
-        else:
-            steps = plan()
-        move(steps, p)
-        turns += 1
-        press(p)
-        if companion.phase == "ask":
-            answer_ask(p)
-        if companion.phase == "moving" and companion.match.on_roll == p:
-            raise SystemExit("DONE refused: %s" % companion.msg)
-    else:
-        run(5)
-if PLAYS is None:
-    print("PLAYS", repr(chosen))
-else:
-    gc.collect()
-    PLAN.close()
-    def summary(log):  # on the device: the lists' repr would need a large string
-        xs = sorted(log.values())
-        return (len(xs), sum(xs) // max(1, len(xs)), max(xs) if xs else 0, xs[len(xs) // 2] if xs else 0)
-    where = {}
-    for i, n in enumerate(main.gc.where):
-        if n:
-            where["after %s (%s)" % (WHERES[i // len(PHASES)], PHASES[i % len(PHASES)])] = n
-    times = main.gc.times.values()
-    out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
-           "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
-           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
-           "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
-           "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:])}
-    stats = None
-    print("MATCH", repr(out))
-"""
-
-JOURNAL = r"""
-def _journal_bench(n):
-    from companion import journal as J
-    import os
-    try:
-        os.remove("/bench.jnl")
-    except OSError:
-        pass
-    j = J.Journal("/bench.jnl")
-    rec = {"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]], "pos": "4HPwATDgc/ABMA"}
-    ts = []
-    for _ in range(n):
-        t = time.ticks_us()
-        j.append(rec)
-        ts.append(time.ticks_diff(time.ticks_us(), t))
-    print("JOURNAL", ts)
-_journal_bench(20)
-del _journal_bench
-"""
 
 
 def done_cases():
@@ -641,26 +264,6 @@ DONE_PARTS = """    parts = {}
     t = us()"""
 
 
-def choose_plays(tmp, variant="standard", max_turns=0):
-    """The match's plays, chosen on CPython with the virtual board (the same guest program);
-    ``max_turns``: stop choosing there (0: the whole match)."""
-    from bgc.board import virtual
-
-    from bgc.board.virtual import frames
-
-    sys.modules["frames"] = frames
-    virtual.install()
-    try:
-        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant, "MAX_TURNS": max_turns}
-        import io
-        from contextlib import redirect_stdout
-
-        buf = io.StringIO()
-        with redirect_stdout(buf):
-            exec(compile(MATCH, "match", "exec"), env)
-    finally:
-        virtual.uninstall()
-    return results(buf.getvalue(), "PLAYS")[0]
 
 
 def gnubg_positions(count, seed=1):
@@ -712,10 +315,6 @@ def write_data(data, cases, plays):
             f.write(",".join("%d %d %d" % tuple(step) for step in steps) + "\n")
 
 
-def ms(us):
-    return "%.2f ms" % (us / 1000)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=300, help="positions for the rules answers (300)")
@@ -732,7 +331,17 @@ def main(argv=None):
                     help="count the flash cache's misses (xip_run.mjs --xip-penalty 44 --xip-fill 4)")
     ap.add_argument("--image", metavar="UF2", help="run the firmware frozen into this image "
                     "(scripts/build/build_image.sh) instead of .mpy files on the stock MicroPython")
+    ap.add_argument("--device-time", action="store_true",
+                    help="with --xip: the OLED acknowledged and its bus timed at 400 kHz, flash erase 45 ms and "
+                         "page program 0.4 ms added to the emulated clock (xip_run.mjs %s)" % " ".join(DEVICE_ARGS))
+    ap.add_argument("--idle-roll", type=int, default=1000, metavar="MS",
+                    help="ms of the board's clock the players look at the board after the roll before the first "
+                         "lift, whatever is prepared by then (companion.prepared) (1000)")
+    ap.add_argument("--idle-step", type=int, default=300, metavar="MS",
+                    help="ms between a placement and the next lift (300)")
     args = ap.parse_args(argv)
+    if args.device_time and not args.xip:
+        raise BenchError("--device-time needs --xip (xip_run.mjs)")
     if args.image and not os.path.isfile(args.image):
         raise BenchError("no image %s (build it with sh scripts/build/build_image.sh)" % args.image)
     import tempfile
@@ -780,12 +389,12 @@ def _run(args, cases, hard, tree):
             plays = choose_plays(tmp, args.variant, args.max_turns or 0)
         if args.max_turns:
             plays = plays[: args.max_turns]
-        steps.append(("match", "import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
-                      "VARIANT = %r\n" % args.variant + MATCH))
+        steps.append(("match", match_step("/journal", "/data/plan.txt", args.variant, args.idle_roll, args.idle_step)))
     data = tempfile.mkdtemp(prefix="bench_data-", dir=CACHE)
     try:
         write_data(data, cases + hard, plays)
-        out, _ = emulate(steps, puts=[(tree, "/lib"), (data, "/data")], image=args.image, xip=args.xip)
+        out, times = emulate(steps, puts=[(tree, "/lib"), (data, "/data")], image=args.image, xip=args.xip,
+                             device=args.device_time)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print("Emulated Pico: MicroPython v1.27.0 RPI_PICO on rp2040js (RP2040 at 125 MHz, flash writes take no time),")
@@ -793,6 +402,8 @@ def _run(args, cases, hard, tree):
         "frozen into %s" % os.path.basename(args.image) if args.image else "as .mpy files in /lib",
         "flash cache modelled (xip_run.mjs %s)" % " ".join(XIP_ARGS) if args.xip
         else "flash at zero wait states: every time below is a LOWER BOUND for a real Pico"))
+    if args.device_time:
+        print("device time modelled (xip_run.mjs %s): %s" % (" ".join(DEVICE_ARGS), times.get("device", "not reported")))
     heap_import = results(out, "HEAP_IMPORT")[0]
     print("free heap after boot: %d B; after importing the firmware (%s): %d B; with a chouette evening's modules: %d B"
           % (results(out, "HEAP_BOOT")[0], "frozen" if args.image else ".mpy", heap_import,
@@ -802,7 +413,8 @@ def _run(args, cases, hard, tree):
           % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
              ms(max(a + b for a, b in zip(ts, tc)))))
     jt = results(out, "JOURNAL")[0]
-    print("journal append (one play record, flash time not counted): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    print("journal append (one play record, flash time %s): median %s, worst %s"
+          % ("counted" if args.device_time else "not counted", ms(statistics.median(jt)), ms(max(jt))))
     for name, t_done, parts in results(out, "PARTS"):
         print("DONE of %s: %s; parts: %s" % (name, ms(t_done), ", ".join(
             "%s %s" % (k, ms(v)) for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))))
@@ -818,36 +430,7 @@ def _run(args, cases, hard, tree):
                  ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
                  ms(max(r[i] for r in rnd + hd))))
     if not args.no_match:
-        st = results(out, "MATCH")[0]
-        print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
-              % (args.variant, st["turns"], st["phase"], st["oled"]))
-        n, mean, worst, med = st["frame"]
-        fw = st.get("frame_worst") or (0,)
-        where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
-        print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
-              % (n, ms(med), ms(mean), ms(worst), where))
-        n, mean, worst, _ = st["loop"]
-        print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
-        worst, scan, steps = st["sense"]
-        print("  hall scan + classifier update, every loop step (%d): worst %s (its scan %s)" % (steps, ms(worst), ms(scan)))
-        n, _, worst, med = st["done"]
-        print("  DONE answer: median %s, worst %s (turn %s, then position %s, %r); other buttons (roll...) worst %s"
-              % ((ms(med), ms(worst)) + tuple(st["done_worst"][1:]) + (ms(st["roll"][2]),)))
-        print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
-        # what the harness holds (its code, board and logs; the plan is read from a file) measured
-        # apart: free after a collection with the harness loaded, before the match's objects exist
-        harness = heap_import - st["harness_free"]
-        print("  the harness's own share: %d B held (its code, board, logs), plus its garbage between collections;"
-              " so the firmware's own least free heap: %d B in the whole match (after importing the firmware %d B,"
-              " minus the most the match took, %d B), %d B after the first turn"
-              % (harness, st["min_free_own"] + harness, heap_import, st["harness_free"] - st["min_free_own"],
-                 st["min_free_turns"] + harness))
-        step, before, after, turns = st["min_at"]
-        print("  the firmware's least free heap came in loop step %d (phase %s -> %s, %d turns played)" % (step, before, after, turns))
-        n, lo, hi = st["gc"]
-        print("  collections by main.py: %d, %s to %s each; where: %s" % (
-            n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))
-        print("  automatic collections (inside a loop step): %d %s" % (st["n_auto"], st["auto"]))
+        print_match(results(out, "MATCH")[0], heap_import, args.variant)
     return 0
 
 

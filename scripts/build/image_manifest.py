@@ -52,6 +52,7 @@ FIRMWARE_MODULES = (
     "companion/phase_moving.py",
     "companion/phase_roll.py",
     "companion/phase_setup.py",
+    "companion/prepared.py",
     "companion/protocol.py",
     "companion/protocol_args.py",
     "companion/protocol_chouette.py",

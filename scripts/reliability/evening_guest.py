@@ -172,7 +172,9 @@ class RawIn:
 
 
 class Screen:
-    def lines(self, rows):
+    dirty = 0  # (drivers.oled.Oled's pages not yet sent: this one sends a screen whole)
+
+    def lines(self, rows, inverse_row=-1, pages=8):
         OUT("S")
         for r in rows:
             OUT(r)

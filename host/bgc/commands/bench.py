@@ -59,6 +59,9 @@ def register(sub):
     p.add_argument("--repeat", type=int, default=3, help="best of N timings per answer")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-gnubg", action="store_true", help="skip the comparison with GNU Backgammon's generator")
+    from ..board import bench_board
+
+    bench_board.register_options(p)
     p.set_defaults(func=run)
 
 
@@ -166,6 +169,10 @@ def _check_arguments(args):
 
 
 def run(args):
+    if args.port:
+        from ..board import bench_board
+
+        return bench_board.run(args)
     _check_arguments(args)
     rng = random.Random(args.seed)
     if args.position:

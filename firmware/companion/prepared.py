@@ -1,0 +1,385 @@
+# A turn's answers prepared while nobody waits: issue 33's "prepare at the roll, answer by lookup".
+#
+# When the dice are known the players look at the board for a second or more before a hand
+# lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
+# that time answer nothing, so each of them does one unit of work here (one rules question: a
+# locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
+# answered nothing), cut off after UNIT_US (bgrules.turn.SearchCut: the question is then left to
+# the lift that asks it, as if not prepared), so that a lift coming meanwhile waits a few ms at
+# most; and the tracker's questions are then answered by a lookup:
+#
+#   * where the board as it stands begins the turn (Turn.locate of a legal partial position),
+#   * where a checker lifted from each point may land (Turn.destinations, per source) and
+#     whether the frame with that checker gone is itself legal (a checker borne off),
+#   * at DONE, the play that gives a complete position (Turn._play_steps, which is_legal,
+#     play_to and check then find in Turn._last).
+#
+# Every answer stored is the one today's path computes (the same Turn methods, called on the
+# same cells), so a lookup gives exactly today's answer; a question about a position not
+# prepared yet goes to the rules engine as before (design principle 4: a search that stops at
+# the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
+# the positions are prepared nearest first, from the position the board shows now (the tracker's
+# ``known``): its lifts, then the positions each lift may land on, then theirs, breadth first,
+# and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
+# the costliest variants included: docs/performance.md).
+#
+# A node is one position (bytes of its 52 cells) -> a bytearray:
+#   [0]     its locate() answer: 0 = [] (not the start of a legal play), else 1 + index in ``opts``
+#   [1]     the next source point (25 down to 0) whose lift is still to prepare; 255 = all done
+#   [2], [3] the next child to prepare: source point, place (children: where each lift may land)
+#   [4]     the play that ends here: 255 not asked, 254 none / not storable, else its step count,
+#           the steps at [5:17] (from, to, hit: three bytes each, four steps at most)
+#   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes), then the
+#           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
+#           254 = not storable: asked again)
+# Positions found not to be legal partial plays are kept as ``_NOT`` (one shared object), those
+# whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200 distinct
+# ones) as ``_CUT``: asked each time.
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+from bgrules.position import OPP, BAR, OFF
+from bgrules.turn import SearchCut
+
+try:
+    from time import ticks_us, ticks_add, ticks_diff
+except ImportError:  # CPython (the simulator, the tests)
+    from time import perf_counter
+
+    def ticks_us():
+        return int(perf_counter() * 1000000)
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+NODES = const(120)  # positions prepared per turn at most (the table's bound: ~280 B each on a Pico)
+# The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
+# tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
+UNIT_US = const(5000)
+_HEAD = const(17)
+_SIZE = const(147)  # _HEAD + 26 * 5
+_TODO = const(255)
+_ASK = const(254)  # not storable here: the rules are asked each time
+_NOT = b"\x00"  # a position that is not the start of a legal play
+_CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
+# For the tests (MicroPython does not export _-named constants)
+HEAD = _HEAD
+ASK = _ASK
+NOT_LEGAL = _NOT
+CUT = _CUT
+
+
+class Prepared:
+    """The answers of one turn, prepared a unit at a time and looked up (see the top)."""
+
+    def __init__(self, turn, known, wait0):
+        self.turn = turn
+        self.known = known  # the tracker's last legal position (its buffer: read, never written)
+        self.wait0 = wait0  # checkers waiting beside the board: a lifted one is not counted off
+        self.nodes = {}
+        self.order = []  # node keys in the order found (breadth first from the start)
+        self.at = 0  # the first node of ``order`` that may still have work
+        self.opts = []  # the distinct locate() answers (shared by every node that has one)
+        self.units = 0  # units of work done (for the benchmark)
+        self.hits = 0  # questions answered by a lookup
+        self.misses = 0  # questions asked of the rules engine
+        self.work = bytearray(52)  # a position being made (no allocation per child)
+        opp = turn.rules.across or turn.rules.opposite
+        self.opp = opp
+        self.hitting = turn.rules.hitting
+        self.waiting = turn.rules.waiting
+        # DONE's play is kept where the turn keeps its last one (Turn._last): a turn class of its
+        # own (Catch me, Doublets) answers DONE itself
+        self.keeps_play = hasattr(turn, "_play_steps")
+        self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
+        self.cuts = 0  # searches cut off (for the benchmark)
+        self.until = 0  # the time (ticks_us) the unit's search is cut off at
+        self.late = self._late  # (one bound method, made once)
+
+    # --- the lookups -------------------------------------------------------------------------
+
+    def locate(self, cells):
+        """turn.locate(cells), from the table when prepared."""
+        node = self.nodes.get(bytes(cells))
+        if node is not None and node is not _CUT:
+            self.hits += 1
+            return self._opt(node[0])
+        node, p = self._lifted_from_known(cells)
+        if node is not None:
+            code = node[_HEAD + 5 * p + 4]
+            if code < _ASK:
+                self.hits += 1
+                return self._opt(code)
+        self.misses += 1
+        return self.turn.locate(cells)
+
+    def destinations(self, cells, point, options):
+        """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
+        node = self.nodes.get(bytes(cells))
+        if node is not None and len(node) > 1 and 0 <= point <= 25:
+            i = _HEAD + 5 * point
+            if node[i + 4] < _ASK:
+                self.hits += 1
+                out = []
+                for q in range(26):
+                    if node[i + (q >> 3)] >> (q & 7) & 1:
+                        out.append(q)
+                return out
+        self.misses += 1
+        return self.turn.destinations(cells, point, options)
+
+    def is_legal(self, cells):
+        """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
+        (Turn._last, where is_legal, play_to and check look first)."""
+        node = self.nodes.get(bytes(cells))
+        if node is not None and len(node) > 1 and node[4] < _ASK:
+            n = node[4]
+            steps = []
+            for k in range(n):
+                j = 5 + 3 * k
+                steps.append((node[j], node[j + 1], node[j + 2]))
+            self.turn._last = (bytes(cells), tuple(steps))
+            self.hits += 1
+        else:
+            self.misses += 1
+        return self.turn.is_legal(cells)
+
+    def _opt(self, code):
+        return self.opts[code - 1] if code else []
+
+    def _lifted_from_known(self, cells):
+        """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
+        frame of a lift: that checker counted off, or waiting again); (None, 0) otherwise."""
+        known = self.known
+        p = -1
+        for i in range(1, 52):
+            if cells[i] != known[i]:
+                if p >= 0 or i > 25 or cells[i] + 1 != known[i]:
+                    return None, 0
+                p = i
+        if p < 0 or cells[0] != known[0] + (0 if self.wait0 else 1):
+            return None, 0
+        node = self.nodes.get(bytes(known))
+        if node is None or len(node) == 1:
+            return None, 0
+        return node, p
+
+    # --- the preparation ---------------------------------------------------------------------
+
+    def step(self):
+        """One unit of preparation (one rules search or two); False when nothing is left to do."""
+        root = bytes(self.known)
+        if self._unit(root):
+            return True
+        order = self.order
+        while self.at < len(order):
+            if self._unit(order[self.at]):
+                return True
+            self.at += 1
+        return False
+
+    def done(self):
+        """Nothing left to prepare for the position the board shows (its lifts, and where each
+        may land)."""
+        node = self.nodes.get(bytes(self.known))
+        return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO)
+
+    def _unit(self, key):
+        """One unit of work on the node ``key`` (made first if new); False when it has none."""
+        node = self.nodes.get(key)
+        if node is None:
+            if len(self.nodes) >= NODES:
+                return False
+            self._place(key)
+            return True
+        if len(node) == 1:
+            return False  # (_NOT, _CUT: nothing more to prepare there)
+        if node[1] != _TODO:
+            self._lift(key, node)
+            return True
+        if node[4] == _TODO:
+            self._play(key, node)
+            return True
+        if node[2] != _TODO:
+            return self._child(node, key)
+        return False
+
+    def _place(self, key):
+        """The position ``key``: is it the start of a legal play (and with what dice left)?"""
+        self.units += 1
+        code = self._locate(bytearray(key))
+        if code == 0 or code == _ASK:
+            self.nodes[key] = _NOT if code == 0 else _CUT
+            return
+        node = bytearray(_SIZE)
+        node[0] = code
+        node[1] = 25
+        node[2] = 25
+        node[3] = 0
+        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else _ASK
+        for p in range(26):
+            node[_HEAD + 5 * p + 4] = _TODO
+        self.nodes[key] = node
+        self.order.append(key)
+
+    def _lift(self, key, node):
+        """The lift from the next source point of ``key`` that holds a checker, in two units:
+        the frame with that checker gone (one search), then where it may land (one or more)."""
+        p = node[1]
+        c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
+        while p > 0 and not c[p] and not (p == BAR and self.waiting and self._waits(c)):
+            p -= 1
+        if p <= 0:
+            node[1] = _TODO
+            return
+        node[1] = p
+        self.units += 1
+        i = _HEAD + 5 * p
+        if node[i + 4] == _TODO:
+            if c[p]:
+                w = self.work
+                w[:] = c
+                w[p] -= 1
+                if not self.wait0:
+                    w[0] += 1
+                code = self._locate(w)
+            else:
+                code = _ASK  # (a checker from beside the board: the sensors see no lift)
+            node[i + 4] = code if code != _TODO else _ASK
+            if node[i + 4] != _ASK:
+                return  # its places in the next unit
+        else:
+            mask = -1
+            self._deadline()
+            try:
+                dest = self.turn.destinations(c, p, self._opt(node[0]))
+                mask = 0
+            except SearchCut:
+                self.cuts += 1
+            finally:
+                self._deadline(False)
+            last = -1
+            for q in dest if mask == 0 else ():
+                if not 0 <= q <= 25 or q <= last:
+                    mask = -1  # not the sorted places this table holds: asked each time
+                    break
+                mask |= 1 << q
+                last = q
+            if mask < 0:
+                node[i + 4] = _ASK
+                mask = 0
+            for b in range(4):
+                node[i + b] = mask >> (8 * b) & 255
+        node[1] = p - 1 if p > 1 else _TODO
+
+    def _child(self, node, key):
+        """The next position a prepared lift of ``key`` may land on, placed (one search)."""
+        p = node[2]
+        q = node[3]
+        while p != _TODO:
+            i = _HEAD + 5 * p
+            while q <= 25:
+                bit = node[i + (q >> 3)] >> (q & 7) & 1
+                q += 1
+                if bit and q - 1 != p and key[p]:
+                    child = self._landed(key, p, q - 1)
+                    if child not in self.nodes:
+                        node[2] = p
+                        node[3] = q
+                        if len(self.nodes) >= NODES:
+                            break
+                        self._place(child)
+                        return True
+            if q <= 25:
+                break  # the table is full
+            p = p - 1 if p > 0 else _TODO
+            q = 0
+        node[2] = _TODO
+        return False
+
+    def _landed(self, key, p, q):
+        """``key`` with a checker moved from p to q as the sensors see it (q = 0: borne off; a
+        blot of the other side on q taken to its bar)."""
+        w = self.work
+        w[:] = key
+        w[p] -= 1
+        if q:
+            w[q] += 1
+            o = OPP + self.opp[q]
+            if q < 25 and self.hitting and w[o] == 1:
+                w[o] = 0
+                w[OPP + BAR] += 1
+        else:
+            w[OFF] += 1
+        return bytes(w)
+
+    def _play(self, key, node):
+        """The play that ends on the complete position ``key`` (DONE's question)."""
+        self.units += 1
+        self._deadline()
+        try:
+            steps = self.turn._play_steps(bytearray(key))
+        except SearchCut:
+            self.cuts += 1
+            node[4] = _ASK
+            return
+        finally:
+            self._deadline(False)
+        n = len(steps) if steps is not None and len(steps) <= 4 else -1
+        for k in range(n if n > 0 else 0):
+            s = steps[k]
+            if len(s) != 3 or not (0 <= s[0] <= 253 and 0 <= s[1] <= 253 and 0 <= s[2] <= 253):
+                n = -1
+                break
+            for j in range(3):
+                node[5 + 3 * k + j] = s[j]
+        node[4] = n if n >= 0 else _ASK
+
+    def _locate(self, cells):
+        """turn.locate(cells) as a code (_code); _ASK when its search was cut off."""
+        self._deadline()
+        try:
+            return self._code(self.turn.locate(cells))
+        except SearchCut:
+            self.cuts += 1
+            return _ASK
+        finally:
+            self._deadline(False)
+
+    def _deadline(self, on=True):
+        """The turn's searches cut off UNIT_US from now (on), or never again (off)."""
+        s = self.search
+        if s is not None:
+            self.until = ticks_add(ticks_us(), UNIT_US)
+            s.stop = self.late if on else None
+
+    def _late(self):
+        return ticks_diff(ticks_us(), self.until) > 0
+
+    def _code(self, options):
+        """``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``."""
+        if not options:
+            return 0
+        opts = self.opts
+        for i in range(len(opts)):
+            if opts[i] == options:
+                return i + 1
+        if len(opts) >= 200:
+            return _ASK
+        opts.append(options)
+        return len(opts)
+
+    def _waits(self, c):
+        from bgrules.position import waiting
+
+        return waiting(c) > 0

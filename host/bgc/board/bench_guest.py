@@ -1,0 +1,571 @@
+"""The guest programs of the Pico benchmark and their report, shared by scripts/bench/bench_pico.py (an
+emulated Pico) and ``bgc bench --port`` (a connected board: a real Pico or ``bgc vpico``), so a
+builder's figures from real hardware print as the same table as the emulated ones
+(docs/performance.md says how to read them side by side).
+
+The steps share their globals (one interpreter from the first to the last): BOOT (free heap after
+boot), IMPORT (everything main.py imports), SCAN (the hall scan and the classifier), JOURNAL (one
+play record appended), MATCH (a whole 1-point match through main.App, the players' plan read from
+a file). Each prints ``TAG value`` lines (Python literals) that ``results`` reads.
+"""
+
+import statistics
+import sys
+
+
+def results(out, tag):
+    """The values of every line ``TAG value`` the guest printed (Python literals)."""
+    import ast
+
+    return [ast.literal_eval(line[len(tag) + 1:]) for line in out.splitlines() if line.startswith(tag + " ")]
+
+
+def ms(us):
+    return "%.2f ms" % (us / 1000)
+
+
+BOOT = r"""
+import gc
+gc.collect()
+print("HEAP_BOOT", gc.mem_free())
+"""
+
+IMPORT = r"""
+import sys
+sys.path.insert(0, "/lib")
+import main  # everything the firmware imports
+gc.collect()
+print("HEAP_IMPORT", gc.mem_free())
+"""
+
+SCAN = r"""
+import time
+from drivers.hall import HallScanner
+from drivers.classify import Classifier
+from frames import ideal_frame
+def _scan_bench(n):
+    sc = HallScanner()
+    cl = Classifier()
+    # Two raw frames of the start position (white checkers raise the reading, black ones lower
+    # it, a stack by two units), told apart by one moved checker, so the classifier's debounce
+    # works every frame; the real scan runs first, as in the loop.
+    w = [0] * 26
+    b = [0] * 26
+    for p, k in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        w[p] = k
+        b[25 - p] = k
+    raws = []
+    for moved in (0, 1):
+        w[24] -= moved
+        w[23] += moved
+        f = ideal_frame(w, b)
+        raws.append(sc.raw.__class__("H", [32768 + (13600 if v & 1 else -13600 if v & 2 else 0) * (2 if v & 4 else 1) for v in f]))
+    ts = []
+    tc = []
+    for i in range(n):
+        t = time.ticks_us()
+        raw = sc.scan()
+        t1 = time.ticks_us()
+        cl.update(raws[(i >> 2) & 1])
+        t2 = time.ticks_us()
+        ts.append(time.ticks_diff(t1, t))
+        tc.append(time.ticks_diff(t2, t1))
+    print("SCAN", (ts, tc, cl.frames, sum(1 for v in cl.state if v)))
+_scan_bench(SCAN_FRAMES)
+del _scan_bench
+"""
+
+# A whole 1-point match through main.App. Runs on the emulated Pico (PLAYS given: the file of the
+# players' steps, one turn a line, read as the match goes so the plan does not sit in the heap) and,
+# to choose those plays, on CPython with the virtual board (PLAYS = None: each turn takes the play
+# with the smallest position ID, like the sim tests; in Backwards, of those with the fewest pips
+# left). VARIANT: the ruleset's key.
+MATCH = r"""
+import gc, time
+IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # ms the players look at the board after the roll (match_step)
+IDLE_STEP = globals().get("IDLE_STEP", 0)  # ms between a placement and the next lift
+from array import array
+import main
+from bgrules.rules import ruleset
+from companion.controller import Companion
+from companion.store import Store
+from drivers.buttons import event, SHORT, ROLL_W, ROLL_B, CUBE_W, CUBE_B
+from drivers.classify import Classifier
+from drivers.hall import HallScanner
+from drivers.leds import Leds
+from drivers.oled import Oled
+from frames import ideal_frame
+
+mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
+HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
+
+SENSE = [0, 0, 0, 0]  # this step's scan time; the worst scan + classify, its scan part, the steps timed
+
+class Scanner:
+    # the real scan (its time and registers), then the raw frame an ideal board would give
+    def __init__(self):
+        self.hw = HallScanner()
+        self.board = array("H", [32768] * 128)
+    def scan(self):
+        t = ticks_us()
+        raw = self.hw.scan()
+        SENSE[0] = diff(ticks_us(), t)
+        raw[:] = self.board
+        return raw
+
+class TimedClassifier(Classifier):
+    # the loop's classifier update, timed with the scan before it (scan + classify of every step)
+    def update(self, raw):
+        t = ticks_us()
+        r = Classifier.update(self, raw)
+        both = SENSE[0] + diff(ticks_us(), t)
+        SENSE[3] += 1
+        if both > SENSE[1]:
+            SENSE[1] = both
+            SENSE[2] = SENSE[0]
+        return r
+
+class Buttons:
+    def __init__(self):
+        self.q = []
+    def poll(self, now):
+        return self.q.pop(0) if self.q else 0
+
+class Serial:
+    sent = False
+    def read_line(self):
+        if not self.sent:
+            self.sent = True
+            return "new length=1 variant=" + VARIANT
+        return None
+    def write_line(self, text):
+        pass
+
+class Dice:  # an LCG: the same dice on CPython and on the Pico
+    s = 20240601
+    def die(self):
+        Dice.s = (Dice.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (Dice.s >> 16) % 6 + 1
+    def roll(self):
+        return self.die(), self.die()
+    def first_roll(self):
+        return self.die(), self.die()
+
+LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
+W = [0] * 26
+B = [0] * 26
+_start = ruleset(VARIANT).start_position().cells  # white's view: white 1..25, black 26 + own point
+for p in range(1, 26):
+    W[p] = _start[p]
+    B[25 - p if p < 25 else 25] = _start[26 + p]
+del _start
+frame = bytearray(128)
+scanner = Scanner()
+buttons = Buttons()
+
+def show():
+    a = mem_alloc()
+    ideal_frame(W, B, out=frame)
+    bd = scanner.board
+    for i in range(128):
+        bd[i] = LEVEL[frame[i]]
+    HARNESS[0] += mem_alloc() - a
+
+show()
+try:
+    fs = FS  # the real os, taken before the virtual board replaced it (UNIX port)
+except NameError:
+    fs = None
+companion = Companion(Store(JOURNAL_DIR, fs), Dice(), buzzer=False)
+app = main.App(companion, scanner, TimedClassifier(), buttons, Leds(), Oled(), Serial(), None)
+try:
+    clock = REAL_TIME  # the UNIX port with the virtual board: its time module is the virtual clock
+except NameError:
+    clock = time
+ticks_us = clock.ticks_us
+diff = clock.ticks_diff
+mem_free = getattr(gc, "mem_free", lambda: 0)
+
+class Times:  # preallocated, so that the harness allocates nothing while the firmware plays
+    def __init__(self, n):
+        self.a = array("i", bytes(4 * n))
+        self.n = 0
+    def append(self, t):
+        if self.n < len(self.a):
+            self.a[self.n] = t
+            self.n += 1
+    def __len__(self):
+        return self.n
+    def values(self):
+        return self.a[:self.n]
+
+WHERES = ("frame", "DONE", "button", "boot")
+PHASES = ("moving", "ask", "roll", "opening", "board", "gameover", "matchover", "doubled", "resign", "setup")
+class TimedGc:  # main.py's gc, with its collections timed
+    def __init__(self, real):
+        self.real = real
+        self.mem_alloc = real.mem_alloc
+        self.mem_free = real.mem_free
+        self.times = Times(1000)
+        self.where = array("H", bytes(2 * len(WHERES) * len(PHASES)))
+    def collect(self):
+        t = ticks_us()
+        self.real.collect()
+        HARNESS[0] = 0
+        self.times.append(diff(ticks_us(), t))
+        ph = companion.phase
+        self.where[WHERES.index(LAST[0]) * len(PHASES) + (PHASES.index(ph) if ph in PHASES else 0)] += 1
+if PLAYS is not None:
+    main.gc = TimedGc(gc)
+LAST = ["boot"]  # the last input the App answered (where a collection happens)
+stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
+         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0], "lookups": [0, 0, 0],
+         "journal": Times(300), "done_own": Times(300),
+         "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
+         "frame_worst": (0,), "min_at": None, "steps": 0}
+on_frame = companion.on_frame
+on_button = companion.on_button
+
+def timed_frame(f, now):
+    a = mem_alloc()
+    t = ticks_us()
+    on_frame(f, now)
+    dt = diff(ticks_us(), t)
+    if companion.phase in ("moving", "ask"):
+        stats["frame"].append(dt)
+        if dt > stats["frame_worst"][0]:  # where: the turn, its position and dice (rarely)
+            m = companion.match
+            stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_frame", companion.phase))
+    LAST[0] = "frame"
+JW = [0]  # time in journal writes during the answer being timed
+write_record = companion.write_record
+def timed_write(record, journal=None, name=None):
+    t = ticks_us()
+    try:
+        return write_record(record, journal, name)
+    finally:
+        JW[0] += diff(ticks_us(), t)
+companion.write_record = timed_write
+def timed_button(b, kind, now):
+    ph = companion.phase
+    a = mem_alloc()
+    JW[0] = 0
+    t = ticks_us()
+    on_button(b, kind, now)
+    dt = diff(ticks_us(), t)
+    stats["done" if ph == "moving" else "roll"].append(dt)
+    if ph == "moving":
+        stats["journal"].append(JW[0])  # the journal append inside DONE (a flash erase), apart
+        stats["done_own"].append(dt - JW[0])
+    if ph == "moving" and dt > stats["done_worst"][0]:
+        stats["done_worst"] = (dt, turns, companion.match.position_id(), companion.msg)
+    if mem_alloc() < a:
+        stats["auto"].append(("on_button", ph))
+    LAST[0] = "DONE" if ph == "moving" else "button"
+companion.on_frame = timed_frame
+companion.on_button = timed_button
+
+def run(n):
+    for _ in range(n):
+        stats["steps"] += 1
+        ph = companion.phase
+        nf = len(stats["frame"])
+        a = mem_alloc()
+        t = ticks_us()
+        app.step(time.ticks_ms())
+        dt = diff(ticks_us(), t)
+        if len(stats["frame"]) > nf:
+            stats["loop"].append(dt)  # scan + classify + answer + LEDs written
+        if getattr(app, "prepared_units", 0) != PREP[0]:
+            PREP[0] = app.prepared_units
+            PREP[1] += dt
+            pr = stats["prep"]  # scan + classify + one unit of the turn's preparation: count, sum, worst
+            pr[0] += 1
+            pr[1] += dt
+            if dt > pr[2]:
+                pr[2] = dt
+        free = mem_free()
+        if free < stats["min_free"]:
+            stats["min_free"] = free
+        own = free + HARNESS[0]  # the heap as the firmware alone would have left it
+        if own < stats["min_free_own"]:
+            stats["min_free_own"] = own
+            stats["min_at"] = (stats["steps"], ph, companion.phase, turns)  # loop step, phase before / after, turns done
+        if own < stats["min_free_turns"] and turns:
+            stats["min_free_turns"] = own  # after the first turn (not the new match's start)
+        if mem_alloc() < a:
+            stats["auto"].append(("step", companion.phase))
+        app.collect_if_due()
+
+PREP = [0, 0]  # the loop steps that prepared so far; their emulated time this turn
+def idle(most_ms):
+    # The players look at the board (after the roll, between two placements) for ``most_ms`` of
+    # the board's time: loop steps that answer nothing, in which the firmware prepares the turn's
+    # answers (companion.prepared). They do not wait for it: the lift comes after ``most_ms``
+    # whatever is prepared by then. Once the position the board shows is prepared the rest of
+    # that time is skipped (its steps would prepare positions further on, or nothing: fewer
+    # lookups here than a board would have, never more); no step with a firmware that prepares nothing
+    if not hasattr(companion, "prepare"):
+        return
+    k = 0
+    t0 = clock.ticks_ms()
+    while companion.phase == "moving":
+        p = companion.tracker.prepared  # (made by the turn's first idle step)
+        if p is not None and p.done():
+            break
+        if diff(clock.ticks_ms(), t0) >= most_ms:
+            stats["idle"][1] += 1  # the lift came before the board's position was prepared
+            break
+        run(1)
+        k += 1
+    stats["idle"][0] += k
+
+def press(player, cube=False):
+    a = mem_alloc()
+    if cube:
+        buttons.q.append(event(CUBE_W if player == 0 else CUBE_B, SHORT))
+    else:
+        buttons.q.append(event(ROLL_W if player == 0 else ROLL_B, SHORT))
+    HARNESS[0] += mem_alloc() - a
+    run(3)
+
+NEXT = [None]
+def line_left():
+    if NEXT[0] is None:
+        NEXT[0] = PLAN.readline()
+    return bool(NEXT[0])
+
+def plan():  # the next turn's steps from the plan file: "src dst hit,src dst hit"; "" no move
+    line_left()
+    line = NEXT[0].strip()
+    NEXT[0] = None
+    return [tuple(int(x) for x in step.split()) for step in line.split(",")] if line else []
+
+def wp(point, player):  # a point of the mover's numbering as white's numbering
+    return point if player == 0 or point == 25 else 25 - point
+
+def move(steps, player):
+    mine, other = (W, B) if player == 0 else (B, W)
+    for src, dst, hit in steps:
+        mine[wp(src, player)] -= 1
+        show(); run(5)
+        if dst:
+            mine[wp(dst, player)] += 1
+            show(); run(5)
+        if hit:
+            other[wp(dst, player)] -= 1
+            show(); run(5)
+            other[25] += 1
+            show(); run(5)
+        idle(IDLE_STEP)
+
+SEEN = bytearray(52)
+def answer_ask(p):
+    # The board could not tell plays apart (stacks taller than its cells): step through them
+    # with CUBE to the one the harness made, then take it with ROLL, as a player would.
+    mine, other = (W, B) if p == 0 else (B, W)
+    for q in range(1, 26):
+        SEEN[q] = mine[wp(q, p)]
+        SEEN[26 + q] = other[wp(q, 1 - p)]
+    for _ in range(len(companion.ask)):
+        shown = companion.ask[companion.ask_sel]
+        q = 1
+        while q < 52 and (q == 26 or shown[q] == SEEN[q]):
+            q += 1
+        if q == 52:
+            press(p)
+            return
+        press(p, cube=True)
+    raise SystemExit("Which play? none of %d plays is the board's" % len(companion.ask))
+
+chosen = []
+turns = 0
+PLAN = open(PLAYS) if PLAYS is not None else None
+# The harness is loaded (its code, the board, its preallocated logs): what the heap has free now,
+# minus the least free in play, is what the firmware's match took (its objects and its garbage).
+gc.collect()
+harness_free = mem_free()
+if PLAYS is not None:
+    app._alloc_after_gc = mem_alloc()  # main.py counts its allocations from here, as after build() on a Pico
+run(8)
+for _ in range(2000):
+    ph = companion.phase
+    m = companion.match
+    if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
+        break
+    if ph == "moving" and PLAN is not None and not line_left():
+        break  # the plan ends here (--max-turns)
+    if ph == "moving" and PLAN is None and MAX_TURNS and turns >= MAX_TURNS:
+        break
+    if ph in ("opening", "ask"):
+        press(0 if ph == "opening" else m.on_roll)
+    elif ph == "roll":
+        press(m.on_roll)
+    elif ph == "moving":
+        p = m.on_roll
+        if PLAYS is None:
+            best = None
+            back = m.rules.backwards  # steps both ways wander for ever: that player goes forward most
+            for pl in m.turn.plays():
+                key = (pl.position.pips()[0] if back else 0, pl.position.id())
+                if best is None or key < best_key:
+                    best, best_key = pl, key
+            steps = list(best.steps) if best else []
+            chosen.append(steps)
+        else:
+            steps = plan()
+        PREP[1] = 0
+        idle(IDLE_ROLL)
+        move(steps, p)
+        stats["prep_turn"].append(PREP[1])
+        pr = getattr(companion.tracker, "prepared", None)
+        if pr is not None:  # the turn's questions: answered by a lookup, asked of the engine, cut off
+            lk = stats["lookups"]
+            lk[0] += pr.hits
+            lk[1] += pr.misses
+            lk[2] += getattr(pr, "cuts", 0)
+        turns += 1
+        press(p)
+        if companion.phase == "ask":
+            answer_ask(p)
+        if companion.phase == "moving" and companion.match.on_roll == p:
+            raise SystemExit("DONE refused: %s" % companion.msg)
+    else:
+        run(5)
+if PLAYS is None:
+    print("PLAYS", repr(chosen))
+else:
+    gc.collect()
+    PLAN.close()
+    def summary(log):  # on the device: the lists' repr would need a large string
+        xs = sorted(log.values())
+        return (len(xs), sum(xs) // max(1, len(xs)), max(xs) if xs else 0, xs[len(xs) // 2] if xs else 0)
+    where = {}
+    for i, n in enumerate(main.gc.where):
+        if n:
+            where["after %s (%s)" % (WHERES[i // len(PHASES)], PHASES[i % len(PHASES)])] = n
+    times = main.gc.times.values()
+    out = {"harness_free": harness_free, "frame": summary(stats["frame"]), "loop": summary(stats["loop"]), "done": summary(stats["done"]),
+           "roll": summary(stats["roll"]), "auto": stats["auto"][:5], "n_auto": len(stats["auto"]),
+           "min_free": stats["min_free"], "min_free_turns": stats["min_free_turns"], "min_free_own": stats["min_free_own"], "done_worst": stats["done_worst"], "frame_worst": stats["frame_worst"], "free_after": mem_free(), "min_at": stats["min_at"],
+           "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
+           "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:]),
+           "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"],
+           "lookups": stats["lookups"], "journal": summary(stats["journal"]), "done_own": summary(stats["done_own"])}
+    stats = None
+    print("MATCH", repr(out))
+"""
+
+JOURNAL = r"""
+def _journal_bench(n):
+    from companion import journal as J
+    import os
+    try:
+        os.remove("/bench.jnl")
+    except OSError:
+        pass
+    j = J.Journal("/bench.jnl")
+    rec = {"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]], "pos": "4HPwATDgc/ABMA"}
+    ts = []
+    for _ in range(n):
+        t = time.ticks_us()
+        j.append(rec)
+        ts.append(time.ticks_diff(time.ticks_us(), t))
+    print("JOURNAL", ts)
+_journal_bench(20)
+del _journal_bench
+"""
+
+
+def match_step(journal_dir, plan, variant, idle_roll=1000, idle_step=300):
+    """The MATCH step's program: its settings, then the match."""
+    return ("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass\nJOURNAL_DIR = %r\nPLAYS = %r\n"
+            "VARIANT = %r\nIDLE_ROLL = %d\nIDLE_STEP = %d\n" % (journal_dir, journal_dir, plan, variant, idle_roll,
+                                                               idle_step) + MATCH)
+
+
+def choose_plays(tmp, variant="standard", max_turns=0):
+    """The match's plays, chosen on CPython with the virtual board (the same guest program);
+    ``max_turns``: stop choosing there (0: the whole match)."""
+    from bgc.board import virtual
+
+    from bgc.board.virtual import frames
+
+    sys.modules["frames"] = frames
+    virtual.install()
+    try:
+        env = {"__name__": "bench_match", "PLAYS": None, "JOURNAL_DIR": tmp, "VARIANT": variant, "MAX_TURNS": max_turns,
+               "IDLE_ROLL": 0, "IDLE_STEP": 0}
+        import io
+        from contextlib import redirect_stdout
+
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            exec(compile(MATCH, "match", "exec"), env)
+    finally:
+        virtual.uninstall()
+    return results(buf.getvalue(), "PLAYS")[0]
+
+
+def print_basics(out):
+    """The heap, scan + classify and journal lines of a run's output; the free heap after import."""
+    heap_import = results(out, "HEAP_IMPORT")[0]
+    print("free heap after boot: %d B; after importing the firmware: %d B" % (results(out, "HEAP_BOOT")[0], heap_import))
+    ts, tc, _, _ = results(out, "SCAN")[0]
+    print("hall scan of 128 cells: median %s, worst %s; classifier update: median %s, worst %s; together worst %s"
+          % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
+             ms(max(a + b for a, b in zip(ts, tc)))))
+    jt = results(out, "JOURNAL")[0]
+    print("journal append (one play record): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    return heap_import
+
+
+def print_match(st, heap_import, variant):
+    """The whole match's lines (the MATCH step's result)."""
+    print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
+          % (variant, st["turns"], st["phase"], st["oled"]))
+    n, mean, worst, med = st["frame"]
+    fw = st.get("frame_worst") or (0,)
+    where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
+    print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
+          % (n, ms(med), ms(mean), ms(worst), where))
+    n, mean, worst, _ = st["loop"]
+    print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
+    worst, scan, steps = st["sense"]
+    print("  hall scan + classifier update, every loop step (%d): worst %s (its scan %s)" % (steps, ms(worst), ms(scan)))
+    n, _, worst, med = st["done"]
+    print("  DONE answer: median %s, worst %s (turn %s, then position %s, %r); other buttons (roll...) worst %s"
+          % ((ms(med), ms(worst)) + tuple(st["done_worst"][1:]) + (ms(st["roll"][2]),)))
+    print("  least free heap in play: %d B; after the match and a collection: %d B" % (st["min_free"], st["free_after"]))
+    # what the harness holds (its code, board and logs; the plan is read from a file) measured
+    # apart: free after a collection with the harness loaded, before the match's objects exist
+    harness = heap_import - st["harness_free"]
+    print("  the harness's own share: %d B held (its code, board, logs), plus its garbage between collections;"
+          " so the firmware's own least free heap: %d B in the whole match (after importing the firmware %d B,"
+          " minus the most the match took, %d B), %d B after the first turn"
+          % (harness, st["min_free_own"] + harness, heap_import, st["harness_free"] - st["min_free_own"],
+             st["min_free_turns"] + harness))
+    step, before, after, turns = st["min_at"]
+    print("  the firmware's least free heap came in loop step %d (phase %s -> %s, %d turns played)" % (step, before, after, turns))
+    n, lo, hi = st["gc"]
+    print("  collections by main.py: %d, %s to %s each; where: %s" % (
+        n, ms(lo), ms(hi), ", ".join("%s x%d" % kv for kv in sorted(st["gc_where"].items()))))
+    print("  automatic collections (inside a loop step): %d %s" % (st["n_auto"], st["auto"]))
+    if "prep" in st:
+        n, mean, worst, med = st["prep"]
+        print("  loop steps preparing the turn's answers (scan + classify + one unit): %d, mean %s, worst %s"
+              % (n, ms(mean), ms(worst)))
+        n, mean, worst, med = st["prep_turn"]
+        print("  their time per turn (in the steps the players looked at the board): median %s, worst %s;"
+              " idle loop steps: %d, lifts that came before the board's position was prepared: %d"
+              % (ms(med), ms(worst), st["idle"][0], st["idle"][1]))
+    if "lookups" in st:
+        hits, misses, cuts = st["lookups"]
+        print("  the tracker's rules questions in play: %d answered by a lookup, %d asked of the engine"
+              " (not prepared yet, or never: the fallback); preparation searches cut off: %d" % (hits, misses, cuts))
+        n, _, worst, med = st["done_own"]
+        _, _, jworst, jmed = st["journal"]
+        print("  DONE answer without its journal append: median %s, worst %s; the append inside DONE:"
+              " median %s, worst %s" % (ms(med), ms(worst), ms(jmed), ms(jworst)))

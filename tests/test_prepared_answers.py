@@ -1,0 +1,272 @@
+"""Issue 33, prepare at the roll and answer by lookup: every answer the prepared table gives
+(companion.prepared) is the one the rules engine gives when asked today (design principle 4's
+search to the first witness): where a position begins the turn (Turn.locate), where a lifted
+checker may land (Turn.destinations, per source), whether the frame with a checker lifted is
+itself legal, and the play DONE names. Checked on positions of random games of every ruleset,
+under CPython and under a real MicroPython, against a Turn of the same roll that was never
+prepared; and the table's size stays within its bound."""
+import random
+
+import pytest
+
+from bgrules import Position, Turn
+from bgrules.position import OPP, BAR, waiting
+from bgrules.rules import VARIANTS, ruleset
+from companion import prepared as P
+from companion.prepared import Prepared
+
+
+def _after(pos, steps, rules):
+    c = bytearray(pos.cells)
+    for src, dst, hit in steps:
+        if src != BAR or c[BAR]:
+            c[src] -= 1
+        if dst:
+            if hit:
+                c[OPP + (rules.across or rules.opposite)[dst]] -= 1
+                c[OPP + BAR] += 1
+            c[dst] += 1
+        else:
+            c[0] += 1
+    return c
+
+
+def game_turns(key, count, seed):
+    """(start cells, d1, d2, a play's positions after each step) of random games of ``key``."""
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    rng = random.Random(seed)
+    out = []
+    for _game in range(50):
+        pos = rules.start_position()
+        for _ in range(300):
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            turn = T(pos, a, b, rules)
+            plays = turn.plays()
+            if plays and turn.dice_to_play:
+                play = rng.choice(plays)
+                path = [bytes(_after(pos, play.steps[:k], rules)) for k in range(1, len(play.steps) + 1)]
+                out.append((bytes(pos.cells), a, b, path))
+                if len(out) == count:
+                    return out
+            before = pos
+            if plays:
+                pos = rng.choice(plays).position
+            if rules.result(before, pos):
+                break
+            pos = rules.after(before, pos) if rules.pinning else pos.swapped()
+    return out
+
+
+# The comparison, one program for CPython (exec) and for a real MicroPython (a Pico-sized heap):
+# for each case "KEY D1 D2 START-HEX PATH-HEX,...", the table prepared as the board would (from
+# the start, then from each step of the play), then every answer it holds asked of it and of a
+# Turn of the same roll that was never prepared. Prints "case KEY mismatches lookups nodes bytes".
+PROGRAM = r"""
+import gc
+from binascii import unhexlify
+from bgrules import Turn
+from bgrules.position import Position, waiting
+from bgrules.rules import ruleset
+from companion import prepared as P
+
+def prepare(turn, start, path, units):
+    known = bytearray(start)
+    prep = P.Prepared(turn, known, waiting(start))
+    every = globals().get("CUT_EVERY", 0)
+    if every:
+        # searches cut off as by the deadline, at every ``every``-th node asked (deterministic)
+        asked = [0]
+        def late():
+            asked[0] += 1
+            return asked[0] % every == 0
+        prep.late = late
+    for at in [start] + path:
+        known[:] = at
+        k = 0
+        while k < units // (len(path) + 1) and prep.step():
+            k += 1
+    return prep, known
+
+def compare(key, a, b, start, path, units=4000):
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    turn = T(Position(bytearray(start)), a, b, rules)
+    gc.collect()
+    m0 = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+    prep, known = prepare(turn, start, path, units)
+    gc.collect()
+    size = gc.mem_alloc() - m0 if hasattr(gc, "mem_alloc") else 0  # the table, held
+    fresh = T(Position(bytearray(start)), a, b, rules)
+    bad = []
+    before = prep.hits
+    for cells in list(prep.nodes):
+        node = prep.nodes[cells]
+        c = bytearray(cells)
+        if prep.locate(c) != fresh.locate(c):
+            bad.append(("locate", cells))
+        if len(node) == 1:
+            continue  # (not legal, or not prepared: P.NOT_LEGAL, P.CUT)
+        opts = fresh.locate(c)
+        for p in range(26):
+            if node[P.HEAD + 5 * p + 4] >= P.ASK:
+                continue
+            if prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
+                bad.append(("destinations", cells, p))
+            if c[p]:
+                known[:] = c
+                w = bytearray(c)
+                w[p] -= 1
+                if not waiting(start):
+                    w[0] += 1
+                if prep.locate(w) != fresh.locate(w):
+                    bad.append(("lifted", cells, p))
+        if node[4] < P.ASK:
+            fresh._last = None
+            if prep.is_legal(c) != fresh.is_legal(c) or turn.play_to(c).steps != fresh.play_to(c).steps:
+                bad.append(("play", cells))
+    return bad, prep.hits - before, prep, size
+
+for line in open(CASES):
+    f = line.split()
+    path = [bytes(unhexlify(x)) for x in f[4].split(",")] if len(f) > 4 else []
+    bad, hits, prep, size = compare(f[0], int(f[1]), int(f[2]), bytes(unhexlify(f[3])), path)
+    print("case %s %d %d %d %d %d %s" % (f[0], len(bad), hits, len(prep.nodes), size, prep.cuts, bad[:2]))
+"""
+
+
+def case_lines(keys, count, seed=33):
+    out = []
+    for key in keys:
+        for start, a, b, path in game_turns(key, count, seed):
+            out.append("%s %d %d %s %s\n" % (key, a, b, start.hex(), ",".join(c.hex() for c in path)))
+    return out
+
+
+def run_cpython(lines, tmp_path, cut_every=0):
+    data = tmp_path / "cases.txt"
+    data.write_text("".join(lines))
+    import io
+    from contextlib import redirect_stdout
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        exec(compile(PROGRAM, "prepared_check", "exec"), {"CASES": str(data), "__name__": "check",
+                                                          "CUT_EVERY": cut_every})
+    return [line.split(" ", 7) for line in buf.getvalue().splitlines()]
+
+
+def rulesets():
+    return sorted(VARIANTS)
+
+
+@pytest.mark.parametrize("key", rulesets())
+def test_prepared_answers_are_the_rules_engines_answers(key, tmp_path):
+    """Every prepared answer of 8 turns of random games of the ruleset equals a fresh Turn's."""
+    rows = run_cpython(case_lines([key], 8), tmp_path)
+    assert len(rows) == 8
+    for row in rows:
+        assert row[2] == "0", row
+        assert int(row[4]) <= P.NODES
+    assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing: the engine was compared with itself"
+
+
+@pytest.mark.micropython
+def test_prepared_answers_under_micropython_in_a_pico_heap(tmp_path):
+    """The same comparison under a real MicroPython, every ruleset, in a Pico-sized heap; the
+    table held after preparing a turn stays within its bound (measured: bytes allocated and kept)."""
+    from bgc.pico import upy
+
+    lines = case_lines(rulesets(), 3)
+    data = tmp_path / "cases.txt"
+    data.write_text("".join(lines))
+    out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
+    rows = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")]
+    assert len(rows) == len(lines), out[-2000:]
+    for row in rows:
+        assert row[2] == "0", row
+        assert int(row[5]) <= TABLE_BOUND, row
+    assert sum(int(r[3]) for r in rows) > 0
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards", "ludus", "longnardy", "plakoto"])
+def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
+    """A unit's search cut off by its deadline (UNIT_US; here at every 7th node it asks) stores
+    nothing of that question: every answer the table gives is still the engine's, the cut ones
+    are asked when a player asks them, and the searches after a cut start clean."""
+    rows = run_cpython(case_lines([key], 6), tmp_path, cut_every=7)
+    assert len(rows) == 6
+    for row in rows:
+        assert row[2] == "0", row
+    assert sum(int(r[6]) for r in rows) > 0, "no search was cut off"
+    assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing"
+
+
+def test_a_position_not_prepared_is_asked_of_the_engine():
+    """A lookup of a position the table has not prepared yet is today's answer (the fallback)."""
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    prep = Prepared(turn, bytearray(start.cells), 0)  # nothing prepared yet
+    mid = _after(start, ((24, 18, 0),), ruleset("standard"))
+    assert prep.locate(mid) == [b"\x05"]
+    assert prep.destinations(mid, 18, [b"\x05"]) == [13, 24]  # on with the 5, or back
+    assert prep.misses == 2 and prep.hits == 0
+
+
+def test_the_start_lifts_are_prepared_first_and_answered_by_lookup():
+    """After a few units at the roll, a lift from any point of the start is a lookup: the
+    position the board shows is prepared before any other."""
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, 0)
+    units = 0
+    while not prep.done():
+        assert prep.step()
+        units += 1
+    assert units <= 40
+    fresh = Turn(start, 6, 5)
+    for p in (24, 13, 8, 6):
+        assert prep.destinations(known, p, prep.locate(known)) == fresh.destinations(start.cells, p)
+    assert prep.misses == 0
+
+
+SPREAD = Position.from_points([0, 2, 2, 2, 2, 2, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                              [2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+# The most a turn's table holds on a Pico (32-bit objects): NODES positions of ~280 B
+TABLE_BOUND = 36 * 1024
+
+
+def test_the_table_is_bounded_on_the_costliest_doubles(tmp_path):
+    """1-1 from a spread position: far more partial positions than NODES; the table stops there
+    and what it holds is still exact."""
+    rows = run_cpython(["standard 1 1 %s \n" % bytes(SPREAD.cells).hex()], tmp_path)
+    assert rows[0][2] == "0" and int(rows[0][4]) == P.NODES and int(rows[0][3]) > 0
+
+
+@pytest.mark.micropython
+def test_the_table_of_the_costliest_doubles_fits_its_bound_under_micropython(tmp_path):
+    """The full table (NODES positions) measured in a Pico-sized heap of a real MicroPython:
+    the costliest case for memory, every position a legal partial play of a double."""
+    from bgc.pico import upy
+
+    data = tmp_path / "cases.txt"
+    data.write_text("standard 1 1 %s \n" % bytes(SPREAD.cells).hex())
+    out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
+    row = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")][0]
+    assert row[2] == "0" and int(row[4]) == P.NODES
+    assert 0 < int(row[5]) <= TABLE_BOUND, row
+
+
+def test_a_position_whose_answer_the_table_cannot_hold_is_asked_not_refused():
+    """When the table's list of distinct answers is full, a position's answer is not stored: the
+    lookup asks the engine (a legal start of the play stays legal), it is not taken for an
+    illegal one (the first round kept it as 'not legal': a lift of the start lit nothing)."""
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    prep = Prepared(turn, bytearray(start.cells), 0)
+    prep.opts.extend([bytes((9, k)) for k in range(200)])  # full: no answer of this roll fits
+    assert prep.step()
+    assert prep.locate(bytearray(start.cells)) == Turn(start, 6, 5).locate(start.cells) != []
+    assert prep.misses == 1
+    assert prep.done()  # nothing more to prepare there: its questions go to the engine
