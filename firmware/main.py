@@ -227,6 +227,8 @@ class App:
         unload(ONCE_ONLY)
         if c.chouette is None:
             unload(CHOUETTE)
+        else:
+            unload(("companion.prepared",))  # (a chouette prepares no answers: Companion.prepare)
         if c.gnu_side is None:
             unload([n for n in sys.modules if COMPUTER in n])
         if c.gnu_player is None:

@@ -55,6 +55,9 @@ def test_a_whole_chouette_evening_of_four_players_by_the_automated_players(tmp_p
                 st = s.status()
                 assert st["chouette"]["asking"] == "Bruno", st
         assert pl.finished and cut
+        # a chouette evening prepares no answers in idle loop steps: its modules take the heap the
+        # table would need (Companion.prepare, the in-play floor of tests/test_heap_budget.py)
+        assert s.app.prepared_units == 0 and s.app.companion.tracker.prepared is None
         boots = [e for e in s.serial.events if e.get("ev") == "boot"]
         assert boots[-1]["resumed"] is True
         assert [e["line"] for e in s.serial.events if e.get("ev") == "chouette"][0] == ["Carla", "Anna", "Bruno", "Dario"]

@@ -394,8 +394,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         """One unit of the turn's preparation (companion.prepared: one rules question, cut off
         after a few ms on a Pico), for a loop step that answered nothing; False when there is
         none to do. The table is made (and its module imported) by the turn's first idle step,
-        so a board whose loop never idles, or a test without one, holds none of it."""
-        if self.phase != "moving":
+        so a board whose loop never idles, or a test without one, holds none of it. A chouette
+        evening prepares nothing: its modules take the heap the table would need (the in-play
+        floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules."""
+        if self.phase != "moving" or self.chouette is not None:
             return False
         t = self.tracker
         p = t.prepared

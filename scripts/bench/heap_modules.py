@@ -167,6 +167,9 @@ COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.pr
 # game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
 # and main.py drops it after use (main.ONCE_ONLY)
 SET_POSITION = ("bgrules.match_setup",)
+# A chouette evening prepares no answers in idle loop steps (Companion.prepare; main.py drops the
+# module while a chouette is on): its lifts ask the rules, as before issue 33
+PREPARED = ("companion.prepared",)
 
 
 def variant_shared():
@@ -188,7 +191,7 @@ def configurations():
     every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION]
+    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in PREPARED]
     computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}
