@@ -77,10 +77,11 @@ def prepare(turn, start, path, units):
     if every:
         # searches cut off as by the deadline, at every ``every``-th node asked (deterministic)
         asked = [0]
-        def late():
+        def stop():
             asked[0] += 1
-            return asked[0] % every == 0
-        prep.late = late
+            if asked[0] % every == 0:
+                raise P.SearchCut()
+        prep.stop = stop
     for at in [start] + path:
         known[:] = at
         k = 0

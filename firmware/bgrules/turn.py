@@ -36,10 +36,6 @@ _FIND_ANY = const(2)  # any number of dice (diagnosis)
 _FIND_BROKEN = const(3)  # a path that broke a relaxed rule: which rule, where (diagnosis)
 
 
-class SearchCut(Exception):
-    """A search gave up because its ``stop`` function said so (_Search.stop)."""
-
-
 class _Search:
     """Apply/undo search state: one board, the current path, no allocation per step."""
 
@@ -64,9 +60,9 @@ class _Search:
         self.outside = 0
         self.relax = 0
         self.depth = 0
-        # None, or a function asked at each node of a search: True stops it (SearchCut). The
-        # answers prepared in idle loop steps (companion.prepared) give each search a deadline so
-        # that no loop step waits long for one; a question cut off is asked when a player asks it
+        # None, or a function called at each node of a search, which may end it by raising (the
+        # answers prepared in idle loop steps, companion.prepared, give each search a deadline so
+        # that no loop step waits long for one; a question cut off is asked when a player asks it)
         self.stop = None
         self.p_src = bytearray(4)
         self.p_dst = bytearray(4)
@@ -187,8 +183,8 @@ class _Search:
         """The most dice of ``dice[k:n]`` that can be played from here (stops as soon as all can)."""
         if k == n:
             return n
-        if self.stop is not None and self.stop():
-            raise SearchCut()
+        if self.stop is not None:
+            self.stop()
         c = self.c
         d = dice[k]
         best = k
@@ -324,8 +320,8 @@ class Turn:
             return self._found(k, mode, dice, found)
         if k == len(dice):
             return False
-        if s.stop is not None and s.stop():
-            raise SearchCut()
+        if s.stop is not None:
+            s.stop()
         d = dice[k]
         cum = s.cum
         tcum = s.tcum

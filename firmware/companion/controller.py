@@ -19,13 +19,20 @@
 # match end); functions imported on first use for what a game does not need, phase_setup (menu,
 # new match) and commands (serial commands).
 
+import gc
 import json
 
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from bgrules.position import OPP, waiting
-from companion import display
+
+# This module's own parse tree collected before the modules below compile (from sources): the
+# phases and the tracker are where the firmware's names outgrow six interned-name pools, and the
+# seventh needs ~9 KB in one piece (as companion/__init__.py; docs/performance.md, "Every module
+# at once"). Frozen or .mpy modules leave no parse tree: one collection more at boot.
+gc.collect()
+from companion import display  # noqa: E402
 # The button codes and press kinds are imported from here by main.py and the tests.
-from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
+from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401,E402
 from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, computer as _pc, parts as _pb
 from companion.tracker import Tracker, led_of
 from companion.phase_roll import RollPhase
@@ -314,16 +321,17 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         if ph == "choose":
             return _pb().HINT
         if ph == "roll":
+            # (a variant's own words are in its modules, which a standard game never loads)
             if m.repeated:
-                # Fixed roll: the same position a third time, a loop the one roll lets go on
-                # for ever (bgrules/variants/fixedroll.py): how the game ends, as Pin's lock
-                return "Same position 3x\nhold CUBE:resign"
+                from companion import variant_dice
+
+                return variant_dice.HINT
             if m.closed_out():
                 return "ROLL: pass turn\n(bar is shut)"
-            if m.part:
-                return "ROLL: roll again"
-            if m.rules.free_choice and _pb().chooser(m) == m.on_roll:
-                return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
+            if m.part or m.rules.free_choice:
+                h = _pb().hint(m)
+                if h:
+                    return h
             if self.entry and self.entry.own:
                 return "ROLL: enter dice\nCUBE: double" if m.may_double() else "ROLL: enter dice"
             return "ROLL: roll dice\nCUBE: double" if m.may_double() else "ROLL: roll dice"

@@ -12,6 +12,16 @@ KINDS = "tuardcpfzgs"
 WORDS = ("top", "under", "rising", "acey", "double", "choose", "chosen", "first", "second", "again", "again")
 
 
+def hint(m):
+    """The hint while a part's roll or the free-choice roll is to come (Companion._hint); None when
+    the usual one applies."""
+    if m.part:
+        return "ROLL: roll again"
+    if m.rules.free_choice and chooser(m) == m.on_roll:
+        return "ROLL: pick dice\nCUBE: double" if m.may_double() else "ROLL: pick dice"
+    return None
+
+
 def _option(m, i):
     # The i-th choice: doubles 6-6 .. 1-1, or the 15 non-doubles 6-5 .. 2-1.
     if m.phase == CHOOSE:

@@ -4,7 +4,7 @@
 # lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
 # that time answer nothing, so each of them does one unit of work here (one rules question: a
 # locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
-# answered nothing), cut off after UNIT_US (bgrules.turn.SearchCut: the question is then left to
+# answered nothing), cut off after UNIT_US (SearchCut: the question is then left to
 # the lift that asks it, as if not prepared), so that a lift coming meanwhile waits a few ms at
 # most; and the tracker's questions are then answered by a lookup:
 #
@@ -32,9 +32,13 @@
 #   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes), then the
 #           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
 #           254 = not storable: asked again)
-# Positions found not to be legal partial plays are kept as ``_NOT`` (one shared object), those
-# whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200 distinct
-# ones) as ``_CUT``: asked each time.
+# Positions found not to be legal partial plays are kept as ``NOT_LEGAL`` (one shared object),
+# those whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200
+# distinct ones) as ``CUT``: asked each time.
+#
+# The firmware's interned names fill six of MicroPython's pools (1,260 names; a seventh is ~9 KB
+# in one piece: docs/performance.md, "Every module at once"), so this module adds few: no private
+# copy of a constant the tests read, the firmware's own words where they read as well.
 
 try:
     from micropython import const
@@ -44,16 +48,15 @@ except ImportError:
         return x
 
 
-from bgrules.position import OPP, BAR, OFF
-from bgrules.turn import SearchCut
+from bgrules.position import OPP, BAR, OFF, waiting
 
 try:
     from time import ticks_us, ticks_add, ticks_diff
 except ImportError:  # CPython (the simulator, the tests)
-    from time import perf_counter
+    from time import time_ns
 
     def ticks_us():
-        return int(perf_counter() * 1000000)
+        return time_ns() // 1000
 
     def ticks_add(a, b):
         return a + b
@@ -66,17 +69,16 @@ NODES = const(120)  # positions prepared per turn at most (the table's bound: ~2
 # The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
 # tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
 UNIT_US = const(5000)
-_HEAD = const(17)
-_SIZE = const(147)  # _HEAD + 26 * 5
+# (not _-named: the tests read them, and MicroPython does not export _-named constants)
+HEAD = const(17)  # a node's bytes before its 26 sources (5 bytes each)
+ASK = const(254)  # not storable here: the rules are asked each time
 _TODO = const(255)
-_ASK = const(254)  # not storable here: the rules are asked each time
-_NOT = b"\x00"  # a position that is not the start of a legal play
-_CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
-# For the tests (MicroPython does not export _-named constants)
-HEAD = _HEAD
-ASK = _ASK
-NOT_LEGAL = _NOT
-CUT = _CUT
+NOT_LEGAL = b"\x00"  # a position that is not the start of a legal play
+CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
+
+
+class SearchCut(Exception):
+    """A rules search given up at its deadline (Prepared.stop, called by bgrules.turn._Search)."""
 
 
 class Prepared:
@@ -104,20 +106,19 @@ class Prepared:
         self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
         self.cuts = 0  # searches cut off (for the benchmark)
         self.until = 0  # the time (ticks_us) the unit's search is cut off at
-        self.late = self._late  # (one bound method, made once)
 
     # --- the lookups -------------------------------------------------------------------------
 
     def locate(self, cells):
         """turn.locate(cells), from the table when prepared."""
         node = self.nodes.get(bytes(cells))
-        if node is not None and node is not _CUT:
+        if node is not None and node is not CUT:
             self.hits += 1
             return self._opt(node[0])
         node, p = self._lifted_from_known(cells)
         if node is not None:
-            code = node[_HEAD + 5 * p + 4]
-            if code < _ASK:
+            code = node[HEAD + 5 * p + 4]
+            if code < ASK:
                 self.hits += 1
                 return self._opt(code)
         self.misses += 1
@@ -127,8 +128,8 @@ class Prepared:
         """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
         node = self.nodes.get(bytes(cells))
         if node is not None and len(node) > 1 and 0 <= point <= 25:
-            i = _HEAD + 5 * point
-            if node[i + 4] < _ASK:
+            i = HEAD + 5 * point
+            if node[i + 4] < ASK:
                 self.hits += 1
                 out = []
                 for q in range(26):
@@ -142,7 +143,7 @@ class Prepared:
         """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
         (Turn._last, where is_legal, play_to and check look first)."""
         node = self.nodes.get(bytes(cells))
-        if node is not None and len(node) > 1 and node[4] < _ASK:
+        if node is not None and len(node) > 1 and node[4] < ASK:
             n = node[4]
             steps = []
             for k in range(n):
@@ -178,8 +179,8 @@ class Prepared:
 
     def step(self):
         """One unit of preparation (one rules search or two); False when nothing is left to do."""
-        root = bytes(self.known)
-        if self._unit(root):
+        key = bytes(self.known)  # (the board as it stands first: its lifts come next)
+        if self._unit(key):
             return True
         order = self.order
         while self.at < len(order):
@@ -203,7 +204,7 @@ class Prepared:
             self._place(key)
             return True
         if len(node) == 1:
-            return False  # (_NOT, _CUT: nothing more to prepare there)
+            return False  # (NOT_LEGAL, CUT: nothing more to prepare there)
         if node[1] != _TODO:
             self._lift(key, node)
             return True
@@ -218,17 +219,17 @@ class Prepared:
         """The position ``key``: is it the start of a legal play (and with what dice left)?"""
         self.units += 1
         code = self._locate(bytearray(key))
-        if code == 0 or code == _ASK:
-            self.nodes[key] = _NOT if code == 0 else _CUT
+        if code == 0 or code == ASK:
+            self.nodes[key] = NOT_LEGAL if code == 0 else CUT
             return
-        node = bytearray(_SIZE)
+        node = bytearray(HEAD + 26 * 5)
         node[0] = code
         node[1] = 25
         node[2] = 25
         node[3] = 0
-        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else _ASK
+        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
         for p in range(26):
-            node[_HEAD + 5 * p + 4] = _TODO
+            node[HEAD + 5 * p + 4] = _TODO
         self.nodes[key] = node
         self.order.append(key)
 
@@ -237,14 +238,14 @@ class Prepared:
         the frame with that checker gone (one search), then where it may land (one or more)."""
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
-        while p > 0 and not c[p] and not (p == BAR and self.waiting and self._waits(c)):
+        while p > 0 and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
             p -= 1
         if p <= 0:
             node[1] = _TODO
             return
         node[1] = p
         self.units += 1
-        i = _HEAD + 5 * p
+        i = HEAD + 5 * p
         if node[i + 4] == _TODO:
             if c[p]:
                 w = self.work
@@ -254,9 +255,9 @@ class Prepared:
                     w[0] += 1
                 code = self._locate(w)
             else:
-                code = _ASK  # (a checker from beside the board: the sensors see no lift)
-            node[i + 4] = code if code != _TODO else _ASK
-            if node[i + 4] != _ASK:
+                code = ASK  # (a checker from beside the board: the sensors see no lift)
+            node[i + 4] = code if code != _TODO else ASK
+            if node[i + 4] != ASK:
                 return  # its places in the next unit
         else:
             mask = -1
@@ -276,7 +277,7 @@ class Prepared:
                 mask |= 1 << q
                 last = q
             if mask < 0:
-                node[i + 4] = _ASK
+                node[i + 4] = ASK
                 mask = 0
             for b in range(4):
                 node[i + b] = mask >> (8 * b) & 255
@@ -287,7 +288,7 @@ class Prepared:
         p = node[2]
         q = node[3]
         while p != _TODO:
-            i = _HEAD + 5 * p
+            i = HEAD + 5 * p
             while q <= 25:
                 bit = node[i + (q >> 3)] >> (q & 7) & 1
                 q += 1
@@ -331,7 +332,7 @@ class Prepared:
             steps = self.turn._play_steps(bytearray(key))
         except SearchCut:
             self.cuts += 1
-            node[4] = _ASK
+            node[4] = ASK
             return
         finally:
             self._deadline(False)
@@ -343,16 +344,16 @@ class Prepared:
                 break
             for j in range(3):
                 node[5 + 3 * k + j] = s[j]
-        node[4] = n if n >= 0 else _ASK
+        node[4] = n if n >= 0 else ASK
 
     def _locate(self, cells):
-        """turn.locate(cells) as a code (_code); _ASK when its search was cut off."""
+        """turn.locate(cells) as a code (_code); ASK when its search was cut off."""
         self._deadline()
         try:
             return self._code(self.turn.locate(cells))
         except SearchCut:
             self.cuts += 1
-            return _ASK
+            return ASK
         finally:
             self._deadline(False)
 
@@ -361,10 +362,12 @@ class Prepared:
         s = self.search
         if s is not None:
             self.until = ticks_add(ticks_us(), UNIT_US)
-            s.stop = self.late if on else None
+            s.stop = self.stop if on else None
 
-    def _late(self):
-        return ticks_diff(ticks_us(), self.until) > 0
+    def stop(self):
+        """The turn's search, at each node: SearchCut once the unit's time is up."""
+        if ticks_diff(ticks_us(), self.until) > 0:
+            raise SearchCut()
 
     def _code(self, options):
         """``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``."""
@@ -375,11 +378,7 @@ class Prepared:
             if opts[i] == options:
                 return i + 1
         if len(opts) >= 200:
-            return _ASK
+            return ASK
         opts.append(options)
         return len(opts)
 
-    def _waits(self, c):
-        from bgrules.position import waiting
-
-        return waiting(c) > 0

@@ -132,7 +132,9 @@ class Tracker:
         self.opp = _AGAINST  # the ruleset's board mapping (Rules.opposite)
         self.wait0 = 0  # the mover's checkers waiting off the board at the start of the turn
         self.memo = []  # the last few (cells, turn.locate(cells)) of this turn: see _locate
-        self.prepared = None  # the turn's answers prepared in idle loop steps (companion.prepared)
+        # None, or the turn's answers prepared in idle loop steps (companion.prepared): asked
+        # instead of the turn (locate, destinations, is_legal: the same answers, looked up)
+        self.prepared = None
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -499,7 +501,7 @@ class Tracker:
             self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
                              and self._is_complete(known))
             if self.verdict == LEGAL and not known[BAR] and waiting(known):
-                self.lit = [led_of(self.mover_white, d, self.opp) for d in self._destinations(known, BAR, self._locate(known)) if d]
+                self.lit = [led_of(self.mover_white, d, self.opp) for d in (self.prepared or turn).destinations(known, BAR, self._locate(known)) if d]
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.
         self.verdict = ILLEGAL
@@ -603,14 +605,15 @@ class Tracker:
         # (``back``) a checker in front of the blot may hit it stepping back.
         wraps = getattr(turn, "wraps", False)
         back = getattr(turn, "_back", False)
+        ask = self.prepared or turn  # (its answers prepared in idle loop steps, when they are)
         for q in pending:
             ok = ((wraps and recent > 0 or recent == BAR or recent > q and recent - q <= reach
                    or back and 0 < recent < q and q - recent <= reach) and base[recent]
-                  and q in self._destinations(base, recent, options))
+                  and q in ask.destinations(base, recent, options))
             s = 25 if base[BAR] or wraps else min(25, q + reach)
             low = 0 if wraps else (q - reach - 1 if back and q > reach else (0 if back else q))
             while s > low and not ok:
-                if s != recent and s != q and base[s] and q in self._destinations(base, s, options):
+                if s != recent and s != q and base[s] and q in ask.destinations(base, s, options):
                     ok = True
                 s -= 1
             if not ok:
@@ -647,7 +650,7 @@ class Tracker:
             base = back if self._locate(back) else self.known
         else:
             base = self.known
-        dest = self._destinations(base, recent, self._locate(base))
+        dest = (self.prepared or turn).destinations(base, recent, self._locate(base))
         self.lifted = led_of(mw, recent, self.opp)
         lit = []
         for d in dest:
@@ -721,7 +724,7 @@ class Tracker:
                 if final:
                     if budget[0] == k:
                         return None  # every count as seen: that is ``cand``, which final() judged
-                    if self._is_legal(w):
+                    if (self.prepared or turn).is_legal(w):
                         out.append(bytes(w))
                     return None
                 return bytes(w) if self._locate(w) else None
@@ -765,23 +768,11 @@ class Tracker:
         for m in memo:
             if m[0] == cells:
                 return m[1]
-        p = self.prepared
-        r = p.locate(cells) if p is not None else self.turn.locate(cells)
+        r = (self.prepared or self.turn).locate(cells)
         if len(memo) == 3:
             memo.pop()
         memo.insert(0, (bytes(cells), r))
         return r
-
-    def _destinations(self, cells, point, options):
-        """``turn.destinations``, prepared (companion.prepared) or asked."""
-        p = self.prepared
-        if p is not None:
-            return p.destinations(cells, point, options)
-        return self.turn.destinations(cells, point, options)
-
-    def _is_legal(self, cells):
-        p = self.prepared
-        return p.is_legal(cells) if p is not None else self.turn.is_legal(cells)
 
     def _is_complete(self, cells):
         for left in self._locate(cells):
@@ -821,7 +812,7 @@ class Tracker:
         else:
             cand[0] = CHECKERS - on if on <= CHECKERS else 0
         found = []
-        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and self._is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and (self.prepared or turn).is_legal(cand):
             found.append(bytes(cand))
         more = self._search_ranged(cand, 0, 0, True)
         for f in more:

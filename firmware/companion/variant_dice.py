@@ -3,6 +3,10 @@
 # player moving sees the opponent's coming roll. The controller asks here instead of the dice,
 # for those games only (companion.phase_roll).
 
+# Fixed roll's hint when the same position comes a third time, a loop the one roll lets go on for
+# ever (bgrules/variants/fixedroll.py): how the game ends, as Pin's lock (Companion._hint)
+HINT = "Same position 3x\nhold CUBE:resign"
+
 
 def opening(match, dice):
     """(die0, die1, next): the opening dice and, for Open roll, the dice of the turn after."""

@@ -33,7 +33,7 @@ except ImportError:
 
 from bgrules.position import BAR, OPP
 from bgrules.rules import Rules
-from bgrules.turn import _Search, SearchCut
+from bgrules.turn import _Search
 from bgrules.turn_codes import R_BAR, R_BLOCK, R_BEAROFF, FIND_PARTIAL, FIND_PLAY
 
 _ALL = const(0xFF)
@@ -81,8 +81,8 @@ class BackSearch(_Search):
         # "can the rest still be played" is asked for every place a lifted checker may reach)
         if k == n:
             return n
-        if self.stop is not None and self.stop():
-            raise SearchCut()
+        if self.stop is not None:
+            self.stop()
         c = self.c
         d = dice[k]
         best = k
@@ -245,8 +245,8 @@ class BackSearch(_Search):
             self.q_turn = self.q_dice = self.q_found = None
 
     def _walk(self, k, gap, pips, off):
-        if self.stop is not None and self.stop():
-            raise SearchCut()
+        if self.stop is not None:
+            self.stop()
         c = self.c
         target = self.target
         turn = self.q_turn
