@@ -461,9 +461,6 @@ class Turn:
             return larger_put_first(self, cells)
         return out
 
-    def is_partial(self, position):
-        return bool(self.locate(position))
-
     def destinations(self, position, point, options=None):
         """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
         mid-turn ``position`` may be put down so that the turn can still be completed legally,

@@ -32,10 +32,6 @@ def roster(settings):
     return ["P%d" % (i + 1) for i in range(n)]
 
 
-def is_chouette(records):
-    return bool(records) and records[0].get("a") == "chouette"
-
-
 # --- the evening on the board ---------------------------------------------------------------------
 
 

@@ -71,9 +71,6 @@ class ComputerTurn:
             return []
         return self.turn.locate(cells)
 
-    def is_partial(self, position):
-        return bool(self.locate(position))
-
     def destinations(self, position, point, options=None):
         cells = position.cells if hasattr(position, "cells") else position
         if not self.on_way(cells):

@@ -260,9 +260,10 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         its variant's code: main.py drops the modules, and the tracker's turn is the last
         reference to them."""
         self.match = None
-        self.tracker.turn = None
-        self.tracker.memo = []
-        self.tracker.prepared = None
+        t = self.tracker
+        t.turn = None
+        t.memo = []
+        t.prepared = None
 
     def _menu_items(self):
         from companion import phase_setup
@@ -407,16 +408,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules."""
         if self.phase != "moving" or self.chouette is not None:
             return False
-        t = self.tracker
-        p = t.prepared
-        if p is None:
-            turn = t.turn
-            if turn is None or turn is not self.match.turn or not turn.dice_to_play:
-                return False  # (the computer's play, companion.computer_turn: 16 positions at most)
-            from companion.prepared import Prepared
+        from companion import prepared
 
-            p = t.prepared = Prepared(turn, t.known, t.wait0)
-        return p.step()
+        return prepared.step(self.tracker, self.match)
 
     def tick(self, now):
         """Time passes: the buzzer stops, asked-for points blink."""

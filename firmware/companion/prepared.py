@@ -81,6 +81,20 @@ class SearchCut(Exception):
     """A rules search given up at its deadline (Prepared.stop, called by bgrules.turn._Search)."""
 
 
+def step(t, m):
+    """One unit of the preparation of the turn the tracker ``t`` follows in match ``m``, the table
+    made first if the turn has none (Companion.prepare); False when nothing is left to do, or
+    when nothing is prepared for this turn: the computer's play (companion.computer_turn: 16
+    positions at most) or a turn without a play."""
+    p = t.prepared
+    if p is None:
+        turn = t.turn
+        if turn is None or turn is not m.turn or not turn.dice_to_play:
+            return False
+        p = t.prepared = Prepared(turn, t.known, t.wait0)
+    return p.step()
+
+
 class Prepared:
     """The answers of one turn, prepared a unit at a time and looked up (see the top)."""
 
