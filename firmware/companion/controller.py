@@ -19,20 +19,13 @@
 # match end); functions imported on first use for what a game does not need, phase_setup (menu,
 # new match) and commands (serial commands).
 
-import gc
 import json
 
 from bgrules.match import Match, MatchError, PLAY, GAME_OVER, MATCH_OVER
 from bgrules.position import OPP, waiting
-
-# This module's own parse tree collected before the modules below compile (from sources): the
-# phases and the tracker are where the firmware's names outgrow six interned-name pools, and the
-# seventh needs ~9 KB in one piece (as companion/__init__.py; docs/performance.md, "Every module
-# at once"). Frozen or .mpy modules leave no parse tree: one collection more at boot.
-gc.collect()
-from companion import display  # noqa: E402
+from companion import display
 # The button codes and press kinds are imported from here by main.py and the tests.
-from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401,E402
+from companion.codes import ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHORT, LONG  # noqa: F401
 from companion.codes import KIND_WORDS, PHASE_OF, chouette as _cs, computer as _pc, parts as _pb
 from companion.tracker import Tracker, led_of
 from companion.phase_roll import RollPhase
