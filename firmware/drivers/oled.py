@@ -35,7 +35,7 @@ class Oled:
         self.present = False
         self.error = ""
         self.fb = None
-        self.shown = [None] * ROWS  # per text row: what the frame buffer holds (None: unknown)
+        self.shown = [None] * ROWS  # type: list  # per text row: (text, inverse) the frame buffer holds (None: unknown)
         self.dirty = 0  # pages (bit per text row) drawn but not yet sent
         if i2c is None:
             i2c = I2C(pinmap.I2C_ID, scl=Pin(pinmap.I2C_SCL), sda=Pin(pinmap.I2C_SDA), freq=400_000)
@@ -104,6 +104,8 @@ class Oled:
         write); True when some are still waiting."""
         d = self.dirty
         fb = self.fb
+        if fb is None:
+            return False  # (no display: nothing is ever drawn, nothing to send)
         p = 0
         while d and pages > 0:
             while not d >> p & 1:
