@@ -271,3 +271,44 @@ def test_a_position_whose_answer_the_table_cannot_hold_is_asked_not_refused():
     assert prep.locate(bytearray(start.cells)) == Turn(start, 6, 5).locate(start.cells) != []
     assert prep.misses == 1
     assert prep.done()  # nothing more to prepare there: its questions go to the engine
+
+
+# French 2 (fr38's case, from the whole game of tests/test_variants_board.py): the mover has
+# checkers on 1 and 4 and one on the bar, the opponent on its 2, 7 and 8; 2-1 is rolled and the
+# bar checker entered with the 1 on the 12 point (13 - 1). The checker on 4 may then go on with
+# the 2 to the 2 point; the board refused that play as illegal.
+FRENCH2_START = bytes([12, 1, 0, 0, 1] + [0] * 20 + [1] + [12, 0, 1, 0, 0, 0, 0, 1, 1] + [0] * 17)
+
+
+@pytest.mark.parametrize("key, start, dice, entered", [
+    ("standard", bytes(Position.start().cells), (6, 5), None),
+    ("french2", FRENCH2_START, (2, 1), (BAR, 12)),
+], ids=["standard-start-6-5", "french2-entered-2-1"])
+def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, start, dice, entered):
+    """Where a lifted checker may land (Turn.destinations: the rules' moves of the dice left) is
+    the engine's answer after every unit of preparation, not only once the table is done. A
+    lift is prepared in two units, the frame with the checker gone and then its places: a lift
+    asked between the two (a hand faster than the idle loop steps) was answered "nowhere" from
+    the places not yet written, so the checker's legal move was refused as illegal (found in
+    French 2's whole game on the virtual board: 4 to 2 with the 2 after entering with the 1;
+    here the entered checker's own lift, 12 on to 10 or back to the bar, is asked first)."""
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    turn = T(Position(bytearray(start)), dice[0], dice[1], rules)
+    fresh = T(Position(bytearray(start)), dice[0], dice[1], rules)
+    known = bytearray(start)
+    if entered:
+        known[entered[0]] -= 1
+        known[entered[1]] += 1
+    prep = Prepared(turn, known, waiting(start))
+    asked = 0
+    while not prep.done():
+        assert prep.step()
+        opts = fresh.locate(known)
+        assert opts, "the board's position must begin a legal play"
+        for p in range(1, 26):
+            if known[p]:
+                assert prep.destinations(known, p, opts) == fresh.destinations(known, p, opts), (p, prep.units)
+                asked += 1
+    assert prep.hits > 0, "the table answered nothing: the engine was compared with itself"
+    assert asked

@@ -31,7 +31,8 @@
 #           the steps at [5:17] (from, to, hit: three bytes each, four steps at most)
 #   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes), then the
 #           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
-#           254 = not storable: asked again)
+#           254 = not storable: asked again); the frame is prepared a unit before the mask, so
+#           the mask holds only once [1] has passed p
 # Positions found not to be legal partial plays are kept as ``NOT_LEGAL`` (one shared object),
 # those whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200
 # distinct ones) as ``CUT``: asked each time.
@@ -143,7 +144,9 @@ class Prepared:
         node = self.nodes.get(bytes(cells))
         if node is not None and len(node) > 1 and 0 <= point <= 25:
             i = HEAD + 5 * point
-            if node[i + 4] < ASK:
+            # node[1] == point: only the frame of that lift is prepared, not yet its places (the
+            # next unit): the mask still reads "nowhere"
+            if node[i + 4] < ASK and node[1] != point:
                 self.hits += 1
                 out = []
                 for q in range(26):
