@@ -51,3 +51,15 @@ def test_beginner_loses_equity_as_a_noisy_player_and_expert_none_at_the_same_ply
     expert = mod.measure("expert", 1, 3, ply=0, seed=11)
     # expert's plays are the 0-ply analysis's best (test_gnubg_player), its cube actions its right ones
     assert expert["decisions"] >= 15 and expert["rate"] < 1.0, expert
+
+
+@needs_engine
+def test_gnu_backgammon_plays_the_persons_side_at_its_level():
+    # --person expert (the opponent of docs/reliability.md's run): the person's plays and cube
+    # actions are GNU Backgammon's at expert, so the same 0-ply analysis finds no error on that
+    # side (the hands' own chooser lost 43-106 mEMG a match); the computer at beginner still errs
+    mod = load_script()
+    res = mod.measure("beginner", 1, 3, ply=0, seed=11, person="expert")
+    row = res["rows"][0]
+    assert res["person"] == "expert" and row["opponent_rate"] < 1.0, res
+    assert row["decisions"] >= 15 and 8.0 < row["rate"] < 100.0, res
