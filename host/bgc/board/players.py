@@ -633,10 +633,11 @@ class Players:
             return
         if ph == "resign":
             q = st.get("to_act", 1 - p)
-            refuse = rng.random() < self.refuse_resign
-            if self.person is not None and q != self.computer:
-                refuse = self._person_decides(st).action == "reject"
-            if self.computer is not None and q != self.computer and refuse:
+            if self.person is not None and self.computer is not None and q != self.computer:
+                refuse = self._person_decides(st).action == "reject"  # GNU Backgammon's answer
+            else:  # (the dice of the players' choices drawn only here, as always)
+                refuse = self.computer is not None and q != self.computer and rng.random() < self.refuse_resign
+            if refuse:
                 # the computer's resignation refused (CUBE): it plays on and does not offer the
                 # same again in this game (GNU Backgammon's rule)
                 self.stats["refused"] += 1
