@@ -71,7 +71,7 @@ def play_out(h, person, rng, max_steps=4000):
             mw = m.on_roll == 0
             h.set_pos(Position(c.gnu.final), mw)
             h.show()
-            h.now += 2000  # a bear-off's checkers stay gone (phase_computer.BORNE_OFF_MS)
+            h.now += 2000  # checkers not seen arriving (borne off, on five or more): phase_computer.UNSEEN_MS
             c.tick(h.now)
         else:
             h.now += 50
