@@ -27,6 +27,11 @@ from drivers.oled import Oled
 # comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
+# While the board's own player thinks (boardplayer: a few plays valued per loop step, ~600 bytes
+# of floats each), its garbage is collected in the loop step after this much: a collection per
+# dozen or so steps keeps the free heap in play within 32 KB of where a collection leaves it, at a
+# few per cent of the think time.
+GC_WHILE_THINKING = 32 * 1024
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
@@ -199,7 +204,11 @@ class App:
                 self._alloc_after_gc = alloc
             due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
-            due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
+            pl = self.companion.gnu_player
+            if pl is not None and pl.thinking():
+                due = gc.mem_alloc() - self._alloc_after_gc >= GC_WHILE_THINKING
+            else:
+                due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
             self.collect()
         return due

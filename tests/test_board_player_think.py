@@ -215,3 +215,82 @@ def test_the_board_answers_the_person_while_it_thinks_under_micropython():
     from firmware_script import VIRTUAL
 
     _check(run(script(), sources=[FIRMWARE_DIR, VIRTUAL], heap_kb=480).splitlines())
+
+
+# main.App's loop on the virtual board under MicroPython while the board thinks about the same
+# 1-1: its garbage (floats, ~600 bytes an evaluation) is collected as it goes (main.GC_WHILE_THINKING),
+# so the free heap in play stays within that much (and a loop step's garbage) of where a collection
+# leaves it, instead of sinking to the quiet loop's GC_LOW_FREE.
+LOOP = r"""
+import virtual
+board = virtual.install(seed=5, drift_lsb_per_s=0)
+board.clock.listeners.remove(board._on_time)  # no drift: the physics only when a checker moves
+board.set_points(%(W)r, %(B)r)
+import gc
+import main
+
+class Serial:
+    lines = ["new pos=%(pos)s mid=%(mid)s length=5 force=1", "gnu side=1 engine=board"]
+    def read_line(self):
+        return self.lines.pop(0) if self.lines else None
+    def write_line(self, text):
+        pass
+
+class Dice:
+    def roll(self):
+        return (6, 4)
+    def first_roll(self):
+        return (6, 1)
+
+app = main.build(journal_dir="journal", serial=Serial(), dice=Dice(), buzzer=False)
+c = app.companion
+clock = board.clock
+
+def step():
+    app.step(clock.ticks_ms())
+    clock.advance_ms(10)
+
+for _ in range(300):
+    step()
+    app.collect_if_due()
+    if c.gnu_player is not None and c.gnu_player.thinking():
+        break
+app.collect()
+first = app.collections
+free0 = gc.mem_free()
+least = free0
+most_step = 0
+steps = 0
+while c.gnu is None and steps < 1000:
+    a = gc.mem_alloc()
+    step()
+    steps += 1
+    most_step = max(most_step, gc.mem_alloc() - a)
+    least = min(least, gc.mem_free())
+    app.collect_if_due()
+print("THOUGHT", c.gnu is not None, steps > 50)
+print("COLLECTIONS", app.collections - first)
+print("DIP", free0 - least, main.GC_WHILE_THINKING + 2 * most_step)
+"""
+
+
+@pytest.mark.micropython
+def test_the_loop_collects_the_thinkings_garbage_as_it_goes_under_micropython():
+    import os
+
+    from bgc import FIRMWARE_DIR
+    from bgc.pico import libs
+    from bgc.pico.upy import run
+    from firmware_script import ROOT, VIRTUAL
+
+    pos = Position.from_id("4BYPETjaEDNAKw")
+    white, black = board_of(pos, white_on_roll=False)
+    sources = [FIRMWARE_DIR, VIRTUAL, os.path.join(ROOT, "hardware", "geometry.json"), libs.ssd1306_path()]
+    code = LOOP % {"W": white, "B": black, "pos": pos.id(), "mid": MatchKey(on_roll=1, dice=(1, 1), length=5).id()}
+    out = run(code, sources=sources, heap_kb=1024).splitlines()
+    assert "THOUGHT True True" in out, out
+    got = dict((line.split()[0], [int(x) for x in line.split()[1:]]) for line in out if line[:3] in ("COL", "DIP"))
+    # 429 plays of ~600 bytes each: several collections while it thinks, none needed to be automatic
+    assert got["COLLECTIONS"][0] >= 3, out
+    dip, bound = got["DIP"]
+    assert dip <= bound, out

@@ -155,6 +155,10 @@ class Player:
         self._start_order()
         return True
 
+    def thinking(self):
+        """Whether a search begun is not yet over (main.py collects its garbage as it goes)."""
+        return self._order >= 0
+
     def _start_order(self):
         s = self._s
         s.load(self.turn.start.cells)
