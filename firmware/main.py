@@ -27,11 +27,12 @@ from drivers.oled import Oled
 # comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
-# While the board's own player thinks (boardplayer: a few plays valued per loop step, ~600 bytes
-# of floats each), its garbage is collected in the loop step after this much: a collection per
-# dozen or so steps keeps the free heap in play within 32 KB of where a collection leaves it, at a
-# few per cent of the think time.
-GC_WHILE_THINKING = 32 * 1024
+# While the board's own player thinks (boardplayer: a few plays valued per loop step), its garbage
+# (floats: 600-800 bytes an evaluation) is collected after this many evaluations: about 32 KB, so
+# the free heap in play stays within that of where a collection leaves it, at a few per cent of
+# the think time. Counted in evaluations, not asked of the collector: gc.mem_alloc() and
+# gc.mem_free() walk the whole heap's table (7.8 ms on a Pico, more than a slice's evaluations).
+GC_THINKING_EVALUATIONS = 40
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
@@ -107,6 +108,7 @@ class App:
         self.booted = False
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
+        self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
@@ -206,7 +208,8 @@ class App:
         else:
             pl = self.companion.gnu_player
             if pl is not None and pl.thinking():
-                due = gc.mem_alloc() - self._alloc_after_gc >= GC_WHILE_THINKING
+                since = pl.evaluations - self._evaluations_at_gc
+                due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
             else:
                 due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
@@ -231,6 +234,9 @@ class App:
         gc.collect()
         self._alloc_after_gc = gc.mem_alloc()
         self.collections += 1
+        pl = c.gnu_player
+        if pl is not None:
+            self._evaluations_at_gc = pl.evaluations
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal

@@ -218,9 +218,9 @@ def test_the_board_answers_the_person_while_it_thinks_under_micropython():
 
 
 # main.App's loop on the virtual board under MicroPython while the board thinks about the same
-# 1-1: its garbage (floats, ~600 bytes an evaluation) is collected as it goes (main.GC_WHILE_THINKING),
-# so the free heap in play stays within that much (and a loop step's garbage) of where a collection
-# leaves it, instead of sinking to the quiet loop's GC_LOW_FREE.
+# 1-1: its garbage (floats, ~600 bytes an evaluation) is collected as it goes (every
+# main.GC_THINKING_EVALUATIONS evaluations), so the free heap in play stays within that garbage of
+# where a collection leaves it, instead of sinking to the quiet loop's GC_LOW_FREE.
 LOOP = r"""
 import virtual
 board = virtual.install(seed=5, drift_lsb_per_s=0)
@@ -228,6 +228,7 @@ board.clock.listeners.remove(board._on_time)  # no drift: the physics only when 
 board.set_points(%(W)r, %(B)r)
 import gc
 import main
+from boardplayer import player as P
 
 class Serial:
     lines = ["new pos=%(pos)s mid=%(mid)s length=5 force=1", "gnu side=1 engine=board"]
@@ -270,7 +271,9 @@ while c.gnu is None and steps < 1000:
     app.collect_if_due()
 print("THOUGHT", c.gnu is not None, steps > 50)
 print("COLLECTIONS", app.collections - first)
-print("DIP", free0 - least, main.GC_WHILE_THINKING + 2 * most_step)
+# a collection at least every GC_THINKING_EVALUATIONS / SLICE + 1 steps: the garbage of that many
+# steps (and the step that collects) at most
+print("DIP", free0 - least, (main.GC_THINKING_EVALUATIONS // P.SLICE + 2) * most_step)
 """
 
 

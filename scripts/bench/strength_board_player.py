@@ -127,11 +127,21 @@ def against_gnubg(games, level, gnu_level, seed):
                     getattr(m, d.action)(actor)
             winner, points = m.result[0], m.result[1]
             results.append(points if winner == board else -points)
-            if (g + 1) % 50 == 0:
-                print("  %d games: %+.3f points per game" % (g + 1, sum(results) / len(results)), flush=True)
+            if (g + 1) % 25 == 0:
+                mean, half = _interval(results)
+                print("  %d games: %+.3f points per game, 95%% interval %+.3f..%+.3f; %d won" % (
+                    g + 1, mean, mean - half, mean + half, sum(1 for x in results if x > 0)), flush=True)
     finally:
         gnu.close()
     return results
+
+
+def _interval(results):
+    """The mean points per game and the half-width of its 95 % confidence interval (normal)."""
+    import statistics
+
+    mean = statistics.mean(results)
+    return mean, 1.96 * statistics.stdev(results) / len(results) ** 0.5
 
 
 def main(argv=None):
@@ -146,12 +156,9 @@ def main(argv=None):
                          "the board's points per game with a 95%% confidence interval")
     a = ap.parse_args(argv)
     if a.against:
-        import statistics
-
         t0 = time.time()
         r = against_gnubg(a.games, a.level, a.against, a.seed)
-        mean = statistics.mean(r)
-        half = 1.96 * statistics.stdev(r) / len(r) ** 0.5
+        mean, half = _interval(r)
         wins = sum(1 for x in r if x > 0)
         print("board player (%s) against GNU Backgammon (%s), %d money games, seed %d (%.0f s): %+.3f points per "
               "game, 95%% interval %+.3f..%+.3f; %d games won" % (a.level, a.against, len(r), a.seed, time.time() - t0,
