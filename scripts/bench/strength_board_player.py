@@ -96,6 +96,7 @@ def against_gnubg(games, level, gnu_level, seed):
         for g in range(games):
             board = g % 2
             m = Match(length=0)
+            declined = 0  # the largest resignation the board declined in this game: offered again, it plays on
             while m.phase != GAME_OVER:
                 ph = m.phase
                 if ph == OPENING:
@@ -111,12 +112,18 @@ def against_gnubg(games, level, gnu_level, seed):
                     elif ph == DOUBLED:
                         getattr(m, pl.take_decision(m, actor))(actor)
                     elif ph == RESIGN:
-                        getattr(m, pl.resign_decision(m, actor, m.resign_offer))(actor)
+                        answer = pl.resign_decision(m, actor, m.resign_offer)
+                        if answer == "reject":
+                            declined = max(declined, m.resign_offer)
+                        getattr(m, answer)(actor)
                     elif ph == PLAY:
                         f = pl.choose(m)
                         m.play(Position(f) if f is not None else m.position)
                     continue
-                d = gnu.decide(actor, m.match_id(), m.position_id())
+                # ``declined``: without it GNU Backgammon, told the match afresh, offers the same
+                # resignation again at once, for ever (the Match ID does not carry a declined one)
+                d = gnu.decide(actor, m.match_id(), m.position_id(), jacoby=m.jacoby, beavers=m.beavers,
+                               declined=declined)
                 if d.action == "roll":
                     m.roll(rng.randint(1, 6), rng.randint(1, 6), actor)
                 elif d.action == "move":
