@@ -20,8 +20,9 @@ from bgrules.turn import _Search
 from boardplayer import met as MET
 
 # Plays valued per slice of thinking (Player.think): one loop step's share. An evaluation takes
-# about 2.7 ms on a Pico (docs/board-player.md), so a slice of 4 keeps the loop's scan, LEDs and
-# buttons answering within about 15 ms while the board thinks.
+# about 3 ms on a Pico, so the loop's scan, LEDs and buttons answer within a slice (the longest
+# 23 ms on the emulated Pico with the flash cache modelled, docs/board-player.md) while the board
+# thinks; more per slice would shorten the think only by the scans between slices (~2 ms each).
 SLICE = 4
 CELLS = 52  # a position's cells (bgrules.position)
 
