@@ -84,7 +84,7 @@ class M:
 
 # Each play thought as the loop thinks it (companion.phase_computer.think): a slice of
 # P.SLICE plays per loop step, the loop's own scan + classify between two slices, and main.py's
-# collection while thinking (GC_WHILE_THINKING allocated since the last); a collection after the
+# collection while thinking (every GC_THINKING_EVALUATIONS evaluations); a collection after the
 # play, as main.py makes after the answer that shows it.
 times = []
 same = 0
