@@ -28,9 +28,10 @@ from drivers.oled import Oled
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 # While the board's own player thinks (boardplayer: a few plays valued per loop step), its garbage
-# (floats: 600-800 bytes an evaluation) is collected after this many evaluations: about 32 KB, so
-# the free heap in play stays within that of where a collection leaves it, at a few per cent of
-# the think time. Counted in evaluations, not asked of the collector: gc.mem_alloc() and
+# (floats: 600-800 bytes an evaluation, and the copies of the plays it compares) is collected
+# after this many evaluations: the free heap in play then dips at most ~48 KB below where a
+# collection leaves it (156,816 B least free on the image, docs/board-player.md), for a collection
+# (~8 ms on the image) every ten or so slices. Counted in evaluations, not asked of the collector: gc.mem_alloc() and
 # gc.mem_free() walk the whole heap's table (7.8 ms on a Pico, more than a slice's evaluations).
 GC_THINKING_EVALUATIONS = 40
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
