@@ -27,6 +27,13 @@ from drivers.oled import Oled
 # comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
+# While the board's own player thinks (boardplayer: a few plays valued per loop step), its garbage
+# (floats: 600-800 bytes an evaluation, and the copies of the plays it compares) is collected
+# after this many evaluations: the free heap in play then dips at most ~48 KB below where a
+# collection leaves it (156,816 B least free on the image, docs/board-player.md), for a collection
+# (~8 ms on the image) every ten or so slices. Counted in evaluations, not asked of the collector: gc.mem_alloc() and
+# gc.mem_free() walk the whole heap's table (7.8 ms on a Pico, more than a slice's evaluations).
+GC_THINKING_EVALUATIONS = 40
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
@@ -102,6 +109,7 @@ class App:
         self.booted = False
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
+        self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
@@ -199,7 +207,12 @@ class App:
                 self._alloc_after_gc = alloc
             due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
-            due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
+            pl = self.companion.gnu_player
+            if pl is not None and pl.thinking():
+                since = pl.evaluations - self._evaluations_at_gc
+                due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
+            else:
+                due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
             self.collect()
         return due
@@ -222,6 +235,9 @@ class App:
         gc.collect()
         self._alloc_after_gc = gc.mem_alloc()
         self.collections += 1
+        pl = c.gnu_player
+        if pl is not None:
+            self._evaluations_at_gc = pl.evaluations
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal

@@ -325,11 +325,17 @@ def think(c):
     elif ph == "resign" and m.to_act == side:
         command(c, {"do": pl.resign_decision(m, side, m.resign_offer)}, "", True)
     elif ph == "moving" and m.on_roll == side:
-        # the search holds the loop (a median play 0.1 s, a double up to about 1 s on a Pico,
-        # docs/board-player.md): the OLED says so first
-        c.say("Board thinks")
-        c.render()
-        final = pl.choose(m)
+        # The search is sliced (Player.think: a few plays valued per loop step), so that the
+        # scan, the LEDs, the OLED and the buttons go on answering while the board thinks (a
+        # double's hundreds of plays take over a second on a Pico, docs/board-player.md). A
+        # turn not the one thought about (a new turn, a take-back) starts the search again.
+        if pl.turn is not m.turn:
+            if pl.begin(m):
+                c.say("Board thinks")
+                return True
+        elif not pl.think():
+            return False
+        final = pl.choice
         if final is None:
             final = m.turn.start.cells  # nothing can be played: the turn passes as it stands
         command(c, {"do": "play", "pos": Position(final).id()}, "", True)
