@@ -276,3 +276,36 @@ def test_calibration_and_journals_survive_writing_an_image_over_them(tmp_path):
     assert bench_pico.results(out, "LOADED")[0] == (True, "file", 12345, 31)
     assert dict(bench_pico.results(out, "SAVED")) == saved
     assert bench_pico.results(out, "BUILD")[0] == "RPI_PICO"
+
+
+def built_picow_image():
+    path = os.environ.get("BGC_IMAGE_PICOW")
+    if path:
+        return path
+    found = glob.glob(os.path.join(ROOT, "build", "image-picow", "bgcompanion-*-picow.uf2"))
+    if not found:
+        pytest.skip("no Pico W image built (sh scripts/build/build_image.sh --board RPI_PICO_W MICROPYTHON_DIR)")
+    need_emulator()
+    return max(found, key=os.path.getmtime)
+
+
+PICOW_AT_BOOT = AT_BOOT + r"""
+from drivers import mqtt_link
+print("LINK", mqtt_link.problem)
+"""
+
+
+def test_the_pico_w_image_without_its_radio_still_starts_the_board_and_says_why(tmp_path):
+    """The Pico W image with Wi-Fi settings on the flash, on the emulated Pico, which has no Wi-Fi
+    chip (as a plain Pico given the Pico W image, or a Pico W whose radio fails): the radio does not
+    start, and the board starts all the same from its frozen main.py, on USB alone, with the reason
+    kept for the note after the boot event."""
+    image = built_picow_image()
+    settings = tmp_path / "mqtt.json"
+    settings.write_text('{"ssid": "club", "wifi_password": "x", "broker": "192.0.2.1", "board": "table7"}')
+    out, _ = bench_pico.emulate([("at_boot", PICOW_AT_BOOT)], puts=[(str(settings), "/mqtt.json")], image=image,
+                                soft_reset=False, max_emu_s=60, timeout=900)
+    assert bench_pico.results(out, "BUILD")[0] == ((1, 27, 0), "RPI_PICO_W")
+    assert "companion.controller" in bench_pico.results(out, "STARTED")[0]
+    link = [line for line in out.splitlines() if line.startswith("LINK ")]
+    assert link and link[0].startswith("LINK Wi-Fi did not start (OSError("), out[-2000:]

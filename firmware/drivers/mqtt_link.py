@@ -133,9 +133,17 @@ class LinkedSerial:
         self.link.line(text)
 
 
+# Why the board is not on the broker although /mqtt.json is on its flash (bad settings, no Wi-Fi in
+# this firmware, the radio did not start), or "": main.py shows it as a note after the boot event.
+problem = ""
+
+
 def wrap(serial, settings_path=SETTINGS):
     """``serial`` with the MQTT link of the settings on the flash; ``serial`` itself where there
-    are none, or no Wi-Fi on this board."""
+    are none, where they are unusable or where this board has no working Wi-Fi (``problem`` then
+    says why: the board plays on, over USB alone)."""
+    global problem
+    problem = ""
     try:
         f = open(settings_path)
     except OSError:
@@ -144,21 +152,34 @@ def wrap(serial, settings_path=SETTINGS):
         import json
 
         s = json.load(f)
-    except ValueError:
+    except ValueError as exc:
+        problem = "%s is not JSON (%s): not on the broker" % (settings_path, exc)
         return serial
     finally:
         f.close()
+    if not isinstance(s, dict):
+        problem = "%s holds no settings object: not on the broker" % settings_path
+        return serial
+    missing = [k for k in ("ssid", "broker", "board") if not s.get(k)]
+    if missing:
+        problem = "%s has no %s: not on the broker" % (settings_path, ", ".join(missing))
+        return serial
     try:
         # a Pico W's: the rp2 Pico stubs the drivers type-check against have no network module, and
-        # umqtt is micropython-lib's, frozen into the Pico W image only
+        # umqtt is frozen into the Pico W image only
         import network  # type: ignore[import-not-found]
         from umqtt.simple import MQTTClient  # type: ignore[import-not-found]
     except ImportError:
-        return serial  # a Pico without Wi-Fi, or an image without umqtt
-    wlan = network.WLAN(network.STA_IF)
-    wlan.active(True)
-    if not wlan.isconnected():
-        wlan.connect(s["ssid"], s.get("wifi_password", ""))  # goes on in the background
+        problem = "%s is here but this firmware has no Wi-Fi (the Pico W image has): not on the broker" % settings_path
+        return serial
+    try:
+        wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)  # OSError when the radio does not start (a Pico W image on a plain Pico)
+        if not wlan.isconnected():
+            wlan.connect(s["ssid"], s.get("wifi_password", ""))  # goes on in the background
+    except OSError as exc:
+        problem = "Wi-Fi did not start (%r): not on the broker" % (exc,)
+        return serial
     import machine
     import os
 
