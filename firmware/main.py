@@ -107,6 +107,7 @@ class App:
         # LED colours by code, shared with the companion: companion.phase_computer adds the computer's
         self._palette = companion._palette = [COLOURS[name] for name in COLOUR_NAMES]
         self.booted = False
+        self.link_note = ""  # why a Pico W with /mqtt.json is not on the broker (drivers.mqtt_link.problem)
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
         self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
@@ -126,6 +127,8 @@ class App:
         self.companion.boot(cl.state, now_ms)
         if note:
             self.companion.emit("note", {"text": "calibration: %s (send calibrate with the board empty)" % note})
+        if self.link_note:
+            self.companion.emit("note", {"text": self.link_note})
         self.booted = True
         self.apply()
 
@@ -266,6 +269,7 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
     """The App with every driver built from the pin map. ``serial``: an object with
     ``read_line()`` (non-blocking, str or None) and ``write_line(text)``, default the USB serial;
     ``dice``: ``roll()`` and ``first_roll()`` (ties allowed), default the hardware dice."""
+    link_note = ""
     if serial is None:
         from drivers.usb_serial import UsbSerial
 
@@ -278,6 +282,7 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
             from drivers import mqtt_link
 
             serial = mqtt_link.wrap(serial)
+            link_note = mqtt_link.problem
     if dice is None:
         dice = OpeningDice(Dice())
     piezo = None
@@ -287,7 +292,9 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
         except (OSError, ValueError):
             piezo = None  # no PWM on that pin: play without sound
     companion = Companion(Store(journal_dir, fs), dice, buzzer=piezo is not None)
-    return App(companion, HallScanner(), Classifier(), Buttons(), Leds(), Oled(), serial, piezo)
+    app = App(companion, HallScanner(), Classifier(), Buttons(), Leds(), Oled(), serial, piezo)
+    app.link_note = link_note
+    return app
 
 
 def run():
