@@ -18,7 +18,8 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
   collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
-  KEY``: frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
+  KEY`` (the board set out from that ruleset's own start on its own track: Rules.start_position,
+  Rules.opposite; the running games' heads in opposite corners): frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
   by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
   happened. The players' plan is read turn by turn from a file and the harness logs into
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
