@@ -57,6 +57,10 @@ def test_configurations_are_what_a_board_loads():
     for variant_only in ("bgrules.turn_parts", "companion.parts_board", "companion.variant_dice"):
         assert variant_only not in conf["chouette"] and variant_only in conf["heaviest"], variant_only
     assert conf["variant oldbritain"] == ["bgrules.variants.oldbritain"]
+    # a Tavli match plays Portes, Plakoto and Fevga in turn (issue 34) and keeps each game's code
+    # while the match goes on: in its third game the three games' modules and Tavli's are loaded
+    for game in ("tavli", "portes", "plakoto", "fevga", "pin", "running"):
+        assert "bgrules.variants." + game in conf["variant tavli"], game
     assert not any(m.startswith("bgrules.variants.") for m in conf["heaviest"])
 
 

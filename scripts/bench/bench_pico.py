@@ -18,7 +18,8 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
   collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
-  KEY``: frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
+  KEY`` (the board set out from that ruleset's own start on its own track: Rules.start_position,
+  Rules.opposite; the running games' heads in opposite corners): frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
   by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
   happened. The players' plan is read turn by turn from a file and the harness logs into
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
@@ -325,13 +326,25 @@ class Dice:  # an LCG: the same dice on CPython and on the Pico
         return self.die(), self.die()
 
 LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
+# The board as checker counts per board point (white's numbering, 25 = the colour's bar half),
+# set out from the ruleset's own start and track: black's own point p is the board's
+# OPPOSITE[p] (25 - p in backgammon; p + 12 round the board in the running games, Fevga and
+# Long Nardy, whose heads are diagonally opposite), and a checker landing on the mover's p
+# hits the opponent's HIT_AT[p] (French 2 hits across the board).
+_rules = ruleset(VARIANT)
+OPPOSITE = _rules.opposite
+HIT_AT = _rules.across or OPPOSITE
 W = [0] * 26
 B = [0] * 26
-_start = ruleset(VARIANT).start_position().cells  # white's view: white 1..25, black 26 + own point
+
+def wp(point, player):  # a point of the player's own numbering as the board's (white's) point
+    return point if player == 0 or point == 25 else OPPOSITE[point]
+
+_start = _rules.start_position().cells  # white's view: white 1..25, black 26 + own point
 for p in range(1, 26):
     W[p] = _start[p]
-    B[25 - p if p < 25 else 25] = _start[26 + p]
-del _start
+    B[wp(p, 1)] = _start[26 + p]
+del _start, _rules
 frame = bytearray(128)
 scanner = Scanner()
 buttons = Buttons()
@@ -470,9 +483,6 @@ def plan():  # the next turn's steps from the plan file: "src dst hit,src dst hi
     NEXT[0] = None
     return [tuple(int(x) for x in step.split()) for step in line.split(",")] if line else []
 
-def wp(point, player):  # a point of the mover's numbering as white's numbering
-    return point if player == 0 or point == 25 else 25 - point
-
 def move(steps, player):
     mine, other = (W, B) if player == 0 else (B, W)
     for src, dst, hit in steps:
@@ -482,7 +492,7 @@ def move(steps, player):
             mine[wp(dst, player)] += 1
             show(); run(5)
         if hit:
-            other[wp(dst, player)] -= 1
+            other[wp(HIT_AT[dst], 1 - player)] -= 1
             show(); run(5)
             other[25] += 1
             show(); run(5)
@@ -516,8 +526,12 @@ harness_free = mem_free()
 if PLAYS is not None:
     app._alloc_after_gc = mem_alloc()  # main.py counts its allocations from here, as after build() on a Pico
 run(8)
+idle = 0  # loop rounds in a row with nothing for the players to do
 for _ in range(2000):
     ph = companion.phase
+    idle = idle + 1 if ph not in ("opening", "ask", "roll", "moving") else 0
+    if idle > 40:  # 200 loop steps: the firmware waits for something this harness does not do
+        raise RuntimeError("the match is stuck in phase %s after %d turns: %s" % (ph, turns, companion.msg))
     m = companion.match
     if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
         break
@@ -819,6 +833,8 @@ def _run(args, cases, hard, tree):
                  ms(max(r[i] for r in rnd + hd))))
     if not args.no_match:
         st = results(out, "MATCH")[0]
+        if not st["turns"]:
+            raise BenchError("the match of %s played no turn (it ended in phase %s)" % (args.variant, st["phase"]))
         print("whole 1-point match of %s (%d turns, ended in phase %s, OLED present: %s):"
               % (args.variant, st["turns"], st["phase"], st["oled"]))
         n, mean, worst, med = st["frame"]

@@ -195,9 +195,22 @@ def configurations():
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}
     for name in variants():
-        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True)
+        roots = [name] + ["bgrules.variants." + game for game in _cycle(name.rsplit(".", 1)[1])]
+        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure(roots, deep=True)
                                                     if m not in shared and m not in HOST_ONLY]
     return found
+
+
+def _cycle(key):
+    """The games a match of ``key`` plays in turn (Rules.cycle: Tavli's Portes, Plakoto, Fevga),
+    each loaded by name when its game starts (bgrules.rules.ruleset, which the import scan above
+    cannot see) and kept while the match goes on: main.py drops a variant's code only when no
+    variant match is in play, so by a Tavli match's third game all three are in the heap."""
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)
+    from bgrules.rules import VARIANTS, ruleset
+
+    return (ruleset(key).cycle or ()) if key in VARIANTS else ()
 
 
 # The heaviest configurations in one run: every shared module, then each variant's own modules
