@@ -1,6 +1,6 @@
 """The firmware image (scripts/build/build_image.sh, scripts/build/image_manifest.py): its manifest freezes every
-module of firmware/; a built image boots on the emulated Pico, starts the companion by itself and
-plays a whole match; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
+module of firmware/; a built image boots on the emulated Pico, starts the companion by itself,
+plays a whole match, and plays a match against the board's own player started from the buttons; and what a builder keeps on the Pico's filesystem (calibration, journals) survives writing an
 image over it, modelled as the RP2040 boot ROM writes a UF2: each block's 256 bytes at its address,
 every 4 KB sector it touches erased first, nothing else changed.
 
@@ -233,7 +233,7 @@ def test_the_image_plays_a_match_against_the_board_started_from_its_buttons():
     with tempfile.TemporaryDirectory() as tmp:
         tree = bench_pico.compile_tree(os.path.join(tmp, "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
                                        firmware=False)
-        out, times = bench_pico.emulate([("boot", bench_pico.BOOT), ("against_board", AGAINST_BOARD + bench_pico.MATCH)],
+        out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("against_board", AGAINST_BOARD + bench_pico.MATCH)],
                                         puts=[(tree, "/lib")], image=image, xip=True, max_emu_s=300, timeout=2400)
     (menu, phase, side, length, names), = bench_pico.results(out, "MENU")
     assert menu == {"Length": ["money", "1"], "Board": ["off", "White", "Black"],
@@ -244,11 +244,13 @@ def test_the_image_plays_a_match_against_the_board_started_from_its_buttons():
     assert st["flagged"] == []
     assert st["board_turns"] >= 10 and st["turns"] >= 10 and len(st["think_us"]) == st["board_turns"]
     think = sorted(st["think_us"])
-    print("AGAINST THE BOARD: %d ms of emulated play (%d ms the whole run), %d of the board's turns, %d of the person's, "
-          "score %s, %d evaluations, doubles taken %s; think time per play median %.0f ms, worst %.0f ms"
-          % (st["ms"], times.get("against_board", 0), st["board_turns"], st["turns"], st["score"], st["evaluations"],
-             st["doubles"], think[len(think) // 2] / 1000, think[-1] / 1000))
-    assert think[-1] < 2_000_000  # the issue's goal for the worst think time
+    print("AGAINST THE BOARD: %d ms of emulated play, %d of the board's turns, %d of the person's, score %s, "
+          "%d evaluations, doubles taken %s; think time per play median %.0f ms, worst %.0f ms; least free heap (the harness loaded) %d B"
+          % (st["ms"], st["board_turns"], st["turns"], st["score"], st["evaluations"], st["doubles"],
+             think[len(think) // 2] / 1000, think[-1] / 1000, st["min_free"]))
+    # the issue's goals for the think time per play, here with whole loop steps (scan, classify,
+    # LEDs, collections) counted: median under 0.5 s, worst under 2 s
+    assert think[len(think) // 2] < 500_000 and think[-1] < 2_000_000
 
 
 # ---------------------------------------------------------------- re-flash

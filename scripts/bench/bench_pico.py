@@ -25,6 +25,11 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
   with the harness loaded, before the match begins) and the firmware's own least free heap is
   reported beside the whole;
+* (the guest with ``BOARD`` = a side and ``LEVEL_NAME``, tests/test_firmware_image.py) a 1-point
+  match against the board's own player, started from the new-match menu with the buttons alone
+  (nothing on the serial line): the person's plays chosen on the Pico as above, the board's read
+  from the controller as it lights them and set down a checker at a time; its think time per play
+  (the loop steps from its roll to its play shown) and any frame of its play the tracker refused;
 * one journal append;
 * the free heap with a chouette evening's modules imported (scripts/bench/heap_modules.py's list).
 
