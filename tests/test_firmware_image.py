@@ -242,6 +242,7 @@ def test_the_image_plays_a_match_against_the_board_started_from_its_buttons():
     st, = bench_pico.results(out, "BOARD_MATCH")
     assert st["phase"] == "matchover" and sorted(st["score"]) == [0, 1]
     assert st["flagged"] == []
+    assert st["lit"] == st["plays"] >= 10  # each of its plays lit on the LEDs before it was moved
     assert st["board_turns"] >= 10 and st["turns"] >= 10 and len(st["think_us"]) == st["board_turns"]
     think = sorted(st["think_us"])
     print("AGAINST THE BOARD: %d ms of emulated play, %d of the board's turns, %d of the person's, score %s, "

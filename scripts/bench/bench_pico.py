@@ -536,6 +536,8 @@ def answer_ask(p):
 THINK = Times(400)  # the board's think time per play (us): its loop steps from its roll to its play shown
 board_turns = 0
 DOUBLES = []  # the board's doubles the person took: (the taker, the cube before)
+NO_PLAY = [0]  # the board's turns with nothing to play
+LIT = [0]  # the board's plays whose checkers to move were lit on the LEDs when it showed them
 def board_turn(p):
     # The board's own player on the Pico: it rolls and thinks on the loop's ticks; its play is
     # read where the controller shows it (companion.gnu: the LEDs' play) and moved by hand, a
@@ -562,7 +564,12 @@ def board_turn(p):
     g = companion.gnu
     board_turns += 1
     if g is None:
+        NO_PLAY[0] += 1
         return  # nothing to play: the turn passed as it stood
+    for code in companion.fx.leds:  # the play lit: a checker to move (cyan) or to bear off (white)
+        if code == 6 or code == 9:  # phase_computer.C_GNU_FROM, C_GNU_OFF
+            LIT[0] += 1
+            break
     move(g.steps, p)
     for _ in range(200):  # a checker not seen arriving (off, on a tall point) counts after UNSEEN_MS
         if companion.gnu is not g:
@@ -654,7 +661,7 @@ for _ in range(2000):
 if BOARD is not None:
     m = companion.match
     print("BOARD_MATCH", repr({"ms": diff(ticks_us(), t_match) // 1000, "think_us": list(THINK.values()),
-                               "board_turns": board_turns, "turns": turns, "flagged": FLAGGED, "doubles": DOUBLES,
+                               "board_turns": board_turns, "turns": turns, "flagged": FLAGGED, "doubles": DOUBLES, "lit": LIT[0], "plays": len(THINK) - NO_PLAY[0],
                                "phase": companion.phase, "score": list(m.score), "names": m.names,
                                "min_free": stats["min_free"], "evaluations": companion.gnu_player.evaluations}))
 elif PLAYS is None:
