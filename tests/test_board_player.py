@@ -12,7 +12,7 @@ import pytest
 from bgrules.position import Position
 from bgrules.turn import Turn
 from companion.codes import LONG, SHORT
-from companion_helpers import Harness, ROLL_B, ROLL_W, CUBE_W
+from companion_helpers import position_from_random_play, Harness, ROLL_B, ROLL_W, CUBE_W
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -148,15 +148,8 @@ def _random_positions(n, seed):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start()
-        for _ in range(rng.randint(2, 60)):
-            plays = Turn(pos, rng.randint(1, 6), rng.randint(1, 6)).plays()
-            if plays:
-                pos = rng.choice(plays).position
-            if pos.cells[0] == 15:
-                break
-            pos = pos.swapped()
-        if pos.cells[0] < 15 and pos.cells[26] < 15:
+        pos = position_from_random_play(rng)
+        if pos is not None:
             out.append(pos)
     return out
 

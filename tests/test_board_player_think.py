@@ -15,7 +15,7 @@ from bgrules.matchid import MatchKey
 from bgrules.position import Position
 from bgrules.turn import Turn
 from boardplayer import player as P
-from companion_helpers import board_of
+from companion_helpers import board_of, position_from_random_play
 from firmware_script import run_on_cpython
 
 
@@ -24,15 +24,8 @@ def _positions(n, seed):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start()
-        for _ in range(rng.randint(2, 50)):
-            plays = Turn(pos, rng.randint(1, 6), rng.randint(1, 6)).plays()
-            if plays:
-                pos = rng.choice(plays).position
-            if pos.cells[0] == 15:
-                break
-            pos = pos.swapped()
-        if pos.cells[0] < 15 and pos.cells[26] < 15:
+        pos = position_from_random_play(rng, 50)
+        if pos is not None:
             d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
             if rng.random() < 0.3:
                 d2 = d1
