@@ -30,6 +30,13 @@ GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 # SSD1306 pages (text rows) sent in one loop step: each ~3.3 ms on the bus at 400 kHz, so a
 # screen whose rows all changed takes four steps instead of one 34 ms step (drivers/oled.py)
 OLED_PAGES = 2
+# While the board's own player thinks (boardplayer: a few plays valued per loop step), its garbage
+# (floats: 600-800 bytes an evaluation, and the copies of the plays it compares) is collected
+# after this many evaluations: the free heap in play then dips at most ~48 KB below where a
+# collection leaves it (156,816 B least free on the image, docs/board-player.md), for a collection
+# (~8 ms on the image) every ten or so slices. Counted in evaluations, not asked of the collector: gc.mem_alloc() and
+# gc.mem_free() walk the whole heap's table (7.8 ms on a Pico, more than a slice's evaluations).
+GC_THINKING_EVALUATIONS = 40
 DRIFT_EVERY = 16  # frames between baseline drift updates (cells the game knows are empty)
 # Modules only a power-up or a new match needs (the boot call, the journal read back, the menu):
 # dropped at the next collection, so they do not sit in the heap through the games (imported
@@ -103,9 +110,11 @@ class App:
         # LED colours by code, shared with the companion: companion.phase_computer adds the computer's
         self._palette = companion._palette = [COLOURS[name] for name in COLOUR_NAMES]
         self.booted = False
+        self.link_note = ""  # why a Pico W with /mqtt.json is not on the broker (drivers.mqtt_link.problem)
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
         self.prepared_units = 0  # loop steps that prepared a turn's answers (companion.prepared)
+        self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
@@ -122,6 +131,8 @@ class App:
         self.companion.boot(cl.state, now_ms)
         if note:
             self.companion.emit("note", {"text": "calibration: %s (send calibrate with the board empty)" % note})
+        if self.link_note:
+            self.companion.emit("note", {"text": self.link_note})
         self.booted = True
         self.apply()
 
@@ -215,7 +226,12 @@ class App:
                 self._alloc_after_gc = alloc
             due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
-            due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
+            pl = self.companion.gnu_player
+            if pl is not None and pl.thinking():
+                since = pl.evaluations - self._evaluations_at_gc
+                due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
+            else:
+                due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
         if due:
             self.collect()
         return due
@@ -240,6 +256,9 @@ class App:
         gc.collect()
         self._alloc_after_gc = gc.mem_alloc()
         self.collections += 1
+        pl = c.gnu_player
+        if pl is not None:
+            self._evaluations_at_gc = pl.evaluations
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal
@@ -268,6 +287,7 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
     """The App with every driver built from the pin map. ``serial``: an object with
     ``read_line()`` (non-blocking, str or None) and ``write_line(text)``, default the USB serial;
     ``dice``: ``roll()`` and ``first_roll()`` (ties allowed), default the hardware dice."""
+    link_note = ""
     if serial is None:
         from drivers.usb_serial import UsbSerial
 
@@ -280,6 +300,7 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
             from drivers import mqtt_link
 
             serial = mqtt_link.wrap(serial)
+            link_note = mqtt_link.problem
     if dice is None:
         dice = OpeningDice(Dice())
     piezo = None
@@ -289,7 +310,9 @@ def build(journal_dir="/journal", serial=None, dice=None, buzzer=True, fs=None):
         except (OSError, ValueError):
             piezo = None  # no PWM on that pin: play without sound
     companion = Companion(Store(journal_dir, fs), dice, buzzer=piezo is not None)
-    return App(companion, HallScanner(), Classifier(), Buttons(), Leds(), Oled(), serial, piezo)
+    app = App(companion, HallScanner(), Classifier(), Buttons(), Leds(), Oled(), serial, piezo)
+    app.link_note = link_note
+    return app
 
 
 def run():

@@ -8,6 +8,22 @@ from companion.controller import Companion, ROLL_W, CUBE_W, ROLL_B, CUBE_B, SHOR
 from companion.store import Store
 
 
+def position_from_random_play(rng, most_turns=60):
+    """A position reached by random legal play from the start (the mover on roll), or None when
+    the walk ended a game (the board player's tests take the game's middle and its end alike)."""
+    from bgrules.turn import Turn
+
+    pos = Position.start()
+    for _ in range(rng.randint(2, most_turns)):
+        plays = Turn(pos, rng.randint(1, 6), rng.randint(1, 6)).plays()
+        if plays:
+            pos = rng.choice(plays).position
+        if pos.cells[0] == 15:
+            break
+        pos = pos.swapped()
+    return pos if pos.cells[0] < 15 and pos.cells[26] < 15 else None
+
+
 def board_of(pos, white_on_roll=True):
     """(white, black): lists of 26 counts by board point (white's numbering 1..24); index 25
     is that colour's bar."""

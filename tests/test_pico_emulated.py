@@ -88,3 +88,33 @@ def test_firmware_boots_imports_and_answers_on_the_emulated_pico():
     assert same_raw and same_gpio
     same, frames, faults = bench_pico.results(out, "CLASSIFY")[0]
     assert same and frames > 40 and faults > 0
+
+
+# The running games (Fevga, Long Nardy): each side's fifteen start on its own head, the heads in
+# diagonally opposite corners (docs/variants.md's sources), so Black's head is the board's point 12
+# as White counts, not its 1. The bench's match harness set out the standard track's mirror and the
+# firmware waited for the start for ever (docs/performance.md: 0 turns); it sets out each ruleset's
+# own start on its own track now.
+RUNNING_TURNS = 3
+
+
+@pytest.mark.parametrize("variant", ["longnardy", "fevga"])
+def test_the_bench_match_of_a_running_game_plays_turns_on_the_emulated_pico(variant, tmp_path):
+    """A few turns of bench_pico.py's whole-match harness: its players' plays chosen on CPython with the
+    virtual board, then played through main.App on the emulated Pico, every DONE accepted."""
+    _need_emulator()
+    plays = bench_pico.choose_plays(str(tmp_path / "choose"), variant, RUNNING_TURNS)
+    assert len(plays) == RUNNING_TURNS, "the harness's players played %d turns of %s" % (len(plays), variant)
+    # the first play leaves the head (the mover's 24, where all fifteen start)
+    assert plays[0] and plays[0][0][0] == 24
+    tree = bench_pico.compile_tree(str(tmp_path / "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")])
+    data = str(tmp_path / "data")
+    bench_pico.write_data(data, [], plays)
+    match = ("import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
+             "VARIANT = %r\n" % variant + bench_pico.MATCH)
+    out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("match", match)],
+                                puts=[(tree, "/lib"), (data, "/data")], max_emu_s=120, timeout=1500)
+    st = bench_pico.results(out, "MATCH")[0]
+    assert st["turns"] == RUNNING_TURNS and st["phase"] == "moving", st
+    assert st["done"][0] >= RUNNING_TURNS  # a DONE answered for every turn
+    assert st["frame"][0] >= sum(len(steps) for steps in plays)  # every checker moved was answered

@@ -6,6 +6,7 @@ from bgc.pico import upy
 from bgc.rules.gnubg_ref import random_positions
 from bgrules import Position, Turn
 from bgc.rules.notation_read import apply_moves
+from firmware_script import compile_with_mpy_cross
 
 pytestmark = pytest.mark.micropython
 
@@ -74,8 +75,6 @@ def test_engine_reports_its_interpreter():
 def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
     import glob
     import os
-    import subprocess
-    import sys
 
     from bgc import FIRMWARE_DIR
 
@@ -84,6 +83,4 @@ def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
     for f in files:
         # plain (any port's .mpy) and -march=armv6m as bgc deploy compiles
         for march in ([], ["-march=armv6m"]):
-            r = subprocess.run([sys.executable, "-m", "mpy_cross"] + march + ["-o", str(tmp_path / "x.mpy"), f],
-                               capture_output=True, text=True)
-            assert r.returncode == 0, "%s %s: %s" % (f, march, r.stderr)
+            compile_with_mpy_cross(f, tmp_path, march)

@@ -249,3 +249,29 @@ def test_parse_points_in_both_numberings():
     assert steps[2].args == ("bar", simmod.BLACK)
     assert steps[3].args == ("off",)
     assert steps[4].args == ("LEGAL", [3, 24])
+
+
+# The starts as the rules texts set them out, counted on the board in White's numbering (board
+# points 1-24): the standard game's (seed 000: two on the 24 point, five on the 13, three on the 8,
+# five on the 6, Black the mirror), and Long Nardy's ("point 24 is White's head and point 12 is
+# Black's head", Wikipedia "Long Nardy": each side's fifteen on its head, diagonally opposite).
+TEXT_STARTS = {
+    "standard": ({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5}),
+    "longnardy": ({24: 15}, {12: 15}),
+    "fevga": ({24: 15}, {12: 15}),
+}
+
+
+@pytest.mark.parametrize("key", sorted(TEXT_STARTS))
+def test_the_sim_sets_out_the_games_own_start_on_its_own_track(key, tmp_path):
+    from bgc.board.virtual.view import board_counts
+    from bgrules.rules import ruleset
+
+    s = simmod.Sim(flash_dir=str(tmp_path / "flash"), boot=False, rules=ruleset(key))
+    try:
+        w, b = board_counts(s.board)
+    finally:
+        s.close()
+    white, black = TEXT_STARTS[key]
+    assert {p: w[p] for p in range(1, 25) if w[p]} == white
+    assert {p: b[p] for p in range(1, 25) if b[p]} == black

@@ -152,3 +152,46 @@ def test_fevga_exports_write_json_and_text_and_refuse_mat(tmp_path, capsys):
 
 def test_fevga_a_whole_match_by_the_automated_players_at_the_virtual_board(capsys):
     sim_game(capsys, "fevga")
+
+
+def test_fevga_a_doubles_partial_play_is_located_by_one_way_of_reaching_it():
+    """The board's answer to a checker put down in a double: the dice still to play. The running
+    games' search tries a double's steps in every order (a step may depend on the ones before:
+    the head rule), so three one-pip steps from three points reach the board's position in 3! = 6
+    orders, and four in 24: Fevga's 1-1 of docs/performance.md took 102 ms on the Pico where the
+    frame answer's target is 40 ms. Every way moves the same pips, so the first way found gives
+    the answer; the answer is the reference generator's (the plays that begin so)."""
+    start = Position.from_id("AQc1BD+AAr4nOA", FEVGA.opposite)
+    turn = Turn(start, 1, 1, FEVGA)
+    ref = reference("fevga", start, 1, 1, row="quarter")
+    assert turn.dice_to_play == 4
+    steps = ((24, 23), (19, 18), (17, 16))  # three checkers from three points, a pip each
+    part = start.copy()
+    for src, dst in steps:
+        part.cells[src] -= 1
+        part.cells[dst] += 1
+    # the reference: some legal play of the roll begins with these three steps
+    assert any(_begins_with(final, part) for final in ref)
+    hits = []
+    real = Turn._found
+
+    def counted(self, *args):
+        ok = real(self, *args)
+        hits.append(ok)
+        return ok
+
+    Turn._found = counted
+    try:
+        assert turn.locate(part) == [bytes((1,))]
+    finally:
+        Turn._found = real
+    assert hits.count(True) == 1, "the search reached the board's position %d times" % hits.count(True)
+
+
+def _begins_with(final, part):
+    """Whether the play to ``final`` (a Position ID) can begin at ``part`` with one step more of 1:
+    one checker of ``part`` a pip further on."""
+    end = Position.from_id(final, FEVGA.opposite).cells
+    c = part.cells
+    diff = [c[q] - end[q] for q in range(1, 25)]
+    return sorted(d for d in diff if d) == [-1, 1]

@@ -339,3 +339,15 @@ print("RESULT", classify_frame is not None, same, sum(1 for s in a.state if s & 
 """
     out = upy.run(code, sources=[os.path.join(ROOT, "firmware")], heap_kb=512)
     assert "RESULT True True True" in out, out
+
+
+def test_the_drift_draws_in_one_go_are_the_seeds_own_numbers():
+    """A seed names a whole run (the reliability runs and the tests quote seeds): the drift's
+    draws taken 128 at once must be the numbers 128 single draws give, and leave the generator
+    where they would."""
+    from bgc.board.virtual.prng import Prng
+
+    one, many = Prng(7), Prng(7)
+    singles = [one.gauss(0.37) for _ in range(128)]
+    assert many.gausses(0.37, 128) == singles
+    assert many.next() == one.next()

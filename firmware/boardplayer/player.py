@@ -16,7 +16,15 @@
 # points at the doubled cube from the match equity table and the gammon rates (docs/board-player.md).
 
 from bgrules.position import OPP, BAR
+from bgrules.turn import _Search
 from boardplayer import met as MET
+
+# Plays valued per slice of thinking (Player.think): one loop step's share. An evaluation takes
+# about 3 ms on a Pico, so the loop's scan, LEDs and buttons answer within a slice (the longest
+# 23 ms on the emulated Pico with the flash cache modelled, docs/board-player.md) while the board
+# thinks; more per slice would shorten the think only by the scans between slices (~2 ms each).
+SLICE = 4
+CELLS = 52  # a position's cells (bgrules.position)
 
 # (name, noise): the standard deviation (in money equity) of the noise added to each play's value
 # (names short enough for the OLED's menu line "Level beginner")
@@ -76,6 +84,16 @@ class Player:
         self.seed = seed & 0xFFFF
         self.net = net()
         self.evaluations = 0  # positions evaluated (the think time's measure)
+        # the search's state, made once and kept between loop steps (think): the turn thought
+        # about, its best play so far, each level's next point, the first order's plays
+        self.turn = None
+        self.choice = None
+        self._order = -1
+        self._s = None
+        self._rules = None
+        self._best = bytearray(CELLS)
+        self._src = bytearray(5)
+        self._seen = None
 
     # --- values of outcomes -----------------------------------------------------------------
 
@@ -99,58 +117,138 @@ class Player:
 
     def choose(self, m):
         """The final cells (bytes, the mover's view) of the play chosen for the Match's turn, or
-        None when nothing can be played."""
-        turn = m.turn
-        if not turn.dice_to_play:
+        None when nothing can be played: the whole search at once (think's slices run to the end)."""
+        if not self.begin(m):
             return None
+        while not self.think(1 << 30):
+            pass
+        return self.choice
+
+    def begin(self, m):
+        """Start thinking about the Match's turn (its play found slice by slice by ``think``);
+        False when nothing can be played (no search: ``choice`` None)."""
+        turn = m.turn
+        self.turn = turn
+        self.choice = None
+        n = turn.dice_to_play
+        if not n:
+            self._order = -1
+            return False
+        rules = turn.rules
+        s = self._s
+        if s is None or self._rules is not rules:
+            # the player's own search state, apart from the turn's: the tracker goes on judging
+            # the board with the turn's while the player thinks between its frames
+            s = self._s = (rules.search or _Search)(rules)
+            self._rules = rules
+        s.double = turn.d1 if turn.double else 0
         self._m = m
         self._v = self._outcomes(m, m.on_roll, m.cube) if m.length else None
-        self._best = None
         self._best_value = -1e9
-        self._seen = []
-        s = turn._s
-        n = turn.dice_to_play
-        for i in range(len(turn._orders)):
-            self._order = i
-            s.load(turn.start.cells)
-            self._walk(turn, turn._orders[i], 0, n, BAR)
-        self._seen = None
-        return self._best
+        self._found = False
+        self._seen = [] if not turn.double else None
+        self._n = n
+        self._order = 0
+        self._start_order()
+        return True
 
-    def _walk(self, turn, dice, k, n, top):
-        # turn_plays._collect for the standard game, each play valued where it is found
-        s = turn._s
+    def thinking(self):
+        """Whether a search begun is not yet over (main.py collects its garbage as it goes)."""
+        return self._order >= 0
+
+    def _start_order(self):
+        s = self._s
+        s.load(self.turn.start.cells)
+        self._dice = self.turn._orders[self._order]
+        self._k = 0
+        self._src[0] = BAR
+
+    def think(self, plays=SLICE):
+        """Go on with the search begun by ``begin`` for at most ``plays`` plays found (each
+        valued: one evaluation at most); True when every play has been valued and ``choice``
+        holds the best. The same walk as the rules engine's (turn_plays._collect for the
+        standard game) with its recursion unrolled onto ``_src`` (a level's next point to move
+        from), so that it can stop between any two plays and go on in the next loop step."""
+        if self._order < 0:
+            return True
+        turn = self.turn
+        s = self._s
         c = s.c
-        if k == n:
-            if n == 1 and turn.forced_die and s.p_die[0] != turn.forced_die:
-                return
-            if not turn.double:
-                # a play reached in both orders of the dice is valued once
-                key = bytes(c)
-                if self._order == 0:
-                    self._seen.append(key)
-                elif key in self._seen:
-                    return
-            self._consider(c)
-            return
-        d = dice[k]
-        src = BAR if c[BAR] and s.bar_first else top
-        while src > 0:
-            if c[src]:
-                t = s.dest(src, d)
-                if t >= 0:
-                    s.push(src, t, d)
-                    self._walk(turn, dice, k + 1, n, src if turn.double and s.ordered_doubles else BAR)
+        n = self._n
+        src = self._src
+        dice = self._dice
+        k = self._k
+        double = turn.double
+        ordered = double and s.ordered_doubles
+        while plays > 0:
+            if k < 0:
+                # this order of the dice is walked: the other, or the end
+                self._order += 1
+                if self._order >= len(turn._orders):
+                    self._order = -1
+                    self._seen = None
+                    self.choice = bytes(self._best) if self._found else None
+                    return True
+                self._start_order()
+                dice = self._dice
+                k = 0
+                continue
+            if k == n:
+                plays -= 1
+                self._leaf(turn, c, n, double)
+                k -= 1
+                s.pop()
+                continue
+            d = dice[k]
+            p = src[k]
+            while p > 0:
+                if c[p]:
+                    t = s.dest(p, d)
+                    if t >= 0:
+                        break
+                p -= 1
+            if p > 0:
+                src[k] = p - 1  # the next time at this level: the points below
+                s.push(p, t, d)
+                k += 1
+                if k < n:
+                    src[k] = BAR if c[BAR] and s.bar_first else (p if ordered else BAR)
+            else:
+                k -= 1  # every point of this level tried: back to the one before
+                if k >= 0:
                     s.pop()
-            src -= 1
+        self._k = k
+        return False
 
-    def _consider(self, c):
+    def _leaf(self, turn, c, n, double):
+        """A play found (the search's cells ``c`` its final position): valued unless it is not
+        a play (a single die not the one the roll forces) or was found in the other order of
+        the dice already."""
+        if n == 1 and turn.forced_die and self._s.p_die[0] != turn.forced_die:
+            return
+        if not double and self._seen_before(c):
+            return
         v = self.value_after(c)
         if self.noise:
             v += self.noise * _noise(c, self.seed)
         if v > self._best_value:
             self._best_value = v
-            self._best = bytes(c)
+            self._best[:] = c
+            self._found = True
+
+    def _seen_before(self, c):
+        """Whether the play ``c`` of two different dice was found before (in the other order of
+        the dice, or by other steps in this order): then it is not valued again. The first
+        order's plays are kept as bytes: a copy of 52 bytes a play, compared at C speed by the
+        list's ``in`` (the hash and the compare written in Python cost half an evaluation a play
+        on a Pico)."""
+        key = bytes(c)
+        seen = self._seen
+        if key in seen:
+            return True
+        if self._order == 0:
+            seen.append(key)
+        return False
 
     def value_after(self, c):
         """The mover's value (money equity, or match winning chances) of the position ``c`` after

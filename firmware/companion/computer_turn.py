@@ -21,7 +21,7 @@ class ComputerTurn:
         play = turn.play_to(final)
         self.steps = play.steps if play is not None else ()
         self.way = self._way()
-        self.due = None  # when the play counts as made with its checkers borne off (phase_computer)
+        self.due = None  # when the play counts as made with checkers not seen arriving (phase_computer)
         # where a checker starts that the play bears off (6/off, and 6/2/off from 6)
         chains = []
         for st in self.steps:

@@ -398,8 +398,12 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         none to do. The table is made (and its module imported) by the turn's first idle step,
         so a board whose loop never idles, or a test without one, holds none of it. A chouette
         evening prepares nothing: its modules take the heap the table would need (the in-play
-        floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules."""
+        floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules. Nor
+        while the board's own player thinks: its slices have the idle steps."""
         if self.phase != "moving" or self.chouette is not None:
+            return False
+        pl = self.gnu_player
+        if pl is not None and pl.thinking():
             return False
         from companion import prepared
 

@@ -275,13 +275,13 @@ def acted(c, record, snap):
 
 
 def tick(c, now):
-    """Time passes in a match against the computer (controller.tick): a bear-off's checkers
-    stayed gone; the board's own player decides when it is its turn to; the PC has not been heard
+    """Time passes in a match against the computer (controller.tick): checkers not seen arriving
+    (borne off, on a point of five or more) stayed so; the board's own player decides when it is its turn to; the PC has not been heard
     for OFFLINE_MS while the board waits for it."""
     g = c.gnu
     if g is not None:
         if g.due is not None and now - g.due >= 0:
-            borne_off(c)
+            settled(c)
             c.render()
     elif c.gnu_player is not None and think(c):
         c.render()
@@ -325,11 +325,17 @@ def think(c):
     elif ph == "resign" and m.to_act == side:
         command(c, {"do": pl.resign_decision(m, side, m.resign_offer)}, "", True)
     elif ph == "moving" and m.on_roll == side:
-        # the search holds the loop (a median play 0.1 s, a double up to about 1 s on a Pico,
-        # docs/board-player.md): the OLED says so first
-        c.say("Board thinks")
-        c.render()
-        final = pl.choose(m)
+        # The search is sliced (Player.think: a few plays valued per loop step), so that the
+        # scan, the LEDs, the OLED and the buttons go on answering while the board thinks (a
+        # double's hundreds of plays take over a second on a Pico, docs/board-player.md). A
+        # turn not the one thought about (a new turn, a take-back) starts the search again.
+        if pl.turn is not m.turn:
+            if pl.begin(m):
+                c.say("Board thinks")
+                return True
+        elif not pl.think():
+            return False
+        final = pl.choice
         if final is None:
             final = m.turn.start.cells  # nothing can be played: the turn passes as it stands
         command(c, {"do": "play", "pos": Position(final).id()}, "", True)
@@ -360,17 +366,17 @@ def on_frame(c):
     if t.verdict not in (LEGAL, HIT, LIFTED):
         return  # refused: the tracker's reason is "GNU plays ..."
     off = g.final[0] - g.turn.start.cells[0]
-    if not off and (t.complete or _ranged(t)):
-        # every checker seen where the play puts it (six or more on a point are counted only as
-        # "five or more", so the tracker cannot call such a play complete: DONE's judgement)
+    if not off and t.complete:
+        # every checker seen where the play puts it
         if _take(c):
             return
-    elif off and (_gone(t) == off or _ranged(t)):
-        # A bear-off the sensors cannot see: a checker gone from the board is in a hand or off,
-        # and only DONE says which. Here the play says it: when exactly the checkers it bears off
-        # are gone and stay gone for BORNE_OFF_MS (a hand lifting one to put it on a point is
-        # quicker), DONE's own judgement is asked (borne_off)
-        g.due = c.now + BORNE_OFF_MS
+    elif (not off and _ranged(t)) or (off and (_gone(t) == off or _ranged(t))):
+        # A checker the sensors cannot see arrive: one borne off, or one set on top of a point of
+        # five or more (counted only as "five or more"). Either is also a checker still in a hand,
+        # and only DONE says which: lifting the checker must not make the play. So when the board
+        # stays so for UNSEEN_MS (a hand carrying a checker to a point is quicker), DONE's own
+        # judgement is asked (settled): the computer's play if it can be only that.
+        g.due = c.now + UNSEEN_MS
     if t.verdict != HIT:  # a hit still to finish keeps its own words
         c.say(who(c) + " " + g.text)
 
@@ -380,7 +386,7 @@ def _led(point):
     return 24 if point == 25 else (25 if point == 0 else point - 1)
 
 
-BORNE_OFF_MS = 1500
+UNSEEN_MS = 1500
 
 
 def _gone(t):
@@ -402,8 +408,9 @@ def _take(c):
     return False
 
 
-def borne_off(c):
-    """The checkers the play bears off have stayed gone for BORNE_OFF_MS (controller.tick)."""
+def settled(c):
+    """The board has shown the play but for checkers not seen arriving (borne off, or on a point of
+    five or more) for UNSEEN_MS (controller.tick)."""
     c.gnu.due = None
     if c.phase == "moving":
         _take(c)

@@ -6,7 +6,7 @@
 # The link wraps the serial line: every line the board writes goes out on USB as before and into
 # the link's queue; each read of the serial line (once a loop) lets the link publish a little. A
 # lost broker or Wi-Fi is tried again with a growing pause; meanwhile the queue keeps the newest
-# QUEUE_MAX events (the state is always the newest, so a page still ends right).
+# events, QUEUE_BYTES of text at most (the state is always the newest, so a page still ends right).
 #
 # Settings on the flash, /mqtt.json: {"ssid", "wifi_password", "broker", "port", "user",
 # "password", "club", "board"}. Without that file (or without Wi-Fi: a plain Pico) the serial line
@@ -14,7 +14,10 @@
 
 import time
 
-QUEUE_MAX = 64  # events kept while the broker is away (about 6 KB of lines at most)
+QUEUE_MAX = 64  # events kept while the broker is away, at most ...
+# ... and at most this much of their text: a match's lines average ~190 B (status ~330, view ~180), so
+# 64 of them held 12.5 KB, 16 KB of heap (scripts/bench/heap_modules.py --mqtt); 4 KB costs ~5 KB
+QUEUE_BYTES = 4096
 PER_POLL = 4  # events published in one loop: the board's loop stays short
 RETRY_MS = 1000  # first pause after a failed connection; doubled up to RETRY_MAX_MS
 RETRY_MAX_MS = 30000
@@ -35,6 +38,7 @@ class MqttLink:
         self.run = run  # tells viewers that seq started again (a reset board)
         self.seq = 0
         self.queue = []  # [seq, line] not yet on the broker
+        self.queued_bytes = 0  # their text
         self.dropped = 0
         self.status = "null"
         self.view = "null"
@@ -50,10 +54,11 @@ class MqttLink:
         """One line the board wrote (an event: docs/protocol.md)."""
         self.seq += 1
         q = self.queue
-        if len(q) >= QUEUE_MAX:
-            q.pop(0)
-            self.dropped += 1
         q.append((self.seq, text))
+        self.queued_bytes += len(text)
+        while len(q) > 1 and (len(q) > QUEUE_MAX or self.queued_bytes > QUEUE_BYTES):
+            self.queued_bytes -= len(q.pop(0)[1])  # the oldest goes first
+            self.dropped += 1
         if text.startswith('{"ev": "status"'):
             self.status = text
             self.state_due = True
@@ -84,6 +89,7 @@ class MqttLink:
                 seq, text = q[0]
                 c.publish(self.t_events, '{"seq": %d, "run": %d, "ev": %s}' % (seq, self.run, text), False, 1)
                 q.pop(0)
+                self.queued_bytes -= len(text)
                 n += 1
             if self.state_due and not q:
                 c.publish(self.t_state, '{"seq": %d, "run": %d, "status": %s, "view": %s}'
@@ -127,9 +133,17 @@ class LinkedSerial:
         self.link.line(text)
 
 
+# Why the board is not on the broker although /mqtt.json is on its flash (bad settings, no Wi-Fi in
+# this firmware, the radio did not start), or "": main.py shows it as a note after the boot event.
+problem = ""
+
+
 def wrap(serial, settings_path=SETTINGS):
     """``serial`` with the MQTT link of the settings on the flash; ``serial`` itself where there
-    are none, or no Wi-Fi on this board."""
+    are none, where they are unusable or where this board has no working Wi-Fi (``problem`` then
+    says why: the board plays on, over USB alone)."""
+    global problem
+    problem = ""
     try:
         f = open(settings_path)
     except OSError:
@@ -138,21 +152,34 @@ def wrap(serial, settings_path=SETTINGS):
         import json
 
         s = json.load(f)
-    except ValueError:
+    except ValueError as exc:
+        problem = "%s is not JSON (%s): not on the broker" % (settings_path, exc)
         return serial
     finally:
         f.close()
+    if not isinstance(s, dict):
+        problem = "%s holds no settings object: not on the broker" % settings_path
+        return serial
+    missing = [k for k in ("ssid", "broker", "board") if not s.get(k)]
+    if missing:
+        problem = "%s has no %s: not on the broker" % (settings_path, ", ".join(missing))
+        return serial
     try:
         # a Pico W's: the rp2 Pico stubs the drivers type-check against have no network module, and
-        # umqtt is micropython-lib's, frozen into the Pico W image only
+        # umqtt is frozen into the Pico W image only
         import network  # type: ignore[import-not-found]
         from umqtt.simple import MQTTClient  # type: ignore[import-not-found]
     except ImportError:
-        return serial  # a Pico without Wi-Fi, or an image without umqtt
-    wlan = network.WLAN(network.STA_IF)
-    wlan.active(True)
-    if not wlan.isconnected():
-        wlan.connect(s["ssid"], s.get("wifi_password", ""))  # goes on in the background
+        problem = "%s is here but this firmware has no Wi-Fi (the Pico W image has): not on the broker" % settings_path
+        return serial
+    try:
+        wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)  # OSError when the radio does not start (a Pico W image on a plain Pico)
+        if not wlan.isconnected():
+            wlan.connect(s["ssid"], s.get("wifi_password", ""))  # goes on in the background
+    except OSError as exc:
+        problem = "Wi-Fi did not start (%r): not on the broker" % (exc,)
+        return serial
     import machine
     import os
 

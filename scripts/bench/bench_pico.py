@@ -18,12 +18,18 @@ measured there with ``time.ticks_us()`` on the emulated clock and ``gc.mem_free(
   read one at a time from a file on the Pico's flash;
 * a whole 1-point match through main.App (the real loop, its collection schedule and the real
   collector) with the real journal on the Pico's littlefs, in the standard game or ``--variant
-  KEY``: frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
+  KEY`` (the board set out from that ruleset's own start on its own track: Rules.start_position,
+  Rules.opposite; the running games' heads in opposite corners): frame-to-LED answer, DONE answer, scan + classify in every loop step, the least free heap (and the loop step it came in), and every collection (explicit ones
   by main.py, automatic ones found by gc.mem_alloc() falling inside a loop step) with where it
   happened. The players' plan is read turn by turn from a file and the harness logs into
   preallocated arrays; the heap the harness holds is measured apart (free heap after a collection
   with the harness loaded, before the match begins) and the firmware's own least free heap is
   reported beside the whole;
+* (the guest with ``BOARD`` = a side and ``LEVEL_NAME``, tests/test_firmware_image.py) a 1-point
+  match against the board's own player, started from the new-match menu with the buttons alone
+  (nothing on the serial line): the person's plays chosen on the Pico as above, the board's read
+  from the controller as it lights them and set down a checker at a time; its think time per play
+  (the loop steps from its roll to its play shown) and any frame of its play the tracker refused;
 * one journal append;
 * the free heap with a chouette evening's modules imported (scripts/bench/heap_modules.py's list).
 
@@ -430,7 +436,10 @@ def _run(args, cases, hard, tree):
                  ms(statistics.median(r[i] for r in rnd)), ms(max(r[i] for r in rnd)),
                  ms(max(r[i] for r in rnd + hd))))
     if not args.no_match:
-        print_match(results(out, "MATCH")[0], heap_import, args.variant)
+        st = results(out, "MATCH")[0]
+        if not st["turns"]:
+            raise BenchError("the match of %s played no turn (it ended in phase %s)" % (args.variant, st["phase"]))
+        print_match(st, heap_import, args.variant)
     return 0
 
 

@@ -3,6 +3,7 @@ imported from source on the UNIX-port MicroPython with the Pico's free heap at b
 
     .venv/bin/python scripts/bench/heap_modules.py [--heap-kb 240] [--top N]   # every module, one by one
     .venv/bin/python scripts/bench/heap_modules.py --configurations            # what a board holds at once
+    .venv/bin/python scripts/bench/heap_modules.py --mqtt                      # a Pico W's MQTT link on top of boot
 
 Every module at once is not a state a board can be in: a board plays one variant at a time, and
 bgrules.variants.KEY is imported only when KEY is chosen. So issue 10's figures are taken for the
@@ -23,6 +24,7 @@ counted: they need the hardware (the emulated Pico's benchmark, scripts/bench/be
 
 import argparse
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -196,9 +198,22 @@ def configurations():
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}
     for name in variants():
-        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure([name], deep=True)
+        roots = [name] + ["bgrules.variants." + game for game in _cycle(name.rsplit(".", 1)[1])]
+        found["variant " + name.rsplit(".", 1)[1]] = [m for m in closure(roots, deep=True)
                                                     if m not in shared and m not in HOST_ONLY]
     return found
+
+
+def _cycle(key):
+    """The games a match of ``key`` plays in turn (Rules.cycle: Tavli's Portes, Plakoto, Fevga),
+    each loaded by name when its game starts (bgrules.rules.ruleset, which the import scan above
+    cannot see) and kept while the match goes on: main.py drops a variant's code only when no
+    variant match is in play, so by a Tavli match's third game all three are in the heap."""
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)
+    from bgrules.rules import VARIANTS, ruleset
+
+    return (ruleset(key).cycle or ()) if key in VARIANTS else ()
 
 
 # The heaviest configurations in one run: every shared module, then each variant's own modules
@@ -328,13 +343,136 @@ def import_all(heap_kb=PICO_HEAP_KB, names=None):
     return failed, free, qstrs, pools, argv, is32
 
 
+# A Pico W with /mqtt.json (docs/club.md): main.py wraps the serial line in drivers.mqtt_link, which
+# imports umqtt.simple (PyPI's 1.3.4, the file the Pico W image freezes: bgc.pico.libs). Measured on top
+# of the boot configuration: each import, the link built (MQTTClient, MqttLink, LinkedSerial), then its
+# queue full (the broker away: QUEUE_MAX lines or QUEUE_BYTES of text at most) with a status and a view
+# line held, the lines being the heaviest run of QUEUE_MAX consecutive events of a match played on the
+# virtual board. Not
+# counted: Wi-Fi (network.WLAN: the cyw43 driver's and lwIP's buffers are static C memory, outside the
+# MicroPython heap) and the socket's object (about 100 B), which only a Pico W has.
+MQTT_GUEST = r"""import gc
+gc.collect()
+f = open("modules.txt")
+for name in f:
+    __import__(name.strip())
+f.close()
+del f, name
+gc.collect()
+print("boot", gc.mem_free())
+for name in ("umqtt.simple", "drivers.mqtt_link"):
+    gc.collect()
+    before = gc.mem_free()
+    __import__(name)
+    gc.collect()
+    print(name, before - gc.mem_free())
+from umqtt.simple import MQTTClient
+from drivers.mqtt_link import MqttLink, LinkedSerial
+class Usb:
+    def read_line(self):
+        return None
+    def write_line(self, text):
+        pass
+gc.collect()
+before = gc.mem_free()
+client = MQTTClient("bgc-club-table01", "192.0.2.1", 1883, "table01", "a-password-of-24-letters")
+link = MqttLink(client, "club", "table01", 123456)
+serial = LinkedSerial(Usb(), link)
+gc.collect()
+print("link", before - gc.mem_free())
+f = open("lines.txt")
+for line in f:
+    serial.write_line(line.rstrip("\n"))
+f.close()
+del f, line
+gc.collect()
+print("queue", before - gc.mem_free(), len(link.queue), link.dropped, sum(len(t) for _, t in link.queue))
+print("free", gc.mem_free())
+"""
+
+
+def heaviest_queue(events, n):
+    """The ``n`` consecutive event lines of ``events`` with the most bytes, after the last status and
+    view lines before them where the run has none (the link holds those for the state)."""
+    lines = [json.dumps(e) for e in events]
+    best = max(range(len(lines) - n + 1), key=lambda i: sum(len(x) for x in lines[i:i + n]))
+    before = []
+    for kind in ("status", "view"):
+        head = '{"ev": "%s"' % kind
+        earlier = [x for x in lines[:best] if x.startswith(head)]
+        if earlier and not any(x.startswith(head) for x in lines[best:best + n]):
+            before.append(earlier[-1])
+    return before + lines[best:best + n]
+
+
+def _constant(path, name):
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
+            return ast.literal_eval(node.value)
+    raise SystemExit("heap_modules: %s not found in %s" % (name, path))
+
+
+def measure_mqtt(heap_kb=PICO_HEAP_KB):
+    """A Pico W's MQTT link on top of the boot configuration (``MQTT_GUEST``): {"boot": B free,
+    "umqtt.simple": B, "drivers.mqtt_link": B, "link": B built, "queue": B built and full, "queued":
+    lines in it, "dropped": lines it let go, "queue_text": B of text in it, "free": B left, "argv",
+    "is32"}."""
+    import bench_club  # the virtual board's recorded match (scripts/bench)
+    from bgc.pico import libs
+
+    queue_max = _constant(os.path.join(FIRMWARE, "drivers", "mqtt_link.py"), "QUEUE_MAX")
+    lines = heaviest_queue(bench_club.recorded_match(events=600), queue_max)
+    argv, is32 = find_micropython(True)
+    heap = heap_kb * (1 if is32 else 2)
+    with tempfile.TemporaryDirectory(prefix="bgc-heap-") as tree:
+        with open(os.path.join(tree, "modules.txt"), "w") as f:
+            f.write("\n".join(configurations()["boot"]) + "\n")
+        with open(os.path.join(tree, "lines.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        with open(os.path.join(tree, "heap.py"), "w") as f:
+            f.write(MQTT_GUEST)
+        env = dict(os.environ, MICROPYPATH=FIRMWARE + ":" + libs.umqtt_dir() + ":.frozen")
+        r = subprocess.run(argv + ["-X", "heapsize=%dK" % heap, "heap.py"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError("MicroPython failed:\n" + r.stdout + r.stderr)
+    found = {"argv": argv, "is32": is32}
+    for line in r.stdout.split("\n"):
+        words = line.split()
+        if words and words[0] == "queue":
+            found["queue"], found["queued"], found["dropped"], found["queue_text"] = map(int, words[1:5])
+        elif words:
+            found[words[0]] = int(words[1])
+    return found
+
+
+def show_mqtt(heap_kb):
+    m = measure_mqtt(heap_kb)
+    print("interpreter: %s (%s)" % (" ".join(m["argv"]), "32-bit, Pico-sized objects" if m["is32"] else
+                                     "64-bit: heap doubled, figures are NOT a Pico's"))
+    print("%-50s %7d B free" % ("boot (import main, the power-up's journal)", m["boot"]))
+    print("%-50s %7d B" % ("  import umqtt.simple (from source)", m["umqtt.simple"]))
+    print("%-50s %7d B" % ("  import drivers.mqtt_link (from source)", m["drivers.mqtt_link"]))
+    print("%-50s %7d B" % ("  the link built (client, link, serial wrapper)", m["link"]))
+    print("%-50s %7d B  (%d lines queued, %d B of text)" % (
+        "  ... with its queue full, the broker away", m["queue"], m["queued"], m["queue_text"]))
+    print("%-50s %7d B free  (%d B less than without the link)" % (
+        "boot with the MQTT link, its queue full", m["free"], m["boot"] - m["free"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heap-kb", type=int, default=PICO_HEAP_KB, help="the heap in Pico kilobytes (default 240)")
     parser.add_argument("--top", type=int, default=0, help="list only the N biggest modules")
     parser.add_argument("--configurations", action="store_true",
                         help="the free heap at boot and in the heaviest configuration with each variant")
+    parser.add_argument("--mqtt", action="store_true",
+                        help="a Pico W's MQTT link (drivers/mqtt_link.py, umqtt) on top of the boot configuration")
     args = parser.parse_args()
+    if args.mqtt:
+        return show_mqtt(args.heap_kb)
     if args.configurations:
         return show_configurations(args.heap_kb)
     free, costs, argv, is32 = measure(args.heap_kb)

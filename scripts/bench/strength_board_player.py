@@ -96,6 +96,7 @@ def against_gnubg(games, level, gnu_level, seed):
         for g in range(games):
             board = g % 2
             m = Match(length=0)
+            declined = 0  # the largest resignation the board declined in this game: offered again, it plays on
             while m.phase != GAME_OVER:
                 ph = m.phase
                 if ph == OPENING:
@@ -111,12 +112,18 @@ def against_gnubg(games, level, gnu_level, seed):
                     elif ph == DOUBLED:
                         getattr(m, pl.take_decision(m, actor))(actor)
                     elif ph == RESIGN:
-                        getattr(m, pl.resign_decision(m, actor, m.resign_offer))(actor)
+                        answer = pl.resign_decision(m, actor, m.resign_offer)
+                        if answer == "reject":
+                            declined = max(declined, m.resign_offer)
+                        getattr(m, answer)(actor)
                     elif ph == PLAY:
                         f = pl.choose(m)
                         m.play(Position(f) if f is not None else m.position)
                     continue
-                d = gnu.decide(actor, m.match_id(), m.position_id())
+                # ``declined``: without it GNU Backgammon, told the match afresh, offers the same
+                # resignation again at once, for ever (the Match ID does not carry a declined one)
+                d = gnu.decide(actor, m.match_id(), m.position_id(), jacoby=m.jacoby, beavers=m.beavers,
+                               declined=declined)
                 if d.action == "roll":
                     m.roll(rng.randint(1, 6), rng.randint(1, 6), actor)
                 elif d.action == "move":
@@ -127,11 +134,21 @@ def against_gnubg(games, level, gnu_level, seed):
                     getattr(m, d.action)(actor)
             winner, points = m.result[0], m.result[1]
             results.append(points if winner == board else -points)
-            if (g + 1) % 50 == 0:
-                print("  %d games: %+.3f points per game" % (g + 1, sum(results) / len(results)), flush=True)
+            if (g + 1) % 25 == 0:
+                mean, half = _interval(results)
+                print("  %d games: %+.3f points per game, 95%% interval %+.3f..%+.3f; %d won" % (
+                    g + 1, mean, mean - half, mean + half, sum(1 for x in results if x > 0)), flush=True)
     finally:
         gnu.close()
     return results
+
+
+def _interval(results):
+    """The mean points per game and the half-width of its 95 % confidence interval (normal)."""
+    import statistics
+
+    mean = statistics.mean(results)
+    return mean, 1.96 * statistics.stdev(results) / len(results) ** 0.5
 
 
 def main(argv=None):
@@ -146,12 +163,9 @@ def main(argv=None):
                          "the board's points per game with a 95%% confidence interval")
     a = ap.parse_args(argv)
     if a.against:
-        import statistics
-
         t0 = time.time()
         r = against_gnubg(a.games, a.level, a.against, a.seed)
-        mean = statistics.mean(r)
-        half = 1.96 * statistics.stdev(r) / len(r) ** 0.5
+        mean, half = _interval(r)
         wins = sum(1 for x in r if x > 0)
         print("board player (%s) against GNU Backgammon (%s), %d money games, seed %d (%.0f s): %+.3f points per "
               "game, 95%% interval %+.3f..%+.3f; %d games won" % (a.level, a.against, len(r), a.seed, time.time() - t0,

@@ -1,17 +1,27 @@
 #!/bin/sh
 # Build the bgcompanion firmware image: MicroPython for the Raspberry Pi Pico (RPI_PICO) with the
 # whole firmware/ tree and micropython-lib's ssd1306 frozen in (scripts/build/image_manifest.py). Writes
-# build/image/bgcompanion-<version>.uf2 and its .sha256 (the folder: OUT_DIR=...).
+# build/image/bgcompanion-<version>.uf2 and its .sha256 (the folder: OUT_DIR=...), and beside them
+# .frozen.txt, the modules frozen in.
 #
 #   sh scripts/build/build_image.sh MICROPYTHON_DIR            # or MICROPYTHON_DIR=... sh scripts/build/build_image.sh
 #   sh scripts/build/build_image.sh --install-toolchain MICROPYTHON_DIR   # apt-get the compilers first (Debian/Ubuntu)
 #   sh scripts/build/build_image.sh --check-reproducible MICROPYTHON_DIR  # then build again elsewhere and compare the bytes
+#   sh scripts/build/build_image.sh --board RPI_PICO_W MICROPYTHON_DIR    # the Pico W's image (with the other options too)
+#
+# --board RPI_PICO_W: the Pico W image (scripts/build/image_manifest_picow.py: the same firmware, the stock
+# Pico W modules, Wi-Fi, and umqtt for the board's link to a club's broker, docs/club.md), written as
+# build/image-picow/bgcompanion-<version>-picow.uf2 (its own folder: `bgc flash` with no image given
+# takes the Pico's). Its umqtt is PyPI's micropython-umqtt.simple 1.3.4, the release the tests run,
+# fetched and checked against its sha256 by host/bgc/pico/libs.py (python3; cached in BGC_LIB_DIR,
+# default the folder of the image).
 #
 # MICROPYTHON_DIR is a checkout of MicroPython at the pinned tag with the submodules the RP2 port needs.
 # On a machine with internet access:
 #
 #   git clone --depth 1 --branch v1.27.0 https://github.com/micropython/micropython.git
 #   make -C micropython/ports/rp2 submodules      # pico-sdk, tinyusb, mbedtls, micropython-lib at the tag's commits
+#   make -C micropython/ports/rp2 BOARD=RPI_PICO_W submodules   # for the Pico W: also cyw43-driver, lwip, btstack
 #
 # Why v1.27.0: the release after it, v1.28.0 (2026-04-06), has no change the firmware needs, and no
 # release yet holds upstream PR #19370 (June 2026: the interpreter's core kept in RAM instead of run
@@ -33,29 +43,48 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "build_image: $*" >&2; exit 1; }
 
 CHECK=""
-if [ "${1:-}" = "--check-reproducible" ]; then
-    CHECK=1
-    shift
-fi
-if [ "${1:-}" = "--install-toolchain" ]; then
-    shift
+INSTALL=""
+BOARD=RPI_PICO
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --check-reproducible) CHECK=1; shift ;;
+        --install-toolchain) INSTALL=1; shift ;;
+        --board)
+            [ $# -ge 2 ] || die "--board needs a board: RPI_PICO or RPI_PICO_W"
+            BOARD=$2; shift 2 ;;
+        -*) die "unknown option $1
+usage: sh scripts/build/build_image.sh [--install-toolchain] [--check-reproducible] [--board RPI_PICO|RPI_PICO_W] MICROPYTHON_DIR" ;;
+        *) break ;;
+    esac
+done
+case "$BOARD" in
+    RPI_PICO) MANIFEST=$ROOT/scripts/build/image_manifest.py; SUFFIX=""; DEFAULT_OUT=$ROOT/build/image
+        SUBMODULES="lib/pico-sdk lib/tinyusb lib/mbedtls lib/micropython-lib" ;;
+    RPI_PICO_W) MANIFEST=$ROOT/scripts/build/image_manifest_picow.py; SUFFIX="-picow"; DEFAULT_OUT=$ROOT/build/image-picow
+        SUBMODULES="lib/pico-sdk lib/tinyusb lib/mbedtls lib/micropython-lib lib/cyw43-driver lib/lwip lib/btstack" ;;
+    *) die "no image for the board $BOARD: RPI_PICO (the Pico) or RPI_PICO_W (the Pico W)" ;;
+esac
+if [ -n "$INSTALL" ]; then
     apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential python3 git \
         || die "apt-get failed (run as root, after apt-get update)"
 fi
 MPY_DIR=${1:-${MICROPYTHON_DIR:-}}
 [ -n "$MPY_DIR" ] || die "no MicroPython source folder given
-usage: sh scripts/build/build_image.sh [--install-toolchain] MICROPYTHON_DIR  (see the comment at the top for how to get it)"
+usage: sh scripts/build/build_image.sh [--install-toolchain] [--check-reproducible] [--board RPI_PICO|RPI_PICO_W] MICROPYTHON_DIR
+(see the comment at the top for how to get it)"
 [ -f "$MPY_DIR/py/mpconfig.h" ] || die "$MPY_DIR is not a MicroPython source tree (no py/mpconfig.h)"
 MPY_DIR=$(cd "$MPY_DIR" && pwd)
 
 at=$(git -C "$MPY_DIR" describe --tags --exact-match 2>/dev/null || echo "not at a tag")
 [ "$at" = "$TAG" ] || die "$MPY_DIR is $at, the image is built from $TAG
 hint: git -C $MPY_DIR checkout $TAG && make -C $MPY_DIR/ports/rp2 submodules"
-for sub in lib/pico-sdk lib/tinyusb lib/mbedtls lib/micropython-lib; do
+for sub in $SUBMODULES; do
     want=$(git -C "$MPY_DIR" ls-tree "$TAG" "$sub" | awk '{print $3}')
-    have=$(git -C "$MPY_DIR/$sub" rev-parse HEAD 2>/dev/null || echo missing)
+    # (in a submodule not checked out, git would answer for MicroPython's own checkout)
+    have=missing
+    [ ! -e "$MPY_DIR/$sub/.git" ] || have=$(git -C "$MPY_DIR/$sub" rev-parse HEAD 2>/dev/null || echo missing)
     [ "$have" = "$want" ] || die "$MPY_DIR/$sub is at $have, $TAG pins $want
-hint: make -C $MPY_DIR/ports/rp2 submodules"
+hint: make -C $MPY_DIR/ports/rp2 BOARD=$BOARD submodules"
 done
 for tool in arm-none-eabi-gcc cmake make cc python3; do
     command -v $tool >/dev/null || die "$tool is not installed
@@ -66,15 +95,23 @@ done
 
 VERSION=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$ROOT/host/bgc/__init__.py")
 [ -n "$VERSION" ] || die "no __version__ in host/bgc/__init__.py"
-OUT_DIR=${OUT_DIR:-$ROOT/build/image}
+OUT_DIR=${OUT_DIR:-$DEFAULT_OUT}
 BUILD=${BUILD_DIR:-$OUT_DIR/build-rp2}
 mkdir -p "$OUT_DIR"
+if [ "$BOARD" = RPI_PICO_W ]; then
+    # umqtt.simple, the file the tests run (host/bgc/pico/libs.py pins the PyPI release by its sha256);
+    # image_manifest_picow.py freezes the folder named here
+    BGC_UMQTT_DIR=$(BGC_LIB_DIR=${BGC_LIB_DIR:-$OUT_DIR/lib} PYTHONPATH="$ROOT/host" python3 -c \
+        "from bgc.pico import libs; print(libs.umqtt_dir())") || die "umqtt.simple could not be had (above)"
+    export BGC_UMQTT_DIR
+    echo "umqtt.simple: $BGC_UMQTT_DIR/umqtt/simple.py (PyPI micropython-umqtt.simple 1.3.4, sha256 checked)"
+fi
 # What makes two builds of one commit give the same bytes, wherever they run: the build date
 # (MicroPython's version line and the pico-sdk's binary info, __DATE__) is the firmware's last
 # commit date, which MicroPython's makeversionhdr.py and gcc read from SOURCE_DATE_EPOCH; the
 # version is the tag itself, not what `git describe --dirty` makes of the checkout (a file missing
 # in a submodule's work tree gave "v1.27.0-dirty") nor a hash abbreviated to the clone's size.
-SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/build/image_manifest.py 2>/dev/null || true)
+SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct -- firmware scripts/build/image_manifest.py "$MANIFEST" 2>/dev/null || true)
 [ -n "$SOURCE_DATE_EPOCH" ] || die "no commit date for firmware/ (build from a git checkout of bgcompanion)"
 MICROPY_GIT_TAG=$TAG
 MICROPY_GIT_HASH=$(git -C "$MPY_DIR" rev-parse --short=10 "$TAG^{commit}")
@@ -83,7 +120,7 @@ changed=$(git -C "$MPY_DIR" status --porcelain --ignore-submodules=none 2>/dev/n
 [ -z "$changed" ] || echo "build_image: warning: $MPY_DIR has local changes; where the build reads them, the image
 differs from a clean checkout's:
 $changed" >&2
-changed=$(git -C "$ROOT" status --porcelain -- firmware scripts/build/image_manifest.py 2>/dev/null | head -5)
+changed=$(git -C "$ROOT" status --porcelain -- firmware scripts/build/image_manifest.py "$MANIFEST" 2>/dev/null | head -5)
 [ -z "$changed" ] || echo "build_image: warning: uncommitted changes in the firmware are built in (the image is not the commit's):
 $changed" >&2
 
@@ -112,9 +149,9 @@ JOBS=${JOBS:-2}
 echo "building mpy-cross ($MPY_DIR/mpy-cross)"
 nice make -C "$MPY_DIR/mpy-cross" -j"$JOBS" >"$OUT_DIR/mpy-cross.log" 2>&1 \
     || { tail -20 "$OUT_DIR/mpy-cross.log"; die "mpy-cross did not build (log: $OUT_DIR/mpy-cross.log)"; }
-echo "building MicroPython $TAG for RPI_PICO with the firmware frozen in (log: $OUT_DIR/build.log)"
-nice make -C "$MPY_DIR/ports/rp2" BOARD=RPI_PICO BUILD="$BUILD" \
-    FROZEN_MANIFEST="$ROOT/scripts/build/image_manifest.py" -j"$JOBS" >"$OUT_DIR/build.log" 2>&1 \
+echo "building MicroPython $TAG for $BOARD with the firmware frozen in (log: $OUT_DIR/build.log)"
+nice make -C "$MPY_DIR/ports/rp2" BOARD=$BOARD BUILD="$BUILD" \
+    FROZEN_MANIFEST="$MANIFEST" -j"$JOBS" >"$OUT_DIR/build.log" 2>&1 \
     || { tail -30 "$OUT_DIR/build.log"
          hint=""
          # (with no picotool given, the SDK clones picotool from GitHub: no network, no build)
@@ -122,10 +159,20 @@ nice make -C "$MPY_DIR/ports/rp2" BOARD=RPI_PICO BUILD="$BUILD" \
 hint: the pico-sdk could not fetch picotool; give PICOTOOL_SRC_DIR=DIR (a picotool 2.1.1 checkout) or install picotool 2.1.1"
          die "the RP2 build failed (log: $OUT_DIR/build.log)$hint"; }
 
-IMAGE="$OUT_DIR/bgcompanion-$VERSION.uf2"
+NAME=bgcompanion-$VERSION$SUFFIX.uf2
+IMAGE="$OUT_DIR/$NAME"
 cp "$BUILD/firmware.uf2" "$IMAGE"
-(cd "$OUT_DIR" && sha256sum "bgcompanion-$VERSION.uf2" > "bgcompanion-$VERSION.uf2.sha256")
-echo "wrote $IMAGE ($(wc -c < "$IMAGE") bytes)"
+(cd "$OUT_DIR" && sha256sum "$NAME" > "$NAME.sha256")
+# The modules frozen in, as the build's frozen_content.c names them (mp_frozen_names)
+python3 - "$BUILD/frozen_content.c" > "$IMAGE.frozen.txt" <<'EOF_NAMES' || die "no frozen module list in $BUILD/frozen_content.c"
+import re, sys
+text = open(sys.argv[1]).read()
+block = re.search(r"mp_frozen_names\[\] = \{(.*?)\};", text, re.S).group(1)
+names = [n for n in re.findall(r'"((?:[^"\\]|\\.)*)\\0"', block) if n]
+print("\n".join(names))
+EOF_NAMES
+text=$(arm-none-eabi-size "$BUILD/firmware.elf" | awk 'NR == 2 {print $1 + $2}')
+echo "wrote $IMAGE ($(wc -c < "$IMAGE") bytes; $text bytes of program in flash; $(wc -l < "$IMAGE.frozen.txt") frozen modules, listed in $NAME.frozen.txt)"
 cat "$IMAGE.sha256"
 
 if [ -n "$CHECK" ]; then
@@ -134,13 +181,13 @@ if [ -n "$CHECK" ]; then
     AGAIN=$(mktemp -d "${TMPDIR:-/tmp}/bgc-image-again.XXXXXX")
     [ ! -d "$OUT_DIR/picotool/picotool" ] || cp -r "$OUT_DIR/picotool" "$AGAIN/picotool"  # a build tool, not in the image
     echo "--check-reproducible: building again in $AGAIN"
-    OUT_DIR="$AGAIN" BUILD_DIR="$AGAIN/build-rp2" sh "$0" "$MPY_DIR" >"$AGAIN.log" 2>&1 \
+    OUT_DIR="$AGAIN" BUILD_DIR="$AGAIN/build-rp2" BGC_LIB_DIR="${BGC_LIB_DIR:-$OUT_DIR/lib}" sh "$0" --board "$BOARD" "$MPY_DIR" >"$AGAIN.log" 2>&1 \
         || { tail -5 "$AGAIN.log"; die "the second build failed (log: $AGAIN.log)"; }
-    if cmp -s "$IMAGE" "$AGAIN/bgcompanion-$VERSION.uf2"; then
+    if cmp -s "$IMAGE" "$AGAIN/$NAME"; then
         rm -rf "$AGAIN" "$AGAIN.log"
         echo "reproducible: a second build in a fresh folder gave the same bytes (sha256 $(cut -d' ' -f1 "$IMAGE.sha256"))"
     else
-        die "not reproducible: the second build ($AGAIN/bgcompanion-$VERSION.uf2, $(sha256sum < "$AGAIN/bgcompanion-$VERSION.uf2" | cut -d' ' -f1)) differs from $IMAGE
+        die "not reproducible: the second build ($AGAIN/$NAME, $(sha256sum < "$AGAIN/$NAME" | cut -d' ' -f1)) differs from $IMAGE
 hint: cmp -l the two images; strings on both show embedded dates, paths or versions"
     fi
 fi

@@ -1,4 +1,5 @@
-"""MicroPython manifest of the bgcompanion firmware image (scripts/build/build_image.sh).
+"""MicroPython manifest of the bgcompanion firmware image (scripts/build/build_image.sh), RPI_PICO;
+the Pico W's (RPI_PICO_W, image_manifest_picow.py) is this one plus the stock Pico W modules and umqtt.
 
 Freezes the whole firmware/ tree as bytecode into the RPI_PICO interpreter, with micropython-lib's
 ssd1306 display driver and everything the stock RPI_PICO firmware freezes (so the image is a standard
@@ -12,9 +13,8 @@ as `bgc deploy` compiles with mpy-cross -O3.
 """
 include("$(PORT_DIR)/boards/manifest.py")  # the stock RPI_PICO modules: _boot, rp2, asyncio, neopixel...
 require("ssd1306")  # micropython-lib, at the commit the MicroPython tag pins
-# micropython-lib's MQTT client: drivers/mqtt_link.py publishes a Pico W's events through it when
-# /mqtt.json is on the flash (docs/club.md); a Pico without Wi-Fi never imports it (flash only)
-require("umqtt.simple")
+# (umqtt, the MQTT client of a Pico W's link to a club's broker, is frozen by the Pico W image's
+# manifest, image_manifest_picow.py, which includes this one: a Pico without Wi-Fi cannot use it)
 
 FIRMWARE_MODULES = (
     "main.py",

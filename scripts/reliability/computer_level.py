@@ -7,7 +7,12 @@ matches. The band it is checked against is GNU Backgammon's rating of the level'
 manual's "Overall rating" table: Beginner 26-35 mEMG, ...; bgc.logs.gnubg_player.RATINGS).
 
     nice .venv/bin/python scripts/reliability/computer_level.py [--level beginner] [--matches 20] \
-        [--length 3] [--ply 0] [--seed 1] [--json FILE]
+        [--length 3] [--ply 0] [--seed 1] [--person LEVEL] [--keep DIR] [--json FILE]
+
+The person's side is played by the automated hands' rough chooser (bgc.board.players.choose_play,
+a pip-count cube), or with ``--person LEVEL`` by GNU Backgammon at that level (an opponent of a
+known strength; the hands still move the checkers). ``--keep DIR`` keeps each match's journal
+there, for analysing again (another ply, the gnubg program).
 
 The analysis at 0-ply (the default) measures what the level's noise costs against the same
 evaluator without it (the level's own 0-ply net); at 2-ply it is GNU Backgammon's default
@@ -18,6 +23,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 import time
 
@@ -30,18 +36,24 @@ from bgc.logs import analysis, journals  # noqa: E402
 from bgc.logs.gnubg_player import GnubgPlayer, level_band, rating, read_level  # noqa: E402
 
 
-def measure(level, matches, length, ply=0, seed=1, progress=None):
+def measure(level, matches, length, ply=0, seed=1, progress=None, person=None, keep=None):
     """The computer's totals over ``matches`` matches at ``level``: a dict with the per-match rows
-    ("side", "seed", "decisions", "error" in EMG, "rate" in mEMG) and the totals."""
+    ("side", "seed", "decisions", "error" in EMG, "rate" in mEMG) and the totals. ``person``: the
+    level GNU Backgammon plays the person's side at (None: the hands' chooser); ``keep``: a
+    directory to copy each match's journal into."""
     rows = []
-    with GnubgPlayer(level) as gnu:
+    with GnubgPlayer(level) as gnu, (GnubgPlayer(person) if person else _Nothing()) as opponent:
         for i in range(matches):
             side = i % 2
-            sim, comp, hands = play_on_sim(side, seed + i, length, level, illegal=0.0, player=gnu)
+            sim, comp, hands = play_on_sim(side, seed + i, length, level, illegal=0.0, player=gnu,
+                                           person=opponent if person else None)
             try:
                 if sim.serial.last("match_end") is None:
                     raise RuntimeError("match %d (seed %d) did not end" % (i + 1, seed + i))
                 log = journals.load(sim.journal_path())
+                if keep:
+                    os.makedirs(keep, exist_ok=True)
+                    shutil.copy(sim.journal_path(), os.path.join(keep, "seed%02d-%s.jnl" % (seed + i, "wb"[side])))
             finally:
                 sim.close()
             both = analysis.analyse(log, ply)["players"]
@@ -51,7 +63,7 @@ def measure(level, matches, length, ply=0, seed=1, progress=None):
             rows.append({"side": side, "seed": seed + i, "decisions": n, "unforced": t["unforced"],
                          "cube_decisions": t["close_cube_decisions"], "error": err,
                          "rate": 1000.0 * err / n if n else 0.0, "games": len(log.games),
-                         # the automated hands' (bgc.board.players.choose_play, a rough chooser)
+                         # the person's side: the hands' rough chooser or GNU Backgammon at ``person``
                          "opponent_rate": both[1 - side]["error_rate"]})
             if progress:
                 progress(rows[-1])
@@ -60,9 +72,18 @@ def measure(level, matches, length, ply=0, seed=1, progress=None):
     rates = [r["rate"] for r in rows]
     mean = sum(rates) / len(rates)
     sd = math.sqrt(sum((x - mean) ** 2 for x in rates) / (len(rates) - 1)) if len(rates) > 1 else 0.0
-    return {"level": read_level(level), "matches": matches, "length": length, "ply": ply, "decisions": n,
+    return {"level": read_level(level), "person": read_level(person) if person else "the hands' chooser",
+            "matches": matches, "length": length, "ply": ply, "decisions": n,
             "rate": rate, "match_rate_mean": mean, "match_rate_sd": sd, "rating": rating(rate),
             "band": level_band(level), "rows": rows}
+
+
+class _Nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
 
 
 def main():
@@ -72,16 +93,18 @@ def main():
     ap.add_argument("--length", type=int, default=3)
     ap.add_argument("--ply", type=int, default=0, choices=(0, 1, 2))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--person", metavar="LEVEL", help="GNU Backgammon plays the person's side at this level")
+    ap.add_argument("--keep", metavar="DIR", help="keep each match's journal in DIR")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args()
     t0, c0 = time.time(), time.process_time()
 
     def progress(r):
-        print("match seed %d, computer %s: %d games, %d decisions, %.1f mEMG (the hands: %.1f)" % (
+        print("match seed %d, computer %s: %d games, %d decisions, %.1f mEMG (the person: %.1f)" % (
             r["seed"], "White Black".split()[r["side"]], r["games"], r["decisions"], r["rate"], r["opponent_rate"]),
             flush=True)
 
-    res = measure(args.level, args.matches, args.length, args.ply, args.seed, progress)
+    res = measure(args.level, args.matches, args.length, args.ply, args.seed, progress, args.person, args.keep)
     band = res["band"]
     print("\n%s, %d %d-point matches, analysed at %d-ply: %d decisions, error rate %.1f mEMG (GNU Backgammon's "
           "rating: %s); per match %.1f +- %.1f mEMG" % (res["level"], args.matches, args.length, args.ply,

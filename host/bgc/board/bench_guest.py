@@ -95,6 +95,16 @@ from drivers.hall import HallScanner
 from drivers.leds import Leds
 from drivers.oled import Oled
 from frames import ideal_frame
+from companion.tracker import ILLEGAL
+
+try:
+    BOARD  # the side the board's own player plays: the match is started from the menu's buttons
+except NameError:
+    BOARD = None
+try:
+    IDLE_ROLL  # ms the players look at the board after the roll, and after a placement (match_step)
+except NameError:  # (tests/test_firmware_image.py: they lift at once)
+    IDLE_ROLL = IDLE_STEP = 0
 
 mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
@@ -134,7 +144,7 @@ class Buttons:
 class Serial:
     sent = False
     def read_line(self):
-        if not self.sent:
+        if not self.sent and BOARD is None:  # (against the board: nothing on the serial line)
             self.sent = True
             return "new length=1 variant=" + VARIANT
         return None
@@ -152,13 +162,25 @@ class Dice:  # an LCG: the same dice on CPython and on the Pico
         return self.die(), self.die()
 
 LEVEL = {0: 32768, 1: 32768 + 13600, 5: 32768 + 27200, 2: 32768 - 13600, 6: 32768 - 27200}
+# The board as checker counts per board point (white's numbering, 25 = the colour's bar half),
+# set out from the ruleset's own start and track: black's own point p is the board's
+# OPPOSITE[p] (25 - p in backgammon; p + 12 round the board in the running games, Fevga and
+# Long Nardy, whose heads are diagonally opposite), and a checker landing on the mover's p
+# hits the opponent's HIT_AT[p] (French 2 hits across the board).
+_rules = ruleset(VARIANT)
+OPPOSITE = _rules.opposite
+HIT_AT = _rules.across or OPPOSITE
 W = [0] * 26
 B = [0] * 26
-_start = ruleset(VARIANT).start_position().cells  # white's view: white 1..25, black 26 + own point
+
+def wp(point, player):  # a point of the player's own numbering as the board's (white's) point
+    return point if player == 0 or point == 25 else OPPOSITE[point]
+
+_start = _rules.start_position().cells  # white's view: white 1..25, black 26 + own point
 for p in range(1, 26):
     W[p] = _start[p]
-    B[25 - p if p < 25 else 25] = _start[26 + p]
-del _start
+    B[wp(p, 1)] = _start[26 + p]
+del _start, _rules
 frame = bytearray(128)
 scanner = Scanner()
 buttons = Buttons()
@@ -343,23 +365,27 @@ def plan():  # the next turn's steps from the plan file: "src dst hit,src dst hi
     NEXT[0] = None
     return [tuple(int(x) for x in step.split()) for step in line.split(",")] if line else []
 
-def wp(point, player):  # a point of the mover's numbering as white's numbering
-    return point if player == 0 or point == 25 else 25 - point
+FLAGGED = []  # the board's turns in which the tracker refused a frame of its own play: (turn, message)
+def shown(player):
+    show(); run(5)
+    if player == BOARD and companion.gnu is not None and companion.tracker.verdict >= ILLEGAL:
+        FLAGGED.append((board_turns, companion.msg))
 
 def move(steps, player):
     mine, other = (W, B) if player == 0 else (B, W)
     for src, dst, hit in steps:
         mine[wp(src, player)] -= 1
-        show(); run(5)
+        shown(player)
         if dst:
             mine[wp(dst, player)] += 1
-            show(); run(5)
+            shown(player)
         if hit:
-            other[wp(dst, player)] -= 1
-            show(); run(5)
+            other[wp(HIT_AT[dst], 1 - player)] -= 1
+            shown(player)
             other[25] += 1
-            show(); run(5)
-        idle(IDLE_STEP)
+            shown(player)
+        if player != BOARD:  # (the board's own plays are set down at once)
+            idle(IDLE_STEP)
 
 SEEN = bytearray(52)
 def answer_ask(p):
@@ -380,6 +406,68 @@ def answer_ask(p):
         press(p, cube=True)
     raise SystemExit("Which play? none of %d plays is the board's" % len(companion.ask))
 
+THINK = Times(400)  # the board's think time per play (us): its loop steps from its roll to its play shown
+board_turns = 0
+DOUBLES = []  # the board's doubles the person took: (the taker, the cube before)
+NO_PLAY = [0]  # the board's turns with nothing to play
+LIT = [0]  # the board's plays whose checkers to move were lit on the LEDs when it showed them
+def board_turn(p):
+    # The board's own player on the Pico: it rolls and thinks on the loop's ticks; its play is
+    # read where the controller shows it (companion.gnu: the LEDs' play) and moved by hand, a
+    # checker at a time; the turn passes by itself when the board shows the whole play.
+    global board_turns
+    m = companion.match
+    for _ in range(200):  # its roll (or its answer): not thinking yet
+        if companion.phase != "roll" or m.on_roll != p:
+            break
+        run(1)
+    if companion.phase != "moving" or m.on_roll != p:
+        return
+    think = 0
+    n = 0
+    while companion.gnu is None and companion.phase == "moving" and m.on_roll == p:
+        n += 1
+        if n > 5000:
+            raise SystemExit("the board did not play (%s)" % companion.msg)
+        t = ticks_us()
+        app.step(time.ticks_ms())
+        app.collect_if_due()
+        think += diff(ticks_us(), t)
+    THINK.append(think)
+    g = companion.gnu
+    board_turns += 1
+    if g is None:
+        NO_PLAY[0] += 1
+        return  # nothing to play: the turn passed as it stood
+    for code in companion.fx.leds:  # the play lit: a checker to move (cyan) or to bear off (white)
+        if code == 6 or code == 9:  # phase_computer.C_GNU_FROM, C_GNU_OFF
+            LIT[0] += 1
+            break
+    move(g.steps, p)
+    for _ in range(200):  # a checker not seen arriving (off, on a tall point) counts after UNSEEN_MS
+        if companion.gnu is not g:
+            return
+        time.sleep_ms(20)  # the hands are still: the loop goes round (the clock runs on the host too)
+        run(1)
+    raise SystemExit("the board's play was not taken: %s" % companion.msg)
+
+def menu_to(label):  # CUBE: the menu's next line
+    for _ in range(20):
+        if companion._menu_items()[companion.cursor][0] == label:
+            return
+        press(1 - BOARD, cube=True)
+    raise SystemExit("no menu line " + label)
+
+def menu_set(label, value):  # ROLL: the line's next value, at least once; the values it showed
+    menu_to(label)
+    seen = [dict(companion._menu_items())[label]]
+    for _ in range(40):
+        if seen[-1] == value and len(seen) > 1:
+            return seen
+        press(1 - BOARD)
+        seen.append(dict(companion._menu_items())[label])
+    raise SystemExit("%s never shows %s" % (label, value))
+
 chosen = []
 turns = 0
 PLAN = open(PLAYS) if PLAYS is not None else None
@@ -387,11 +475,24 @@ PLAN = open(PLAYS) if PLAYS is not None else None
 # minus the least free in play, is what the firmware's match took (its objects and its garbage).
 gc.collect()
 harness_free = mem_free()
-if PLAYS is not None:
+if PLAYS is not None or (BOARD is not None and hasattr(gc, "mem_alloc")):
     app._alloc_after_gc = mem_alloc()  # main.py counts its allocations from here, as after build() on a Pico
 run(8)
+stuck = 0  # loop rounds in a row with nothing for the players to do
+if BOARD is not None:  # the new-match menu, from the person's buttons alone, as the OLED shows it
+    if companion.phase != "setup":
+        raise SystemExit("no new-match menu at boot (phase %s)" % companion.phase)
+    menu = {"Length": menu_set("Length", "1"), "Board": menu_set("Board", ("White", "Black")[BOARD]),
+            "Level": menu_set("Level", LEVEL_NAME)}
+    menu_to("Start")
+    press(1 - BOARD)
+    print("MENU", repr((menu, companion.phase, companion.gnu_side, companion.match.length, companion.match.names)))
+    t_match = ticks_us()
 for _ in range(2000):
     ph = companion.phase
+    stuck = stuck + 1 if ph not in ("opening", "ask", "roll", "moving") else 0
+    if stuck > 40:  # 200 loop steps: the firmware waits for something this harness does not do
+        raise RuntimeError("the match is stuck in phase %s after %d turns: %s" % (ph, turns, companion.msg))
     m = companion.match
     if ph == "matchover" or (ph == "gameover" and m.phase == "matchover"):
         break
@@ -400,9 +501,14 @@ for _ in range(2000):
     if ph == "moving" and PLAN is None and MAX_TURNS and turns >= MAX_TURNS:
         break
     if ph in ("opening", "ask"):
-        press(0 if ph == "opening" else m.on_roll)
+        press((0 if BOARD is None else 1 - BOARD) if ph == "opening" else m.on_roll)
+    elif ph in ("roll", "moving") and m.on_roll == BOARD:
+        board_turn(BOARD)
     elif ph == "roll":
         press(m.on_roll)
+    elif ph == "doubled" and BOARD is not None and m.to_act != BOARD:
+        DOUBLES.append((m.to_act, m.cube))
+        press(m.to_act)  # the person takes
     elif ph == "moving":
         p = m.on_roll
         if PLAYS is None:
@@ -434,7 +540,13 @@ for _ in range(2000):
             raise SystemExit("DONE refused: %s" % companion.msg)
     else:
         run(5)
-if PLAYS is None:
+if BOARD is not None:
+    m = companion.match
+    print("BOARD_MATCH", repr({"ms": diff(ticks_us(), t_match) // 1000, "think_us": list(THINK.values()),
+                               "board_turns": board_turns, "turns": turns, "flagged": FLAGGED, "doubles": DOUBLES, "lit": LIT[0], "plays": len(THINK) - NO_PLAY[0],
+                               "phase": companion.phase, "score": list(m.score), "names": m.names,
+                               "min_free": stats["min_free"], "evaluations": companion.gnu_player.evaluations}))
+elif PLAYS is None:
     print("PLAYS", repr(chosen))
 else:
     gc.collect()

@@ -174,13 +174,14 @@ def at_sim(sim, side, level=DEFAULT_LEVEL, jacoby=False, beavers=0, player=None,
 
 
 def play_on_sim(side, seed, length, level=DEFAULT_LEVEL, games=None, jacoby=True, beavers=0, illegal=0.25,
-                refuse_resign=0.0, player=None, flash_dir=None):
+                refuse_resign=0.0, player=None, flash_dir=None, person=None):
     """A whole match (or a money session of ``games`` games, ``length`` 0) against the computer
     on the virtual board: the automated hands (bgc.board.players) play the person's side and move
     the computer's checkers as lit, with a wrong placement in ``illegal`` of the turns, refusing
     ``refuse_resign`` of the computer's resignations. Returns (sim, computer, hands): the caller
     closes the sim (its journal: sim.journal_path()); the computer is closed here unless
-    ``player`` (a GnubgPlayer kept for several matches) was given."""
+    ``player`` (a GnubgPlayer kept for several matches) was given. ``person``: a GnubgPlayer that
+    chooses the person's plays and cube actions (the hands still move the checkers)."""
     from . import players as P
     from . import sim as simmod
 
@@ -188,7 +189,7 @@ def play_on_sim(side, seed, length, level=DEFAULT_LEVEL, games=None, jacoby=True
     comp = at_sim(sim, side, level, player=player)
     try:
         hands = P.Players(sim, seed=seed, handling=P.Handling(illegal=illegal), computer=side,
-                          games=games if not length else None, refuse_resign=refuse_resign)
+                          games=games if not length else None, refuse_resign=refuse_resign, person=person)
         sim.serial.send(new_match(side, comp.level, length, jacoby, beavers))
         limit = 3600 * 1000 * (length or games)  # an hour of play a point (a game): something is stuck
         while not hands.finished and sim.board.clock.ms < limit:

@@ -410,8 +410,17 @@ class Players:
     the opponent accepts with ROLL."""
 
     def __init__(self, sim, seed=1, handling=None, cube=True, resign=True, on_note=None, computer=None, games=None,
-                 refuse_resign=0.0, take_backs=0.0):
+                 refuse_resign=0.0, take_backs=0.0, person=None):
         self.sim = sim
+        # GNU Backgammon choosing the person's plays and cube actions (a GnubgPlayer, usually at
+        # another level than the computer's) instead of choose_play and the pip-count rules: an
+        # opponent of a known strength for measuring the computer's (docs/reliability.md, "The
+        # computer's level"). Its bookkeeping (resignations declined, beavers) is an Opponent's.
+        self.person = None
+        if person is not None:
+            from ..logs.gnubg_player import Opponent
+
+            self.person = Opponent(person, 1 - computer if computer is not None else 0)
         self.refuse_resign = refuse_resign  # the share of the computer's resignations the person refuses
         # a money session has no end of its own: the players stop after ``games`` games
         self.games = games
@@ -453,6 +462,8 @@ class Players:
     # --- what the firmware says
     def _on_event(self, ev):
         kind = ev.get("ev")
+        if self.person is not None:
+            self.person.event(ev)
         if kind == "illegal":
             if ev.get("at") == "place" and self.expect_wrong is not None and ev.get("board_point") == self.expect_wrong:
                 if self.wrong_placements:
@@ -573,6 +584,17 @@ class Players:
                 self.note("%s takes the last play back" % st["names"][p])
                 self._do(press_actions("ROLL_" + me, rng, long=True))
                 return
+            if self.person is not None:
+                # GNU Backgammon's choice before the roll: resign, double or roll
+                d = self._person_decides(st)
+                if d.action == "resign":
+                    self._person_resigns(st, d.kind, me)
+                elif d.action == "double":
+                    self.stats["doubles"] += 1
+                    self._do(press_actions("CUBE_" + me, rng))
+                else:
+                    self._do(press_actions("ROLL_" + me, rng))
+                return
             if self.resign and self._should_resign(st, p):
                 self.stats["resigns"] += 1
                 self.note("%s resigns" % st["names"][p])
@@ -588,7 +610,15 @@ class Players:
             q = st.get("to_act", 1 - p)
             them = "W" if q == 0 else "B"
             pips = st.get("pips", [0, 0])
-            if self._may_beaver(st) and pips[q] < pips[1 - q] and rng.random() < 0.5:
+            answer = self._person_decides(st).action if self.person is not None else None
+            if answer is not None:
+                key = {"take": "takes", "drop": "drops", "beaver": "beavers"}[answer]
+                self.stats[key] += 1
+                if answer == "take":
+                    self._do(press_actions("ROLL_" + them, rng))
+                else:
+                    self._do(press_actions(("CUBE_" if answer == "drop" else "ROLL_") + them, rng, long=True))
+            elif self._may_beaver(st) and pips[q] < pips[1 - q] and rng.random() < 0.5:
                 # money play with beavers agreed: the doubled player ahead in the race beavers
                 # (a long ROLL press), the doubler then takes, drops or raccoons as any double
                 self.stats["beavers"] += 1
@@ -603,7 +633,11 @@ class Players:
             return
         if ph == "resign":
             q = st.get("to_act", 1 - p)
-            if self.computer is not None and q != self.computer and rng.random() < self.refuse_resign:
+            if self.person is not None and self.computer is not None and q != self.computer:
+                refuse = self._person_decides(st).action == "reject"  # GNU Backgammon's answer
+            else:  # (the dice of the players' choices drawn only here, as always)
+                refuse = self.computer is not None and q != self.computer and rng.random() < self.refuse_resign
+            if refuse:
                 # the computer's resignation refused (CUBE): it plays on and does not offer the
                 # same again in this game (GNU Backgammon's rule)
                 self.stats["refused"] += 1
@@ -630,6 +664,34 @@ class Players:
                 acts += press_actions("CUBE_" + me, rng, frames_before=(10, 30))
             self._do(acts + press_actions("ROLL_" + me, rng))
             return
+
+    def _person_decides(self, st):
+        """GNU Backgammon's decision for the person's side in the state ``st`` (a Decision)."""
+        o = self.person
+        return o.player.decide(o.side, st["match"], st["pos"], o.jacoby, o.beavers, o.declined, o.beavered)
+
+    def _person_resigns(self, st, kind, me):
+        """The person offers the resignation GNU Backgammon chose (1 single, 2 gammon, 3
+        backgammon): CUBE held, CUBE pressed to raise it, ROLL offers (docs/player-guide.md)."""
+        self.stats["resigns"] += 1
+        self.note("%s resigns (%s)" % (st["names"][self.person.side], ("single", "gammon", "backgammon")[kind - 1]))
+        acts = press_actions("CUBE_" + me, self.rng, long=True)
+        for _ in range(kind - 1):
+            acts += press_actions("CUBE_" + me, self.rng, frames_before=(10, 30))
+        self._do(acts + press_actions("ROLL_" + me, self.rng))
+
+    def _person_play(self, st, plays, d):
+        """The legal play (of ``plays``) that GNU Backgammon chose (``d``) for the person's roll."""
+        from bgrules import Position
+        from ..logs.gnubg_player import final_id
+
+        if d.action != "move":
+            raise simmod.SimError("GNU Backgammon, asked for the person's play of %s, answered %r" % (st["match"], d))
+        final = Position.from_id(final_id(st["pos"], d.steps))
+        chosen = [x for x in plays if x.position == final]
+        if not chosen:
+            raise simmod.SimError("GNU Backgammon's play %s for the person is not a legal play from %s" % (d.text, st["pos"]))
+        return chosen[0]
 
     def _set_out(self, st):
         from bgrules import Position
@@ -696,7 +758,17 @@ class Players:
                 self.turn_state = "done"
                 self._do(press_actions("ROLL_" + me, self.rng, frames_before=(40, 90)))
                 return
-            play = choose_play(plays, self.rng, rules.backwards)
+            if self.person is not None:
+                d = self._person_decides(st)
+                if d.action == "resign":
+                    # before its play (the board allows it during a turn); a refusal leaves
+                    # the turn on, and GNU Backgammon then plays it (Opponent.declined)
+                    self.turn_key = None
+                    self._person_resigns(st, d.kind, me)
+                    return
+                play = self._person_play(st, plays, d)
+            else:
+                play = choose_play(plays, self.rng, rules.backwards)
             self.turn_play = play
             wrong = self.rng.random() < self.h.illegal
             acts, wrong_at = plan_play(play, turn, colour, self.rng, self.h, illegal=wrong,

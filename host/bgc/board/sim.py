@@ -40,8 +40,6 @@ FIRMWARE_MODULES = ("main", "companion", "drivers")
 BUTTON_NAMES = tuple(BUTTONS)  # ROLL_W, CUBE_W, ROLL_B, CUBE_B
 WHITE = virtual.WHITE
 BLACK = virtual.BLACK
-START_WHITE = {24: 2, 13: 5, 8: 3, 6: 5}
-START_BLACK = {1: 2, 12: 5, 17: 3, 19: 5}  # in white's numbering (the board's)
 # Rulesets whose checkers stand in towers: Doublets' towers of two on one cell, which the sensors see
 # as one occupied cell and the rules count as one checker (docs/variants.md). On these boards a
 # point's count is its occupied cells, and a point counted 1 is a tower of two checkers.
@@ -285,16 +283,9 @@ class Sim:
 
     # --- board set-up
     def setup_start(self):
-        if self.rules.key != "standard":
-            set_position(self.board, self.rules.start_position(), WHITE, self.rules.opposite, self.towers)
-            return
-        w = [0] * 26
-        b = [0] * 26
-        for p, n in START_WHITE.items():
-            w[p] = n
-        for p, n in START_BLACK.items():
-            b[p] = n
-        self.board.set_points(w, b)
+        """The game's own start from its ruleset, on its own track (the running games' heads in
+        diagonally opposite corners)."""
+        set_position(self.board, self.rules.start_position(), WHITE, self.rules.opposite, self.towers)
 
     def setup_position(self, pos, mover_colour=WHITE):
         set_position(self.board, pos, mover_colour, self.rules.opposite, self.towers)

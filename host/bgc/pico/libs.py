@@ -21,7 +21,9 @@ SSD1306_MEMBER = "micropython-ssd1306-0.3/ssd1306.py"
 
 
 # micropython-lib's MQTT client (MIT, Paul Sokolovsky), as published on PyPI: the firmware's
-# drivers/mqtt_link.py publishes a Pico W's topics through it (docs/club.md)
+# drivers/mqtt_link.py publishes a Pico W's topics through it (docs/club.md). The tests run this file
+# and the Pico W image freezes this same file (scripts/build/image_manifest_picow.py), not the later
+# 1.7.0 of the micropython-lib commit MicroPython v1.27.0 pins, which PyPI does not have
 UMQTT_URL = (
     "https://files.pythonhosted.org/packages/bd/cf/697e3418b2f44222b3e848078b1e33ee76aedca9b6c2430ca1b1aec1ce1d/"
     "micropython-umqtt.simple-1.3.4.tar.gz"

@@ -130,6 +130,10 @@ class Board(Sio):
         self._motion = None  # [x, y, height_mm, speed_mm_s, release_cell or -1]: where the hand goes
         self._motion_ms = -1.0  # virtual time the motion was last carried on to
         self._static_v = [0.0] * self.n  # each sensor's volts without the hand
+        # each sensor's field from the checkers on the board, worked out again only when they
+        # change (update() runs every PHYSICS_PERIOD_MS for the drift; the checkers rarely move)
+        self._checker_field = [0.0] * self.n
+        self._checkers_moved = True
         self._hand_ms = -1  # the virtual time of the hand's last contribution to the codes
         # GPIO state (SIO) and instrumentation.
         Sio.__init__(self)
@@ -157,12 +161,14 @@ class Board(Sio):
             dx, dy = self._offset()
             self.stacks[cell].append([colour, dx, dy])
         self._stale = True
+        self._checkers_moved = True
 
     def remove(self, cell):
         """Take the top checker off ``cell``; returns its colour (ValueError if there is none)."""
         if not self.stacks[cell]:
             raise ValueError("no checker on cell %d" % cell)
         self._stale = True
+        self._checkers_moved = True
         return self.stacks[cell].pop()[0]
 
     def clear(self):
@@ -170,6 +176,7 @@ class Board(Sio):
         self.hand = None
         self._motion = None
         self._stale = True
+        self._checkers_moved = True
 
     def count(self, cell):
         return len(self.stacks[cell])
@@ -365,16 +372,21 @@ class Board(Sio):
         now = self.clock.ms
         dt = (now - self._physics_ms) / 1000.0
         if dt > 0 and self.drift_rate:
-            step = self.drift_rate * math.sqrt(dt)
             lim = self.drift_max
-            for c in range(self.n):
-                d = self.drift[c] + self.rng.gauss(step)
-                self.drift[c] = lim if d > lim else (-lim if d < -lim else d)
+            drift = self.drift
+            for c, g in enumerate(self.rng.gausses(self.drift_rate * math.sqrt(dt), self.n)):
+                d = drift[c] + g
+                drift[c] = lim if d > lim else (-lim if d < -lim else d)
         self._physics_ms = now
-        mags = self.magnets(hand=False)
+        field = self._checker_field
+        if self._checkers_moved:
+            mags = self.magnets(hand=False)
+            for c in range(self.n):
+                field[c] = self.field_mt(c, mags)
+            self._checkers_moved = False
         sv = self._static_v
         for c in range(self.n):
-            sv[c] = self.vq[c] + self.gain[c] * self.sens * self.field_mt(c, mags) + self.drift[c] * LSB_V
+            sv[c] = self.vq[c] + self.gain[c] * self.sens * field[c] + self.drift[c] * LSB_V
         self._stale = False
         self._hand_codes()
 
@@ -385,10 +397,12 @@ class Board(Sio):
         hand = [self._hand_magnet()] if self.hand is not None else None
         self._hand_ms = self.clock.ms if hand is not None else -1
         sv = self._static_v
+        gain = self.gain
+        sens = self.sens
         for c in range(self.n):
             v = sv[c]
             if hand is not None:
-                v += self.gain[c] * self.sens * self.field_mt(c, hand)
+                v += gain[c] * sens * self.field_mt(c, hand)
             # DRV5055 output saturates about 0.2 V from either rail.
             v = 0.2 if v < 0.2 else (VDD - 0.2 if v > VDD - 0.2 else v)
             code = int(v / LSB_V + 0.5)

@@ -89,7 +89,11 @@ class _Mem32:
         return _b().mem_read(addr)
 
     def __setitem__(self, addr, value):
-        _b().mem_write(addr, value)
+        # _b() written out: the scan writes here 128 times a frame
+        b = _board
+        if b is None:
+            _b()
+        b.mem_write(addr, value)
 
 
 mem32 = _Mem32()
@@ -112,7 +116,10 @@ class ADC:
             _b().oe &= ~(1 << gpio)
 
     def read_u16(self):
-        return _b().adc_read(self.gpio)
+        b = _board  # _b() written out: the scan reads here 128 times a frame
+        if b is None:
+            _b()
+        return b.adc_read(self.gpio)
 
 
 # rp2 I2C pin options: SDA on GPIO 0,4,8,..., SCL on 1,5,9,... for I2C0; +2 for I2C1.
