@@ -5,6 +5,7 @@ checker may land (Turn.destinations, per source), whether the frame with a check
 itself legal, and the play DONE names. Checked on positions of random games of every ruleset,
 under CPython and under a real MicroPython, against a Turn of the same roll that was never
 prepared; and the table's size stays within its bound."""
+import os
 import random
 
 import pytest
@@ -312,3 +313,23 @@ def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, s
                 asked += 1
     assert prep.hits > 0, "the table answered nothing: the engine was compared with itself"
     assert asked
+
+
+@pytest.mark.micropython
+def test_the_mpy_deploy_prepares_nothing_where_its_code_would_take_the_heap(tmp_path):
+    """The .mpy deploy holds its code in the heap: there the answers are not prepared (the module
+    and its table would take a Tavli match below the in-play floor, tests/test_heap_budget.py),
+    and the lifts ask the rules. From source (the host, the frozen image) they are."""
+    import shutil
+
+    from bgc import FIRMWARE_DIR
+    from bgc.pico.upy import run
+    from firmware_script import compile_with_mpy_cross
+
+    program = "import companion.controller as c\nprint('prepares', c.PREPARES)\n"
+    deploy = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE_DIR, deploy)
+    compile_with_mpy_cross(str(deploy / "companion" / "controller.py"), deploy / "companion")
+    os.remove(deploy / "companion" / "controller.py")
+    assert "prepares False" in run(program, sources=[str(deploy)])
+    assert "prepares True" in run(program, sources=[FIRMWARE_DIR])
