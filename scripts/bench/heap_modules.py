@@ -169,9 +169,10 @@ COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.pr
 # game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
 # and main.py drops it after use (main.ONCE_ONLY)
 SET_POSITION = ("bgrules.match_setup",)
-# The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps: only the
-# image does, its code in flash (companion.controller.PREPARES): its lifts ask the rules
-PREPARED = ("companion.prepared",)
+# The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps and reads
+# frames with the bytecode tracker: only the image does either, its code in flash
+# (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker there)
+PREPARED = ("companion.prepared", "companion.tracker_fast")
 
 
 def variant_shared():

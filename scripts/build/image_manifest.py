@@ -60,6 +60,7 @@ FIRMWARE_MODULES = (
     "companion/recovery.py",
     "companion/store.py",
     "companion/tracker.py",
+    "companion/tracker_fast.py",
     "companion/variant_dice.py",
     "boardplayer/__init__.py",  # the board's own player (docs/board-player.md)
     "boardplayer/met.py",
