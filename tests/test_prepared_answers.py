@@ -7,29 +7,18 @@ under CPython and under a real MicroPython, against a Turn of the same roll that
 prepared; and the table's size stays within its bound."""
 import os
 import random
+import sys
 
 import pytest
 
 from bgrules import Position, Turn
-from bgrules.position import OPP, BAR, waiting
+from bgrules.position import BAR, waiting
 from bgrules.rules import VARIANTS, ruleset
 from companion import prepared as P
 from companion.prepared import Prepared
 
-
-def _after(pos, steps, rules):
-    c = bytearray(pos.cells)
-    for src, dst, hit in steps:
-        if src != BAR or c[BAR]:
-            c[src] -= 1
-        if dst:
-            if hit:
-                c[OPP + (rules.across or rules.opposite)[dst]] -= 1
-                c[OPP + BAR] += 1
-            c[dst] += 1
-        else:
-            c[0] += 1
-    return c
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "bench"))
+from bench_variants import after_steps  # noqa: E402
 
 
 def game_turns(key, count, seed):
@@ -46,7 +35,7 @@ def game_turns(key, count, seed):
             plays = turn.plays()
             if plays and turn.dice_to_play:
                 play = rng.choice(plays)
-                path = [bytes(_after(pos, play.steps[:k], rules)) for k in range(1, len(play.steps) + 1)]
+                path = [bytes(after_steps(pos, play.steps[:k], rules).cells) for k in range(1, len(play.steps) + 1)]
                 out.append((bytes(pos.cells), a, b, path))
                 if len(out) == count:
                     return out
@@ -210,7 +199,7 @@ def test_a_position_not_prepared_is_asked_of_the_engine():
     start = Position.start()
     turn = Turn(start, 6, 5)
     prep = Prepared(turn, bytearray(start.cells), 0)  # nothing prepared yet
-    mid = _after(start, ((24, 18, 0),), ruleset("standard"))
+    mid = after_steps(start, ((24, 18, 0),), ruleset("standard")).cells
     assert prep.locate(mid) == [b"\x05"]
     assert prep.destinations(mid, 18, [b"\x05"]) == [13, 24]  # on with the 5, or back
     assert prep.misses == 2 and prep.hits == 0

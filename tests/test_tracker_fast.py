@@ -5,7 +5,7 @@ CPython (the source as plain functions) and under a real MicroPython (the viper 
 
 import pytest
 
-from firmware_script import run_on_micropython
+from firmware_script import run_on_cpython, run_on_micropython
 
 # Frames of random cells: mostly empty; white (1), black (2), "two or more" (STACK, 4), weak
 # (UNDER, 16: a checker of the other colour on top), faulty (8), a weak empty reading (16);
@@ -69,14 +69,8 @@ def _result(out):
     return emitter, int(cases), int(differ), int(weak)
 
 
-def test_the_fast_tracker_reads_every_frame_as_the_tracker_does():
-    import contextlib
-    import io
-
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        exec("CASES = 3000\n" + SCRIPT, {"__name__": "script"})
-    emitter, cases, differ, weak = _result(buf.getvalue())
+def test_the_fast_tracker_reads_every_frame_as_the_tracker_does(tmp_path):
+    emitter, cases, differ, weak = _result(run_on_cpython("CASES = 3000\n" + SCRIPT, tmp_path))
     assert emitter == "python" and cases == 3000
     assert 1000 < weak < 8000  # the weak-cell pass is exercised, and its shortcut
     assert differ == 0

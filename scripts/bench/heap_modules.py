@@ -172,7 +172,7 @@ SET_POSITION = ("bgrules.match_setup",)
 # The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps and reads
 # frames with the bytecode tracker: only the image does either, its code in flash
 # (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker there)
-PREPARED = ("companion.prepared", "companion.tracker_fast")
+IMAGE_ONLY = ("companion.prepared", "companion.tracker_fast")
 
 
 def variant_shared():
@@ -192,7 +192,7 @@ def configurations():
     not the variants' shared ones, main.VARIANT_SHARED],
     "heaviest": [modules every variant's session shares], "variant KEY": [its own]}."""
     every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY
-             and name not in PREPARED]
+             and name not in IMAGE_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
     chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION]
