@@ -169,10 +169,12 @@ COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.pr
 # game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
 # and main.py drops it after use (main.ONCE_ONLY)
 SET_POSITION = ("bgrules.match_setup",)
-# The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps and reads
-# frames with the bytecode tracker: only the image does either, its code in flash
-# (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker there)
-IMAGE_ONLY = ("companion.prepared", "companion.tracker_fast")
+# The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps, reads
+# frames with the bytecode tracker and makes the game screen at every answer: only the image
+# does otherwise, its code in flash
+# (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker and installs
+# companion.display_fast there)
+IMAGE_ONLY = ("companion.display_fast", "companion.prepared", "companion.tracker_fast")
 
 
 def variant_shared():

@@ -42,6 +42,7 @@ FIRMWARE_MODULES = (
     "companion/dice_entry.py",
     "companion/flash_room.py",
     "companion/display.py",
+    "companion/display_fast.py",
     "companion/games_in_turn.py",
     "companion/journal.py",
     "companion/moves.py",
