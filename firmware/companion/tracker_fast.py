@@ -5,22 +5,17 @@ frame's answer (3.3 ms its cell loop, 1.9 ms the weak-cell pass ``_on_top``), ag
 
 main.py builds this tracker only where the code sits in flash (companion.controller.PREPARES): a
 viper function is compiled when its module is imported, into the heap, and the .mpy deploy has
-none to spare (tests/test_heap_budget.py). As drivers/fastloops.py does, the code is a source
-string compiled by the emitter of the MicroPython that runs it, so the file compiles with a plain
-``mpy-cross``; where there is no emitter (CPython, a MicroPython built without one) the same source
-runs as plain functions, so the tests compare it with ``Tracker.read`` on every interpreter.
+none to spare (tests/test_heap_budget.py). The code is source compiled by the emitter of the
+MicroPython that runs it (companion.viper_source), plain functions where there is none, so the
+tests compare it with ``Tracker.read`` on every interpreter.
 """
-import gc
-import sys
-
 from bgrules.position import OPP, BAR, CHECKERS
 from companion.tracker import Tracker
+from companion.viper_source import compile_source
 
-# The functions' lines (short strings: a module holding one long string literal does not compile
-# in a fragmented heap, where the longest free block is under 2 KB: tests/test_heap_budget.py).
-# Tracker.read's cell loop returns the faulty cells + 256 x white's bar cells + 4096 x black's
-# + 65536 if white's bar count is only a lower bound + 131072 if black's is; the two must agree
-# (tests/test_tracker_fast.py). Cells: 8 FAULT, 16 UNDER (weak), 4 STACK, colour in the low bits.
+# The functions' lines (companion.viper_source: why short strings). Tracker.read's cell loop
+# returns the faulty cells + 256 x white's bar cells + 4096 x black's + 65536 if white's bar
+# count is only a lower bound + 131072 if black's is; the two must agree (tests/test_tracker_fast.py). Cells: 8 FAULT, 16 UNDER (weak), 4 STACK, colour in the low bits.
 _SOURCE = (
     (
         '@micropython.viper',
@@ -145,35 +140,7 @@ _SOURCE = (
     ),
 )
 
-
-class _Plain:  # where there is no emitter: the decorator leaves the function as it is
-    @staticmethod
-    def viper(f):
-        return f
-
-
-def _same(x):
-    return x
-
-
-def _compile(viper):
-    g = {"micropython": _Plain, "ptr8": _same}
-    if viper:
-        import micropython
-
-        g = {"micropython": micropython}
-    for lines in _SOURCE:  # one function at a time: a smaller parse tree each
-        exec("\n".join(lines), g)
-    return g["read_cells"], g["count_on"]
-
-
-gc.collect()  # the compiler's parse tree wants room in one piece (docs/performance.md, "Every module at once")
-try:
-    read_cells, count_on = _compile(sys.implementation.name == "micropython")
-    EMITTER = "viper" if sys.implementation.name == "micropython" else "python"
-except (SyntaxError, NameError, ImportError):  # a MicroPython built without the native emitters
-    read_cells, count_on = _compile(False)
-    EMITTER = "bytecode"
+(read_cells, count_on), EMITTER = compile_source(_SOURCE, ("read_cells", "count_on"))
 del _SOURCE
 
 

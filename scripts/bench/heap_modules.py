@@ -173,8 +173,9 @@ SET_POSITION = ("bgrules.match_setup",)
 # frames with the bytecode tracker and makes the game screen at every answer: only the image
 # does otherwise, its code in flash
 # (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker and installs
-# companion.display_fast there)
-IMAGE_ONLY = ("companion.display_fast", "companion.prepared", "companion.tracker_fast")
+# companion.display_fast and companion.ids_fast there)
+IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.tracker_fast",
+              "companion.viper_source")
 
 
 def variant_shared():

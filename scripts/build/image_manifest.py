@@ -44,6 +44,7 @@ FIRMWARE_MODULES = (
     "companion/display.py",
     "companion/display_fast.py",
     "companion/games_in_turn.py",
+    "companion/ids_fast.py",
     "companion/journal.py",
     "companion/moves.py",
     "companion/parts_board.py",
@@ -63,6 +64,7 @@ FIRMWARE_MODULES = (
     "companion/tracker.py",
     "companion/tracker_fast.py",
     "companion/variant_dice.py",
+    "companion/viper_source.py",
     "boardplayer/__init__.py",  # the board's own player (docs/board-player.md)
     "boardplayer/met.py",
     "boardplayer/net.py",

@@ -1,0 +1,76 @@
+"""The image's Position ID and Match ID packers (companion.ids_fast: viper machine code in place of
+Position.key's and matchid._put's loops) write GNU Backgammon's IDs: the manual's examples and the
+start position, and the same IDs as the bytecode packing for positions of every kind (checkers
+borne off, on the bar, waiting beside the board) and every field of a Match ID, on CPython and as
+viper under a real MicroPython."""
+
+import pytest
+
+from firmware_script import run_on_cpython, run_on_micropython
+
+SCRIPT = r"""
+from bgrules import matchid
+from bgrules.matchid import MatchKey
+from bgrules.matchid_read import decode
+from bgrules.position import Position
+from companion import ids_fast
+
+state = [20261129]
+def rnd(n):
+    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return (state[0] >> 16) % n
+
+def random_position():
+    cells = bytearray(52)
+    for side in (0, 26):
+        left = 15 - rnd(16) if rnd(3) == 0 else 15  # the rest borne off (or waiting)
+        while left:
+            p = 25 if rnd(12) == 0 else 1 + rnd(24)
+            cells[side + p] += 1
+            left -= 1
+        cells[side] = 15 - sum(cells[side + 1:side + 26])
+    return Position(cells)
+
+def random_key():
+    d1 = rnd(7)
+    return MatchKey(cube=1 << rnd(16), cube_owner=rnd(3) - 1, on_roll=rnd(2), crawford=rnd(2),
+                    state=rnd(5), to_act=rnd(2), doubled=rnd(2), resign=rnd(4),
+                    dice=(d1, rnd(d1 + 1) if d1 else 0), length=rnd(2) * rnd(32768),
+                    score=(rnd(32768), rnd(32768)), jacoby=rnd(2))
+
+def ids():
+    state[0] = 20261129  # the same cases each time
+    return ([random_position().id() for _ in range(CASES)], [random_key().id() for _ in range(CASES)],
+            Position.start().id(), decode("QYkqASAAIAAA").id(), decode("cInlAAAAAAAE").id())
+
+plain = ids()
+ids_fast.install()
+fast = ids()
+print("ids_fast", ids_fast.EMITTER, CASES, sum(1 for a, b in zip(plain[0], fast[0]) if a != b),
+      sum(1 for a, b in zip(plain[1], fast[1]) if a != b), fast[2], fast[3], fast[4],
+      len(set(fast[0])), len(set(fast[1])))
+"""
+
+
+def _result(out):
+    line = [x for x in out.splitlines() if x.startswith("ids_fast ")][-1].split()
+    return line[1], [int(v) for v in line[2:5]], line[5:8], [int(v) for v in line[8:]]
+
+
+def _check(emitter, cases, differ, gnubg, distinct, want_emitter, want_cases):
+    assert emitter == want_emitter and cases == want_cases
+    assert differ == [0, 0]  # the same Position IDs, the same Match IDs
+    # GNU Backgammon's start position and the two Match IDs of its manual
+    assert gnubg == ["4HPwATDgc/ABMA", "QYkqASAAIAAA", "cInlAAAAAAAE"]
+    assert distinct[0] > want_cases * 0.95 and distinct[1] > want_cases * 0.95  # varied cases
+
+
+def test_the_fast_packers_write_gnubgs_ids(tmp_path):
+    emitter, (cases, *differ), gnubg, distinct = _result(run_on_cpython("CASES = 3000\n" + SCRIPT, tmp_path))
+    _check(emitter, cases, differ, gnubg, distinct, "python", 3000)
+
+
+@pytest.mark.micropython
+def test_the_fast_packers_as_viper_machine_code_write_gnubgs_ids():
+    emitter, (cases, *differ), gnubg, distinct = _result(run_on_micropython("CASES = 200\n" + SCRIPT))
+    _check(emitter, cases, differ, gnubg, distinct, "viper", 200)
