@@ -101,6 +101,9 @@ def compare(key, a, b, start, path, units=4000):
         opts = fresh.locate(c)
         for p in range(26):
             if node[P.HEAD + 5 * p + 4] >= P.ASK:
+                # not prepared (cut off): asked of the engine, its steps back looked up in the table
+                if c[p] and prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
+                    bad.append(("asked", cells, p))
                 continue
             if prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
                 bad.append(("destinations", cells, p))
@@ -192,6 +195,42 @@ def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
         assert row[2] == "0", row
     assert sum(int(r[6]) for r in rows) > 0, "no search was cut off"
     assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing"
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards", "plakoto", "longnardy", "ludus"])
+def test_a_unit_asks_the_rules_one_question(key):
+    """Each unit of preparation asks the rules engine one question at most (a locate or DONE's
+    play), so the deadline that lets the longest single search through never cuts a lift's
+    destinations short: their steps back toward where the checker came from (Turn.destinations'
+    step-back rule, a whole search each) are looked up in the table, a step back not there yet
+    being placed by a unit of its own first. Before, a lift's destinations made one search per
+    step back inside a single unit: on the Pico those were most of the units cut off, and each
+    such lift then went to the engine (issue 33, docs/performance.md)."""
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    asked = [0]
+    most = 0
+    units = 0
+    for start, a, b, path in game_turns(key, 8, 33):
+        turn = T(Position(bytearray(start)), a, b, rules)
+        for name in ("locate", "_play_steps"):
+            def counted(*args, _f=getattr(turn, name)):
+                asked[0] += 1
+                return _f(*args)
+            setattr(turn, name, counted)
+        known = bytearray(start)
+        prep = Prepared(turn, known, waiting(start))
+        for at in [start] + path:
+            known[:] = at
+            for _ in range(400):
+                asked[0] = 0
+                if not prep.step():
+                    break
+                if len(prep.nodes) < P.NODES:  # (a full table asks for a step back in the unit)
+                    most = max(most, asked[0])
+                    units += 1
+    assert units > 100
+    assert most == 1, "a unit asked the rules %d questions" % most
 
 
 def test_a_position_not_prepared_is_asked_of_the_engine():

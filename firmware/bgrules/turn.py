@@ -471,11 +471,13 @@ class Turn:
             return larger_put_first(self, cells)
         return out
 
-    def destinations(self, position, point, options=None):
+    def destinations(self, position, point, options=None, locate=None):
         """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
         mid-turn ``position`` may be put down so that the turn can still be completed legally,
         including taking a step back toward where it came from. ``options``: ``locate(position)``
-        when the caller has it already."""
+        when the caller has it already. ``locate``: a function giving ``self.locate(cells)`` for
+        the step-back positions, when the caller knows them already (companion.prepared's table:
+        each is a whole search, most of a lift's time on the Pico)."""
         cells = position.cells if isinstance(position, Position) else position
         if not cells[point] and not (point == BAR and self.rules.waiting and waiting(cells)):
             return []
@@ -497,11 +499,14 @@ class Turn:
         # Taking a step back: toward a place that held more of the mover's checkers at the start.
         start = self.start.cells
         probe = bytearray(cells)
+        if locate is None:
+            locate = self.locate
         for q in range(point + 1, 26):
-            if start[q] > cells[q]:
+            # (a place the dice reach already needs no search: Backwards steps back with them)
+            if start[q] > cells[q] and q not in out:
                 probe[point] -= 1
                 probe[q] += 1
-                if self.locate(probe) and q not in out:
+                if locate(probe):
                     out.append(q)
                 else:
                     # The step that left q may have hit a blot on ``point``: put it back too.
@@ -509,7 +514,7 @@ class Turn:
                     if point < 25 and start[o] == 1 and probe[o] == 0 and probe[OPP + BAR]:
                         probe[o] = 1
                         probe[OPP + BAR] -= 1
-                        if self.locate(probe) and q not in out:
+                        if locate(probe):
                             out.append(q)
                         probe[o] = 0
                         probe[OPP + BAR] += 1

@@ -121,6 +121,9 @@ class Prepared:
         self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
         self.cuts = 0  # searches cut off (for the benchmark)
         self.until = 0  # the time (ticks_us) the unit's search is cut off at
+        # a step-back position a lift's destinations need (Turn.destinations' probe) not in the
+        # table yet: the next unit places it, and the destinations are asked again after it
+        self.pending = None
 
     # --- the lookups -------------------------------------------------------------------------
 
@@ -154,7 +157,9 @@ class Prepared:
                         out.append(q)
                 return out
         self.misses += 1
-        return self.turn.destinations(cells, point, options)
+        if self.search is None:
+            return self.turn.destinations(cells, point, options)
+        return self.turn.destinations(cells, point, options, self._looked_up)
 
     def is_legal(self, cells):
         """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
@@ -174,6 +179,14 @@ class Prepared:
 
     def _opt(self, code):
         return self.opts[code - 1] if code else []
+
+    def _looked_up(self, cells):
+        """turn.locate(cells) for a step back of a lift the table has not prepared: the table's
+        answer for that position when it holds one (a search saved), else the engine's."""
+        node = self.nodes.get(bytes(cells))
+        if node is not None and node is not CUT:
+            return self._opt(node[0])
+        return self.turn.locate(cells)
 
     def _lifted_from_known(self, cells):
         """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
@@ -196,6 +209,12 @@ class Prepared:
 
     def step(self):
         """One unit of preparation (one rules search or two); False when nothing is left to do."""
+        key = self.pending
+        if key is not None:
+            self.pending = None
+            if key not in self.nodes:
+                self._place(key)
+                return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
         if self._unit(key):
             return True
@@ -280,9 +299,14 @@ class Prepared:
             mask = -1
             self._deadline()
             try:
-                dest = self.turn.destinations(c, p, self._opt(node[0]))
+                if self.search is None:
+                    dest = self.turn.destinations(c, p, self._opt(node[0]))
+                else:
+                    dest = self.turn.destinations(c, p, self._opt(node[0]), self._probe)
                 mask = 0
             except SearchCut:
+                if self.pending is not None:
+                    return  # a step back not prepared: placed in the next unit, then this again
                 self.cuts += 1
             finally:
                 self._deadline(False)
@@ -340,6 +364,23 @@ class Prepared:
         else:
             w[OFF] += 1
         return bytes(w)
+
+    def _probe(self, cells):
+        """turn.locate(cells) for a step back of the lift being prepared (Turn.destinations'
+        probe, a whole search each: the most of a lift's time on the Pico, docs/performance.md):
+        the table's answer; a position not in it yet ends this unit (``pending``: the next one
+        places it, as any position, then the destinations are asked again); one whose own search
+        was cut off ends it as cut off (the same search would be cut again here)."""
+        key = bytes(cells)
+        node = self.nodes.get(key)
+        if node is None:
+            if len(self.nodes) >= NODES:
+                return self.turn.locate(cells)  # (the table is full: searched in this unit)
+            self.pending = key
+            raise SearchCut()
+        if node is CUT:
+            raise SearchCut()
+        return self._opt(node[0])
 
     def _play(self, key, node):
         """The play that ends on the complete position ``key`` (DONE's question)."""
