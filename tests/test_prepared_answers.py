@@ -198,7 +198,7 @@ def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards", "plakoto", "longnardy", "ludus"])
-def test_a_unit_asks_the_rules_one_question(key):
+def test_a_unit_asks_the_rules_one_question(key, monkeypatch):
     """Each unit of preparation asks the rules engine one question at most (a locate or DONE's
     play), so the deadline that lets the longest single search through never cuts a lift's
     destinations short: their steps back toward where the checker came from (Turn.destinations'
@@ -206,6 +206,7 @@ def test_a_unit_asks_the_rules_one_question(key):
     being placed by a unit of its own first. Before, a lift's destinations made one search per
     step back inside a single unit: on the Pico those were most of the units cut off, and each
     such lift then went to the engine (issue 33, docs/performance.md)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
     rules = ruleset(key)
     T = rules.turn or Turn
     asked = [0]
@@ -316,7 +317,7 @@ FRENCH2_START = bytes([12, 1, 0, 0, 1] + [0] * 20 + [1] + [12, 0, 1, 0, 0, 0, 0,
     ("standard", bytes(Position.start().cells), (6, 5), None),
     ("french2", FRENCH2_START, (2, 1), (BAR, 12)),
 ], ids=["standard-start-6-5", "french2-entered-2-1"])
-def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, start, dice, entered):
+def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, start, dice, entered, monkeypatch):
     """Where a lifted checker may land (Turn.destinations: the rules' moves of the dice left) is
     the engine's answer after every unit of preparation, not only once the table is done. A
     lift is prepared in two units, the frame with the checker gone and then its places: a lift
@@ -324,6 +325,7 @@ def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, s
     the places not yet written, so the checker's legal move was refused as illegal (found in
     French 2's whole game on the virtual board: 4 to 2 with the 2 after entering with the 1;
     here the entered checker's own lift, 12 on to 10 or back to the bar, is asked first)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: asked after each
     rules = ruleset(key)
     T = rules.turn or Turn
     turn = T(Position(bytearray(start)), dice[0], dice[1], rules)

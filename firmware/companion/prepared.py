@@ -70,6 +70,9 @@ NODES = const(120)  # positions prepared per turn at most (the table's bound: ~2
 # The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
 # tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
 UNIT_US = const(5000)
+# another unit is begun in the same loop step only before this much of it has gone: the step's
+# worst is then STEP_US + UNIT_US, while units of a millisecond or two share the scan's 2 ms
+STEP_US = const(1500)
 # (not _-named: the tests read them, and MicroPython does not export _-named constants)
 HEAD = const(17)  # a node's bytes before its 26 sources (5 bytes each)
 ASK = const(254)  # not storable here: the rules are asked each time
@@ -210,7 +213,19 @@ class Prepared:
     # --- the preparation ---------------------------------------------------------------------
 
     def step(self):
-        """One unit of preparation (one rules search or two); False when nothing is left to do."""
+        """Units of preparation for one loop step: another while the step has taken less than
+        STEP_US (a unit of a lift's frame takes ~1.4 ms on the Pico, the scan of the loop step
+        ~2); False when nothing was left to do."""
+        t = ticks_us()
+        did = False
+        while self._next():
+            did = True
+            if ticks_diff(ticks_us(), t) >= STEP_US:
+                break
+        return did
+
+    def _next(self):
+        """One unit of preparation (one rules search); False when nothing is left to do."""
         key = self.pending
         if key is not None:
             self.pending = None
@@ -243,11 +258,13 @@ class Prepared:
             return True
         if len(node) == 1:
             return False  # (NOT_LEGAL, CUT: nothing more to prepare there)
+        if node[4] == _TODO:
+            # DONE's play first: a complete position's lifts are only steps back, while DONE
+            # is pressed on it at every turn's end
+            self._play(key, node)
+            return True
         if node[1] != _TODO:
             self._lift(key, node)
-            return True
-        if node[4] == _TODO:
-            self._play(key, node)
             return True
         if node[2] != _TODO:
             return self._child(node, key)
@@ -322,27 +339,40 @@ class Prepared:
         node[1] = p - 1 if p > 1 else _TODO
 
     def _child(self, node, key):
-        """The next position a prepared lift of ``key`` may land on, placed (one search)."""
+        """The next position a prepared lift of ``key`` may land on, placed (one search); or the
+        places of one source looked through, all already in the table. A unit never looks
+        through more than one source's places: all of a node's (26 x 26 bits, a landed position
+        made for each) took up to ~30 ms on the Pico, where a unit should take a few."""
         p = node[2]
         q = node[3]
         while p != _TODO:
             i = HEAD + 5 * p
-            while q <= 25:
-                bit = node[i + (q >> 3)] >> (q & 7) & 1
-                q += 1
-                if bit and q - 1 != p and key[p]:
-                    child = self._landed(key, p, q - 1)
-                    if child not in self.nodes:
-                        node[2] = p
-                        node[3] = q
-                        if len(self.nodes) >= NODES:
-                            break
-                        self._place(child)
-                        return True
-            if q <= 25:
-                break  # the table is full
+            seen = False
+            if key[p] and (node[i] or node[i + 1] or node[i + 2] or node[i + 3]):
+                while q <= 25:
+                    b = node[i + (q >> 3)] >> (q & 7)
+                    if not b:
+                        q = (q | 7) + 1  # (the rest of that byte: no place)
+                        continue
+                    q += 1
+                    if b & 1 and q - 1 != p:
+                        seen = True
+                        child = self._landed(key, p, q - 1)
+                        if child not in self.nodes:
+                            node[2] = p
+                            node[3] = q
+                            if len(self.nodes) >= NODES:
+                                break
+                            self._place(child)
+                            return True
+                if q <= 25:
+                    break  # the table is full
             p = p - 1 if p > 0 else _TODO
             q = 0
+            if seen and p != _TODO:
+                node[2] = p
+                node[3] = 0
+                return True  # (the next source in the next unit)
         node[2] = _TODO
         return False
 
