@@ -234,6 +234,57 @@ def test_a_unit_asks_the_rules_one_question(key, monkeypatch):
     assert most == 1, "a unit asked the rules %d questions" % most
 
 
+def test_a_unit_looks_through_the_places_of_one_source_at_most(monkeypatch):
+    """A unit is a few ms at most on the Pico, so that a lift coming meanwhile waits little: the
+    unit that finds a node's next child not yet in the table looks through one source's places
+    (a landed position made and looked up for each). Before, when the children were all there
+    already (the table's breadth-first order reaches most of them from elsewhere) one unit looked
+    through all 26 sources' places: loop steps of 22-32 ms on the emulated Pico."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, 0)
+    sources = []
+    real = prep._landed
+
+    def landed(key, p, q):
+        sources.append(p)
+        return real(key, p, q)
+
+    prep._landed = landed
+    units = most = 0
+    while prep.step() and units < 2000:
+        units += 1
+        most = max(most, len(set(sources)))
+        sources.clear()
+    assert units < 2000 and prep.done()
+    assert most == 1, "a unit looked through the places of %d sources" % most
+
+
+def test_cheap_units_share_a_loop_step(monkeypatch):
+    """Units that take little (a lift's frame: ~1.4 ms on the Pico) share a loop step until it
+    has taken STEP_US, so the scan's 2 ms of each loop step is paid once for several; none is
+    begun once STEP_US has gone (each may take UNIT_US more: the step's worst)."""
+    clock = [0]
+    monkeypatch.setattr(P, "ticks_us", lambda: clock[0])
+    start = Position.start()
+    prep = Prepared(Turn(start, 6, 5), bytearray(start.cells), 0)
+    real = prep._next
+    began = []
+
+    def unit():
+        began.append(clock[0])
+        clock[0] += 700  # each unit takes 0.7 ms of the board's clock
+        return real()
+
+    prep._next = unit
+    t = clock[0]
+    assert prep.step()
+    assert len(began) == 3 and all(b - t < P.STEP_US for b in began), began
+    assert clock[0] - t >= P.STEP_US
+
+
 def test_a_position_not_prepared_is_asked_of_the_engine():
     """A lookup of a position the table has not prepared yet is today's answer (the fallback)."""
     start = Position.start()
