@@ -2,11 +2,12 @@
 #
 # When the dice are known the players look at the board for a second or more before a hand
 # lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
-# that time answer nothing, so each of them does one unit of work here (one rules question: a
+# that time answer nothing, so each of them does units of work here (one rules question each: a
 # locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
-# answered nothing), cut off after UNIT_US (SearchCut: the question is then left to
-# the lift that asks it, as if not prepared), so that a lift coming meanwhile waits a few ms at
-# most; and the tracker's questions are then answered by a lookup:
+# answered nothing; another unit while the step has taken under STEP_US), each cut off after
+# UNIT_US (SearchCut: the question is then left to the lift that asks it, as if not prepared),
+# so that a lift coming meanwhile waits a few ms at most; and the tracker's questions are then
+# answered by a lookup:
 #
 #   * where the board as it stands begins the turn (Turn.locate of a legal partial position),
 #   * where a checker lifted from each point may land (Turn.destinations, per source) and
@@ -19,7 +20,8 @@
 # prepared yet goes to the rules engine as before (design principle 4: a search that stops at
 # the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
 # the positions are prepared nearest first, from the position the board shows now (the tracker's
-# ``known``): its lifts, then the positions each lift may land on, then theirs, breadth first,
+# ``known``): its play if complete, its lifts, then the positions each lift may land on, then
+# theirs, breadth first,
 # and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
 # the costliest variants included: docs/performance.md).
 #
