@@ -101,6 +101,9 @@ def compare(key, a, b, start, path, units=4000):
         opts = fresh.locate(c)
         for p in range(26):
             if node[P.HEAD + 5 * p + 4] >= P.ASK:
+                # not prepared (cut off): asked of the engine, its steps back looked up in the table
+                if c[p] and prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
+                    bad.append(("asked", cells, p))
                 continue
             if prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
                 bad.append(("destinations", cells, p))
@@ -194,6 +197,94 @@ def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
     assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing"
 
 
+@pytest.mark.parametrize("key", ["standard", "backwards", "plakoto", "longnardy", "ludus"])
+def test_a_unit_asks_the_rules_one_question(key, monkeypatch):
+    """Each unit of preparation asks the rules engine one question at most (a locate or DONE's
+    play), so the deadline that lets the longest single search through never cuts a lift's
+    destinations short: their steps back toward where the checker came from (Turn.destinations'
+    step-back rule, a whole search each) are looked up in the table, a step back not there yet
+    being placed by a unit of its own first. Before, a lift's destinations made one search per
+    step back inside a single unit: on the Pico those were most of the units cut off, and each
+    such lift then went to the engine (issue 33, docs/performance.md)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    asked = [0]
+    most = 0
+    units = 0
+    for start, a, b, path in game_turns(key, 8, 33):
+        turn = T(Position(bytearray(start)), a, b, rules)
+        for name in ("locate", "_play_steps"):
+            def counted(*args, _f=getattr(turn, name)):
+                asked[0] += 1
+                return _f(*args)
+            setattr(turn, name, counted)
+        known = bytearray(start)
+        prep = Prepared(turn, known, waiting(start))
+        for at in [start] + path:
+            known[:] = at
+            for _ in range(400):
+                asked[0] = 0
+                if not prep.step():
+                    break
+                if len(prep.nodes) < P.NODES:  # (a full table asks for a step back in the unit)
+                    most = max(most, asked[0])
+                    units += 1
+    assert units > 100
+    assert most == 1, "a unit asked the rules %d questions" % most
+
+
+def test_a_unit_looks_through_the_places_of_one_source_at_most(monkeypatch):
+    """A unit is a few ms at most on the Pico, so that a lift coming meanwhile waits little: the
+    unit that finds a node's next child not yet in the table looks through one source's places
+    (a landed position made and looked up for each). Before, when the children were all there
+    already (the table's breadth-first order reaches most of them from elsewhere) one unit looked
+    through all 26 sources' places: loop steps of 22-32 ms on the emulated Pico."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, 0)
+    sources = []
+    real = prep._landed
+
+    def landed(key, p, q):
+        sources.append(p)
+        return real(key, p, q)
+
+    prep._landed = landed
+    units = most = 0
+    while prep.step() and units < 2000:
+        units += 1
+        most = max(most, len(set(sources)))
+        sources.clear()
+    assert units < 2000 and prep.done()
+    assert most == 1, "a unit looked through the places of %d sources" % most
+
+
+def test_cheap_units_share_a_loop_step(monkeypatch):
+    """Units that take little (a lift's frame: ~1.4 ms on the Pico) share a loop step until it
+    has taken STEP_US, so the scan's 2 ms of each loop step is paid once for several; none is
+    begun once STEP_US has gone (each may take UNIT_US more: the step's worst)."""
+    clock = [0]
+    monkeypatch.setattr(P, "ticks_us", lambda: clock[0])
+    start = Position.start()
+    prep = Prepared(Turn(start, 6, 5), bytearray(start.cells), 0)
+    real = prep._next
+    began = []
+
+    def unit():
+        began.append(clock[0])
+        clock[0] += 700  # each unit takes 0.7 ms of the board's clock
+        return real()
+
+    prep._next = unit
+    t = clock[0]
+    assert prep.step()
+    assert len(began) == 3 and all(b - t < P.STEP_US for b in began), began
+    assert clock[0] - t >= P.STEP_US
+
+
 def test_a_position_not_prepared_is_asked_of_the_engine():
     """A lookup of a position the table has not prepared yet is today's answer (the fallback)."""
     start = Position.start()
@@ -277,7 +368,7 @@ FRENCH2_START = bytes([12, 1, 0, 0, 1] + [0] * 20 + [1] + [12, 0, 1, 0, 0, 0, 0,
     ("standard", bytes(Position.start().cells), (6, 5), None),
     ("french2", FRENCH2_START, (2, 1), (BAR, 12)),
 ], ids=["standard-start-6-5", "french2-entered-2-1"])
-def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, start, dice, entered):
+def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, start, dice, entered, monkeypatch):
     """Where a lifted checker may land (Turn.destinations: the rules' moves of the dice left) is
     the engine's answer after every unit of preparation, not only once the table is done. A
     lift is prepared in two units, the frame with the checker gone and then its places: a lift
@@ -285,6 +376,7 @@ def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, s
     the places not yet written, so the checker's legal move was refused as illegal (found in
     French 2's whole game on the virtual board: 4 to 2 with the 2 after entering with the 1;
     here the entered checker's own lift, 12 on to 10 or back to the bar, is asked first)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: asked after each
     rules = ruleset(key)
     T = rules.turn or Turn
     turn = T(Position(bytearray(start)), dice[0], dice[1], rules)

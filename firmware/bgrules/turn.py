@@ -206,18 +206,17 @@ class _Search:
     def set_target(self, cells):
         tc = self.tcum
         self.target[:] = cells
-        n = 0
-        for q in range(25, -1, -1):
-            n += cells[q]
-            tc[q] = n
         cu = self.cum
         c = self.c
         n = 0
+        m = 0
         bad = False
-        for q in range(25, -1, -1):
-            n += c[q]
-            cu[q] = n
-            if n < tc[q]:
+        for q in range(25, -1, -1):  # (one loop: on the Pico each is a good part of a locate)
+            n += cells[q]
+            tc[q] = n
+            m += c[q]
+            cu[q] = m
+            if m < n:
                 bad = True
         return not bad
 
@@ -404,23 +403,35 @@ class Turn:
         # (_left): the first way found is enough. A search of every order (the running games,
         # the five-checker limit) would otherwise reach it once per order of the same steps:
         # 24 for four (Fevga's 1-1 frame answer, 102 ms on the Pico, docs/performance.md).
-        self._one_hit = (mode == _FIND_PARTIAL and self.double and not relax and s.plain_steps and not self._back
-                         and cells[OFF] == self.start.cells[OFF])
+        # Two different dice likewise: nothing borne off, each die moves its own pips, so the
+        # pips moved tell which dice were used (none, one: which, both) and the dice left are
+        # the same whichever way and order reaches it; but the start itself (none used) is the
+        # start of each order, whose dice left differ when only one die can be played.
+        start = self.start.cells
+        self._one_hit = (mode == _FIND_PARTIAL and not relax and s.plain_steps and not self._back
+                         and cells[OFF] == start[OFF] and (self.double or cells != start))
         try:
             if not s.set_target(cells):
                 return found
             if self._back:
                 s.start_search(self, mode)  # the answers wanted, kept across both orders
-            # every step of a search is undone (board, counts, depth), so the next order of
-            # the dice starts from the same state without loading it again
+            # Each order of the dice starts from the start and the target. A plain search
+            # undoes every step (board, counts, depth), so it needs no second load: on the Pico
+            # each load and target is a loop over the board, a third of a locate's time
+            # (companion.prepared cut most of its searches off for it, docs/performance.md).
+            # Backwards and the variants' own searches load again.
+            again = self._back or type(s) is not _Search
+            first = True
             for dice in self._orders:
-                s.load(self.start.cells)
-                s.set_target(cells)
+                if self._back or not first and again:
+                    s.load(self.start.cells)
+                    s.set_target(cells)
+                first = False
                 if self._back:
                     hit = s.find(self, dice, 0, BAR, mode, found)
                 else:
                     hit = self._find(dice, 0, BAR, mode, found)
-                if hit and stop:
+                if hit and (stop or self._one_hit):
                     return found
             return found
         finally:
@@ -471,11 +482,13 @@ class Turn:
             return larger_put_first(self, cells)
         return out
 
-    def destinations(self, position, point, options=None):
+    def destinations(self, position, point, options=None, locate=None):
         """The places (1..24, 0 = off, 25 = bar) where a checker lifted from ``point`` of the
         mid-turn ``position`` may be put down so that the turn can still be completed legally,
         including taking a step back toward where it came from. ``options``: ``locate(position)``
-        when the caller has it already."""
+        when the caller has it already. ``locate``: a function giving ``self.locate(cells)`` for
+        the step-back positions, when the caller knows them already (companion.prepared's table:
+        each is a whole search, most of a lift's time on the Pico)."""
         cells = position.cells if isinstance(position, Position) else position
         if not cells[point] and not (point == BAR and self.rules.waiting and waiting(cells)):
             return []
@@ -497,11 +510,14 @@ class Turn:
         # Taking a step back: toward a place that held more of the mover's checkers at the start.
         start = self.start.cells
         probe = bytearray(cells)
+        if locate is None:
+            locate = self.locate
         for q in range(point + 1, 26):
-            if start[q] > cells[q]:
+            # (a place the dice reach already needs no search: Backwards steps back with them)
+            if start[q] > cells[q] and q not in out:
                 probe[point] -= 1
                 probe[q] += 1
-                if self.locate(probe) and q not in out:
+                if locate(probe):
                     out.append(q)
                 else:
                     # The step that left q may have hit a blot on ``point``: put it back too.
@@ -509,7 +525,7 @@ class Turn:
                     if point < 25 and start[o] == 1 and probe[o] == 0 and probe[OPP + BAR]:
                         probe[o] = 1
                         probe[OPP + BAR] -= 1
-                        if self.locate(probe) and q not in out:
+                        if locate(probe):
                             out.append(q)
                         probe[o] = 0
                         probe[OPP + BAR] += 1

@@ -2,11 +2,12 @@
 #
 # When the dice are known the players look at the board for a second or more before a hand
 # lifts a checker, and between two placements the hand takes hundreds of ms. The loop steps of
-# that time answer nothing, so each of them does one unit of work here (one rules question: a
+# that time answer nothing, so each of them does units of work here (one rules question each: a
 # locate, a lift's destinations, DONE's play; main.py calls Companion.prepare() in a step that
-# answered nothing), cut off after UNIT_US (SearchCut: the question is then left to
-# the lift that asks it, as if not prepared), so that a lift coming meanwhile waits a few ms at
-# most; and the tracker's questions are then answered by a lookup:
+# answered nothing; another unit while the step has taken under STEP_US), each cut off after
+# UNIT_US (SearchCut: the question is then left to the lift that asks it, as if not prepared),
+# so that a lift coming meanwhile waits a few ms at most; and the tracker's questions are then
+# answered by a lookup:
 #
 #   * where the board as it stands begins the turn (Turn.locate of a legal partial position),
 #   * where a checker lifted from each point may land (Turn.destinations, per source) and
@@ -19,7 +20,8 @@
 # prepared yet goes to the rules engine as before (design principle 4: a search that stops at
 # the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
 # the positions are prepared nearest first, from the position the board shows now (the tracker's
-# ``known``): its lifts, then the positions each lift may land on, then theirs, breadth first,
+# ``known``): its play if complete, its lifts, then the positions each lift may land on, then
+# theirs, breadth first,
 # and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
 # the costliest variants included: docs/performance.md).
 #
@@ -70,12 +72,17 @@ NODES = const(120)  # positions prepared per turn at most (the table's bound: ~2
 # The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
 # tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
 UNIT_US = const(5000)
+# another unit is begun in the same loop step only before this much of it has gone: the step's
+# worst is then STEP_US + UNIT_US, while units of a millisecond or two share the scan's 2 ms
+STEP_US = const(1500)
 # (not _-named: the tests read them, and MicroPython does not export _-named constants)
 HEAD = const(17)  # a node's bytes before its 26 sources (5 bytes each)
 ASK = const(254)  # not storable here: the rules are asked each time
 _TODO = const(255)
 NOT_LEGAL = b"\x00"  # a position that is not the start of a legal play
 CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
+# a node as placed: every lift still to prepare, from 25 down ([1]; children likewise, [2], [3])
+_FRESH = bytes((0, 25, 25, 0, 0) + (0,) * (HEAD - 5) + (0, 0, 0, 0, _TODO) * 26)
 
 
 class SearchCut(Exception):
@@ -121,6 +128,9 @@ class Prepared:
         self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
         self.cuts = 0  # searches cut off (for the benchmark)
         self.until = 0  # the time (ticks_us) the unit's search is cut off at
+        # a step-back position a lift's destinations need (Turn.destinations' probe) not in the
+        # table yet: the next unit places it, and the destinations are asked again after it
+        self.pending = None
 
     # --- the lookups -------------------------------------------------------------------------
 
@@ -154,7 +164,9 @@ class Prepared:
                         out.append(q)
                 return out
         self.misses += 1
-        return self.turn.destinations(cells, point, options)
+        if self.search is None:
+            return self.turn.destinations(cells, point, options)
+        return self.turn.destinations(cells, point, options, self._looked_up)
 
     def is_legal(self, cells):
         """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
@@ -174,6 +186,14 @@ class Prepared:
 
     def _opt(self, code):
         return self.opts[code - 1] if code else []
+
+    def _looked_up(self, cells):
+        """turn.locate(cells) for a step back of a lift the table has not prepared: the table's
+        answer for that position when it holds one (a search saved), else the engine's."""
+        node = self.nodes.get(bytes(cells))
+        if node is not None and node is not CUT:
+            return self._opt(node[0])
+        return self.turn.locate(cells)
 
     def _lifted_from_known(self, cells):
         """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
@@ -195,7 +215,25 @@ class Prepared:
     # --- the preparation ---------------------------------------------------------------------
 
     def step(self):
-        """One unit of preparation (one rules search or two); False when nothing is left to do."""
+        """Units of preparation for one loop step: another while the step has taken less than
+        STEP_US (a unit of a lift's frame takes ~1.4 ms on the Pico, the scan of the loop step
+        ~2); False when nothing was left to do."""
+        t = ticks_us()
+        did = False
+        while self._next():
+            did = True
+            if ticks_diff(ticks_us(), t) >= STEP_US:
+                break
+        return did
+
+    def _next(self):
+        """One unit of preparation (one rules search); False when nothing is left to do."""
+        key = self.pending
+        if key is not None:
+            self.pending = None
+            if key not in self.nodes:
+                self._place(key)
+                return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
         if self._unit(key):
             return True
@@ -222,11 +260,13 @@ class Prepared:
             return True
         if len(node) == 1:
             return False  # (NOT_LEGAL, CUT: nothing more to prepare there)
+        if node[4] == _TODO:
+            # DONE's play first: a complete position's lifts are only steps back, while DONE
+            # is pressed on it at every turn's end
+            self._play(key, node)
+            return True
         if node[1] != _TODO:
             self._lift(key, node)
-            return True
-        if node[4] == _TODO:
-            self._play(key, node)
             return True
         if node[2] != _TODO:
             return self._child(node, key)
@@ -239,14 +279,9 @@ class Prepared:
         if code == 0 or code == ASK:
             self.nodes[key] = NOT_LEGAL if code == 0 else CUT
             return
-        node = bytearray(HEAD + 26 * 5)
+        node = bytearray(_FRESH)  # (a copy: no loop over the 26 sources, a good part of a unit on a Pico)
         node[0] = code
-        node[1] = 25
-        node[2] = 25
-        node[3] = 0
         node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
-        for p in range(26):
-            node[HEAD + 5 * p + 4] = _TODO
         self.nodes[key] = node
         self.order.append(key)
 
@@ -280,9 +315,14 @@ class Prepared:
             mask = -1
             self._deadline()
             try:
-                dest = self.turn.destinations(c, p, self._opt(node[0]))
+                if self.search is None:
+                    dest = self.turn.destinations(c, p, self._opt(node[0]))
+                else:
+                    dest = self.turn.destinations(c, p, self._opt(node[0]), self._probe)
                 mask = 0
             except SearchCut:
+                if self.pending is not None:
+                    return  # a step back not prepared: placed in the next unit, then this again
                 self.cuts += 1
             finally:
                 self._deadline(False)
@@ -301,27 +341,40 @@ class Prepared:
         node[1] = p - 1 if p > 1 else _TODO
 
     def _child(self, node, key):
-        """The next position a prepared lift of ``key`` may land on, placed (one search)."""
+        """The next position a prepared lift of ``key`` may land on, placed (one search); or the
+        places of one source looked through, all already in the table. A unit never looks
+        through more than one source's places: all of a node's (26 x 26 bits, a landed position
+        made for each) took up to ~30 ms on the Pico, where a unit should take a few."""
         p = node[2]
         q = node[3]
         while p != _TODO:
             i = HEAD + 5 * p
-            while q <= 25:
-                bit = node[i + (q >> 3)] >> (q & 7) & 1
-                q += 1
-                if bit and q - 1 != p and key[p]:
-                    child = self._landed(key, p, q - 1)
-                    if child not in self.nodes:
-                        node[2] = p
-                        node[3] = q
-                        if len(self.nodes) >= NODES:
-                            break
-                        self._place(child)
-                        return True
-            if q <= 25:
-                break  # the table is full
+            seen = False
+            if key[p] and (node[i] or node[i + 1] or node[i + 2] or node[i + 3]):
+                while q <= 25:
+                    b = node[i + (q >> 3)] >> (q & 7)
+                    if not b:
+                        q = (q | 7) + 1  # (the rest of that byte: no place)
+                        continue
+                    q += 1
+                    if b & 1 and q - 1 != p:
+                        seen = True
+                        child = self._landed(key, p, q - 1)
+                        if child not in self.nodes:
+                            node[2] = p
+                            node[3] = q
+                            if len(self.nodes) >= NODES:
+                                break
+                            self._place(child)
+                            return True
+                if q <= 25:
+                    break  # the table is full
             p = p - 1 if p > 0 else _TODO
             q = 0
+            if seen and p != _TODO:
+                node[2] = p
+                node[3] = 0
+                return True  # (the next source in the next unit)
         node[2] = _TODO
         return False
 
@@ -340,6 +393,23 @@ class Prepared:
         else:
             w[OFF] += 1
         return bytes(w)
+
+    def _probe(self, cells):
+        """turn.locate(cells) for a step back of the lift being prepared (Turn.destinations'
+        probe, a whole search each: the most of a lift's time on the Pico, docs/performance.md):
+        the table's answer; a position not in it yet ends this unit (``pending``: the next one
+        places it, as any position, then the destinations are asked again); one whose own search
+        was cut off ends it as cut off (the same search would be cut again here)."""
+        key = bytes(cells)
+        node = self.nodes.get(key)
+        if node is None:
+            if len(self.nodes) >= NODES:
+                return self.turn.locate(cells)  # (the table is full: searched in this unit)
+            self.pending = key
+            raise SearchCut()
+        if node is CUT:
+            raise SearchCut()
+        return self._opt(node[0])
 
     def _play(self, key, node):
         """The play that ends on the complete position ``key`` (DONE's question)."""
