@@ -182,9 +182,17 @@ class App:
             c.calibrated(suspect, cl.calib_note)
         self.apply()
         if quiet and cl.settled():
-            # Nobody waits: one unit of the turn's answers prepared (companion.prepared), after
-            # the LEDs and the screen, so a lift later is answered by a lookup. Only while no
-            # cell is changing (a hand over the board means a frame to answer soon).
+            # Nobody waits: the journal's tails folded into its file (companion.journal: the
+            # flash erases the answers did not wait for), else one unit of the turn's answers
+            # prepared (companion.prepared), after the LEDs and the screen, so a lift later is
+            # answered by a lookup. Only while no cell is changing (a hand over the board means
+            # a frame to answer soon).
+            j = c.journal
+            try:
+                if j is not None and j.fold():
+                    return
+            except OSError as exc:
+                c.error("journal not folded: %s" % exc)  # its lines stay in the tails: kept
             self.prepared_units += c.prepare()
 
     def apply(self):
@@ -262,7 +270,8 @@ class App:
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal
-        is consistent at any instant: lines are written whole and closed."""
+        is consistent at any instant: lines are written whole and closed; the ones in its tails
+        (companion.journal) are moved into its file here, for mpremote and ``bgc pull``."""
         try:
             while True:
                 self.step(time.ticks_ms())
@@ -270,6 +279,12 @@ class App:
         except KeyboardInterrupt:
             if self.buzzer is not None:
                 self.buzzer.set(False)
+            j = self.companion.journal
+            if j is not None:
+                try:
+                    j.fold(False)
+                except OSError:
+                    pass  # the tails stay: folded at the next power-up
 
 
 def unload(names):

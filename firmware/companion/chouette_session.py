@@ -82,7 +82,12 @@ def act(c, record):
         c.write_record(record)
     except OSError as exc:
         # read back line by line (recovery.recover), never the whole evening's journal at once:
-        # the heap after hours of play may hold no block that large
+        # the heap after hours of play may hold no block that large; its tails moved into it
+        # first (companion.journal), when the flash lets them
+        try:
+            c.journal.fold()
+        except OSError:
+            pass
         c.chouette = recovery.recover(c.journal.path).match
         c.match = c.chouette.match
         c.say("Flash write failed")
