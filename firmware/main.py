@@ -182,17 +182,20 @@ class App:
             c.calibrated(suspect, cl.calib_note)
         self.apply()
         if quiet and cl.settled():
-            # Nobody waits: the journal's tails folded into its file (companion.journal: the
+            # Nobody waits: the journal's tails moved into its file (companion.journal: the
             # flash erases the answers did not wait for), else one unit of the turn's answers
             # prepared (companion.prepared), after the LEDs and the screen, so a lift later is
             # answered by a lookup. Only while no cell is changing (a hand over the board means
             # a frame to answer soon).
             j = c.journal
-            try:
-                if j is not None and j.fold():
-                    return
-            except OSError as exc:
-                c.error("journal not folded: %s" % exc)  # its lines stay in the tails: kept
+            if j is not None and (j.end is None or j.end >= 0 and j.tail is not None):
+                from companion import tail
+
+                try:
+                    if tail.flush(j, True):
+                        return
+                except OSError as exc:
+                    c.error("journal tail not moved: %s" % exc)  # its lines stay in the tail
             self.prepared_units += c.prepare()
 
     def apply(self):
@@ -252,7 +255,9 @@ class App:
         if c.chouette is None:
             unload(CHOUETTE)
         else:
-            unload(("companion.prepared",))  # (a chouette prepares no answers: Companion.prepare)
+            # (a chouette prepares no answers: Companion.prepare; its journal has no tail:
+            # companion.tail)
+            unload(("companion.prepared", "companion.tail"))
         if c.gnu_side is None:
             unload([n for n in sys.modules if COMPUTER in n])
         if c.gnu_player is None:
@@ -280,11 +285,13 @@ class App:
             if self.buzzer is not None:
                 self.buzzer.set(False)
             j = self.companion.journal
-            if j is not None:
+            if j is not None and j.end != -1:
+                from companion import tail
+
                 try:
-                    j.fold(False)
+                    tail.flush(j, False)
                 except OSError:
-                    pass  # the tails stay: folded at the next power-up
+                    pass  # the tails stay: moved at the next power-up
 
 
 def unload(names):

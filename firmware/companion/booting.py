@@ -14,23 +14,12 @@ def boot(c, frame, now, version):
     resumed = False
     damaged = None
     name = c.store.latest()
-    try:
-        found = c.store.fs.listdir(c.store.dir)
-    except OSError:
-        found = ()
-    for n in found:
-        # an older match's tails (companion.journal), left when its folding failed as the next
-        # match began: moved into its file, their folder removed
-        if n[-6:] == ".jnl.t" and n[:-2] != name:
-            try:
-                J.Journal(c.store.path(n[:-2])).fold(False)
-            except OSError:
-                pass
     if name:
         path = c.store.path(name)
-        j = J.Journal(path)
         try:
-            j.fold()  # the lines a power cut left in tail files moved into the journal first
+            from companion import tail  # (dropped again by main.py in a chouette evening)
+
+            tail.flush(J.Journal(path), False)  # lines a power cut left in its tail moved into it
             r = recovery.recover(path)
         except OSError as exc:
             r = None
@@ -52,7 +41,7 @@ def boot(c, frame, now, version):
         if match is not None and match.phase != MATCH_OVER:
             c._own_dice(getattr(match, "own_dice", False))
             c.match = match
-            c.journal = j
+            c.journal = J.Journal(path)
             c.name = name
             resumed = True
     c.emit("boot", {"version": version, "journal": c.store.path(c.name) if c.name else None,

@@ -82,12 +82,7 @@ def act(c, record):
         c.write_record(record)
     except OSError as exc:
         # read back line by line (recovery.recover), never the whole evening's journal at once:
-        # the heap after hours of play may hold no block that large; its tails moved into it
-        # first (companion.journal), when the flash lets them
-        try:
-            c.journal.fold()
-        except OSError:
-            pass
+        # the heap after hours of play may hold no block that large
         c.chouette = recovery.recover(c.journal.path).match
         c.match = c.chouette.match
         c.say("Flash write failed")
@@ -104,6 +99,7 @@ def resume(c):
         return False
     c.chouette = ch
     c.match = ch.match
+    c.journal.end = -1  # its lines go to the journal itself (companion.tail)
     c.show_ledger = False
     c.member_pick = None
     c.box_pick = None

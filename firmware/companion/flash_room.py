@@ -106,36 +106,21 @@ def open_journal(c, rec, then=None):
     from companion import journal as J
 
     store = c.store
-    if c.journal is not None:
-        try:
-            c.journal.fold(False)  # the last match's lines all in its file, the tails' folder gone
-        except OSError:
-            pass  # its lines stay in its tails, folded at the next power-up (companion.booting)
     name = store.next_name()
     for gone in cleanup(store, current=name):
         c.emit("note", {"text": "flash low: removed exported log %s" % gone})
     j = J.Journal(store.path(name))
+    if rec["a"] == "chouette":
+        j.end = -1  # a chouette evening's journal keeps no tail (companion.tail)
     try:
         c.write_record(rec, j, name)
         if then is not None:
             c.write_record(then, j, name)
     except OSError as exc:
-        fs = store.fs
-        tails = j.path + ".t"  # companion.journal: the lines not yet moved into the file
         try:
-            names = fs.listdir(tails)
+            store.fs.remove(j.path)
         except OSError:
-            names = None  # none: the journal is not on littlefs, or its first line failed
-        for gone in [tails + "/" + n for n in names or ()] + [j.path]:
-            try:
-                fs.remove(gone)
-            except OSError:
-                pass  # never written
-        if names is not None:
-            try:
-                fs.rmdir(tails)
-            except OSError:
-                pass
+            pass  # never written
         c.say("Flash write failed")
         return "journal write failed: %s" % exc
     c.journal = j

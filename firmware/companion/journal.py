@@ -15,7 +15,6 @@
 
 import binascii
 import json
-import os
 
 
 VERSION = 1
@@ -111,148 +110,37 @@ def _ends_with_newline(path, size=-1):
 
 class Journal:
     """A journal file on flash. ``append`` returns only once the line is written and closed:
-    the action counts as done from then on.
-
-    On littlefs (the Pico's flash) a line appended to a file copies the file's last block into
-    a newly erased one (littlefs never programs a block it has closed again): a 4 KB sector
-    erase, 45 ms typical and 400 ms at most on the W25Q16JV, in every answer that journals.
-    There the lines go first to small tail files beside the journal (m0001.jnl.t/OFFSET, OFFSET
-    being where their bytes belong in m0001.jnl): a file under 512 bytes is kept inside its
-    directory's metadata log, so a line costs a commit to that log and no erase while the log's
-    block has room. ``fold`` moves the tails into the journal and makes their directory anew
-    (a metadata block with room for the next lines): the erases come there, in a loop step that
-    answers nothing (main.App), at power-up, and before the journal is read or handed over.
-    docs/formats.md: the tail files; docs/performance.md: the figures."""
+    the action counts as done from then on. On littlefs (the Pico's flash) the line goes to the
+    journal's tail, a small file beside it that costs no flash erase, moved into the journal
+    where nobody waits (companion.tail)."""
 
     def __init__(self, path):
         self.path = path
         self._unterminated = None  # unknown until the first append of this boot
-        self._end = None  # where the next line goes in the journal, tails included; None: fold
-        # first (unknown, or a write failed); -1: not littlefs, lines are appended to the file
-        # the offset naming the tail file lines go to now; None: no tail, their folder is made;
-        # -1: not made yet (a new journal), lines go to the file while it is small
-        self._tail = None
+        # where the next line goes in the journal, its tail included (companion.tail); None:
+        # not known yet; -1: lines go to the file itself (not on littlefs, a chouette evening's)
+        self.end = None
 
     def append(self, record):
         line = encode(record)
-        if self._end is None:
-            self.fold()
+        if self.end != -1:
+            from companion import tail
+
+            if tail.append(self, line):
+                return line
         if self._unterminated is None:
             # A power cut between a line's checksum and its newline leaves a whole, readable line
             # with no end: the next line must not be glued onto it.
             self._unterminated = not _ends_with_newline(self.path)
-        data = ("\n" + line if self._unterminated else line).encode()
-        end = self._end
-        tail = self._tail
-        # 400 bytes a file: below littlefs's inline limit of 512 (a block / 8), where it would be
-        # moved out into a block of its own (an erase)
-        if end < 0 or tail == -1 and end + len(data) <= 400:
-            name = self.path  # off littlefs; or a new journal's first lines (the file inline)
-        else:
-            if tail == -1:  # a first line too long for that: the folder made now (an erase)
-                os.mkdir(self.path + ".t")
-                open(self.path, "ab").close()  # Store.latest finds the match by its file
-            if tail is None or tail < 0 or end - tail + len(data) > 400:
-                self._tail = end
-            name = "%s.t/%d" % (self.path, self._tail)
+        f = open(self.path, "a")
         try:
-            f = open(name, "ab")
-            try:
-                f.write(data)
-            finally:
-                f.close()
-        except OSError:
-            if end >= 0:
-                self._end = None  # what reached the tail is read back from flash by fold
-            raise
-        if end >= 0:
-            self._end = end + len(data)
+            if self._unterminated:
+                f.write("\n")
+            f.write(line)
+        finally:
+            f.close()
         self._unterminated = False
         return line
-
-    def fold(self, keep=True):
-        """Move the tail files' lines into the journal file, oldest first (each copied whole, then
-        removed: a power cut between leaves a tail whose bytes already end the file, recognised
-        by its offset), and make their directory anew when ``keep``, else remove it. Erases
-        flash: for a loop step that answers nothing, power-up, and before the file is read or
-        handed over. A tail that fits neither before nor after the file's end (the file changed
-        by something else) is kept beside it as NAME.damaged (NAME.damaged2, ...), never
-        appended. Returns whether there was a tail to move; does nothing off littlefs, nor when
-        no line was appended since the last fold (the directory is fresh) and ``keep``."""
-        end = self._end
-        if end is not None and self._tail is None and keep:
-            return False
-        if end is None:
-            try:
-                import vfs
-
-                # the file system under the journal's path: the longest mount point before it
-                mounts = vfs.mount()
-                path = self.path if self.path[:1] == "/" else os.getcwd().rstrip("/") + "/" + self.path
-                under = None
-                for fs, point in mounts:
-                    if path.startswith(point.rstrip("/") + "/") and (under is None or len(point) > len(under[1])):
-                        under = (fs, point)
-                end = 0 if under is not None and type(under[0]) is vfs.VfsLfs2 else -1
-            except (ImportError, AttributeError, TypeError):  # CPython, a port without vfs.mount()
-                end = -1
-        if end < 0:
-            self._end = -1
-            return False
-        self._tail = None
-        self._unterminated = None
-        tails = self.path + ".t"
-        try:
-            names = os.listdir(tails)
-        except OSError:
-            names = None
-        had = bool(names)
-        for at in sorted(int(n) for n in names or () if n.isdigit()):
-            name = "%s.t/%d" % (self.path, at)
-            f = open(name, "rb")
-            try:
-                data = f.read()
-            finally:
-                f.close()
-            try:
-                size = os.stat(self.path)[6]
-            except OSError:
-                size = 0
-            if size == at:
-                f = open(self.path, "ab")
-                try:
-                    f.write(data)
-                finally:
-                    f.close()
-            elif size != at + len(data):
-                n = 1
-                while True:
-                    kept = "%s.damaged%s" % (self.path, n if n > 1 else "")
-                    try:
-                        os.stat(kept)
-                    except OSError:
-                        break
-                    n += 1
-                os.rename(name, kept)
-                continue
-            os.remove(name)
-        if names is not None:
-            try:
-                os.rmdir(tails)
-                names = None
-            except OSError:
-                pass  # a name that is no tail's (none is written there): the directory stays
-        try:
-            size = os.stat(self.path)[6]
-        except OSError:
-            size = 0
-            if keep and names is None:
-                self._tail = -1  # no file yet: its first lines go into it, the folder comes next
-                keep = False
-        if keep and names is None:
-            os.mkdir(tails)
-        self._end = size
-        return had
 
     def read(self):
         """(records, problem) as parse(); a missing file reads as no records."""

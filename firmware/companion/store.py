@@ -104,12 +104,3 @@ class Store:
         if name not in self.names() and name not in self.kept():
             raise ValueError("no log %s" % name)
         self.fs.remove(self.path(name))
-        # its tails' folder (companion.journal), with what a failed folding left in it: a later
-        # log of the same name must not take them for its own
-        tails = self.path(name) + ".t"
-        try:
-            for n in self.fs.listdir(tails):
-                self.fs.remove(tails + "/" + n)
-            self.fs.rmdir(tails)
-        except OSError:
-            pass

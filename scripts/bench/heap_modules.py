@@ -172,6 +172,9 @@ SET_POSITION = ("bgrules.match_setup",)
 # A chouette evening prepares no answers in idle loop steps (Companion.prepare; main.py drops the
 # module while a chouette is on): its lifts ask the rules, as before issue 33
 PREPARED = ("companion.prepared",)
+# Nor does its journal keep a tail (its answers take littlefs's erases: companion.tail;
+# main.py drops the module while a chouette is on)
+TAILS = ("companion.tail",)
 
 
 def variant_shared():
@@ -193,7 +196,8 @@ def configurations():
     every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in PREPARED]
+    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in PREPARED
+                and name not in TAILS]
     computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}

@@ -572,9 +572,9 @@ else:
 
 JOURNAL = r"""
 def _journal_bench(n):
-    from companion import journal as J
+    from companion import journal as J, tail
     import os
-    J.Journal("/bench.jnl").fold(False)  # a run cut short left its tails: into its file, then gone
+    tail.flush(J.Journal("/bench.jnl"), False)  # a run cut short left a tail: into its file, then gone
     try:
         os.remove("/bench.jnl")
     except OSError:
@@ -587,10 +587,10 @@ def _journal_bench(n):
         t = time.ticks_us()
         j.append(rec)
         t1 = time.ticks_us()
-        j.fold()  # as the loop's next step that answers nothing does (main.App.step)
+        tail.flush(j, True)  # as the loop's next step that answers nothing does (main.App.step)
         ts.append(time.ticks_diff(t1, t))
         tf.append(time.ticks_diff(time.ticks_us(), t1))
-    j.fold(False)
+    tail.flush(j, False)
     print("JOURNAL", ts)
     print("JOURNAL_FOLD", tf)
 _journal_bench(20)
@@ -638,7 +638,7 @@ def print_basics(out):
              ms(max(a + b for a, b in zip(ts, tc)))))
     jt = results(out, "JOURNAL")[0]
     jf = results(out, "JOURNAL_FOLD")[0]
-    print("journal append (one play record): median %s, worst %s; its fold into the file in the next quiet loop "
+    print("journal append (one play record): median %s, worst %s; its tails moved into the file (flush) in the next quiet loop "
           "step: median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt)), ms(statistics.median(jf)), ms(max(jf))))
     return heap_import
 
