@@ -41,10 +41,17 @@ def append(j, line):
     size = len(data.encode())
     # 400 bytes a tail file at most: under littlefs's inline limit of 512, past which the file
     # is moved out of the metadata into a block of its own (an erase)
-    if j.tail is None or end - j.tail + size > 400:
-        j.tail = end
+    name = j.path
+    if j.tail != -1 or end + size > 400:
+        if j.tail == -1:  # a new journal's first line too long for its file inline
+            os.mkdir(j.path[:-3] + "tail")  # (an erase)
+            open(j.path, "a").close()  # the file made: Store.latest finds the match by it
+            j.tail = None
+        if j.tail is None or end - j.tail + size > 400:
+            j.tail = end
+        name = "%s%d" % (j.path[:-3] + "tail" + "/", j.tail)
     j.end = None  # until the line is written: after a failed write, flush reads the tail back
-    f = open("%s%d" % (j.path[:-3] + "tail" + "/", j.tail), "a")
+    f = open(name, "a")
     try:
         f.write(data)
     finally:
@@ -118,17 +125,19 @@ def flush(j, keep):
         os.rmdir(directory)
     except OSError:
         pass  # none yet; or a tail that did not fit is still there
-    if keep:
-        try:
-            os.mkdir(directory)
-        except OSError:
-            pass
     try:
         j.end = os.stat(j.path)[6]
     except OSError:
-        if keep:
-            open(j.path, "a").close()  # made now: Store.latest finds a new match by its file
+        # a new journal: its first lines go into its file while it is small (kept in the
+        # journals' folder's metadata, no erase either), the next flush makes the folder
         j.end = 0
+        j.tail = -1
+        return False
     if not keep:
         j.end = None  # no folder: the next flush (or append) makes it
+    else:
+        try:
+            os.mkdir(directory)
+        except OSError:
+            pass  # a tail that did not fit is still there
     return bool(names)
