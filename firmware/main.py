@@ -182,7 +182,7 @@ class App:
             c.calibrated(suspect, cl.calib_note)
         self.apply()
         if quiet and cl.settled():
-            # Nobody waits: the journal's tails moved into its file (companion.journal: the
+            # Nobody waits: the journal's tail moved into its file (companion.tail: the
             # flash erases the answers did not wait for), else one unit of the turn's answers
             # prepared (companion.prepared), after the LEDs and the screen, so a lift later is
             # answered by a lookup. Only while no cell is changing (a hand over the board means
@@ -195,7 +195,18 @@ class App:
                     if tail.flush(j, True):
                         return
                 except OSError as exc:
-                    c.error("journal tail not moved: %s" % exc)  # its lines stay in the tail
+                    # a full flash: the lines stay in the tail (none is lost) and an exported log
+                    # makes room, as for a write (Companion.write_record), for another try in
+                    # the next quiet step; none left: tried again after the next line
+                    from companion import flash_room
+
+                    gone = flash_room.remove_exported(c.store, c.name)
+                    if gone is None:
+                        c.error("journal tail not moved: %s" % exc)
+                    else:
+                        j.end = None
+                        c.emit("note", {"text": "flash full: removed exported log %s" % gone})
+                    return
             self.prepared_units += c.prepare()
 
     def apply(self):

@@ -19,7 +19,13 @@ def boot(c, frame, now, version):
         try:
             from companion import tail  # (dropped again by main.py in a chouette evening)
 
-            tail.flush(J.Journal(path), False)  # lines a power cut left in its tail moved into it
+            while True:  # the lines a power cut left in its tail moved into it first
+                try:
+                    tail.flush(J.Journal(path), False)
+                    break
+                except OSError:  # a full flash: as for a write (Companion.write_record)
+                    if flash_room.remove_exported(c.store, name) is None:
+                        raise
             r = recovery.recover(path)
         except OSError as exc:
             r = None

@@ -93,6 +93,7 @@ def flush(j, keep):
             if n[-4:] == "tail" and n[:-5] + ".jnl" != j.path[cut + 1:]:
                 other = Journal(j.path[: cut + 1] + n[:-5] + ".jnl")
                 other.end = 0  # on the same littlefs
+                other.tail = None
                 flush(other, False)
     j.tail = None
     j._unterminated = None

@@ -59,6 +59,7 @@ FIRMWARE_MODULES = (
     "companion/protocol_computer.py",
     "companion/recovery.py",
     "companion/store.py",
+    "companion/tail.py",
     "companion/tracker.py",
     "companion/variant_dice.py",
     "boardplayer/__init__.py",  # the board's own player (docs/board-player.md)
