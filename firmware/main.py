@@ -114,6 +114,7 @@ class App:
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
         self.prepared_units = 0  # loop steps that prepared a turn's answers (companion.prepared)
+        self.tail_full = False  # the journal's tail found no room to move into its file (companion.tail)
         self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
@@ -188,25 +189,21 @@ class App:
             # answered by a lookup. Only while no cell is changing (a hand over the board means
             # a frame to answer soon).
             j = c.journal
-            if j is not None and (j.end is None or j.end >= 0 and j.tail is not None):
+            if j is not None and not self.tail_full and (j.end is None or j.end >= 0 and j.tail is not None):
                 from companion import tail
 
                 try:
                     if tail.flush(j, True):
                         return
-                except OSError as exc:
-                    # a full flash: the lines stay in the tail (none is lost) and an exported log
-                    # makes room, as for a write (Companion.write_record), for another try in
-                    # the next quiet step; none left: tried again after the next line
-                    from companion import flash_room
-
-                    gone = flash_room.remove_exported(c.store, c.name)
-                    if gone is None:
-                        c.error("journal tail not moved: %s" % exc)
-                    else:
-                        j.end = None
-                        c.emit("note", {"text": "flash full: removed exported log %s" % gone})
+                except OSError:
+                    # a full flash: the lines stay in the tail (none is lost); the next line's
+                    # write moves them first, where a full flash is answered (Companion.
+                    # write_record: an exported log removed and told, or "Flash write failed")
+                    j.end = None
+                    self.tail_full = True
                     return
+        elif not quiet:
+            self.tail_full = False
             self.prepared_units += c.prepare()
 
     def apply(self):
