@@ -202,9 +202,9 @@ class App:
                     j.end = None
                     self.tail_full = True
                     return
-        elif not quiet:
-            self.tail_full = False
             self.prepared_units += c.prepare()
+        elif not quiet:
+            self.tail_full = False  # an answer came: its line (if any) took the tail's flush
 
     def apply(self):
         fx = self.companion.fx
