@@ -19,13 +19,7 @@ def boot(c, frame, now, version):
         try:
             from companion import tail  # (dropped again by main.py in a chouette evening)
 
-            while True:  # the lines a power cut left in its tail moved into it first
-                try:
-                    tail.flush(J.Journal(path), False)
-                    break
-                except OSError:  # a full flash: as for a write (Companion.write_record)
-                    if flash_room.remove_exported(c.store, name) is None:
-                        raise
+            tail.boot(c.store, name)  # the lines a power cut left in its tail moved into it
             r = recovery.recover(path)
         except OSError as exc:
             r = None

@@ -61,6 +61,21 @@ def append(j, line):
     return True
 
 
+def boot(store, name):
+    """The journal ``name`` of the Store ``store`` with the lines its tail holds moved into it,
+    read back next (companion.booting). A full flash: an exported log removed, oldest first, as
+    for a write (Companion.write_record), until the lines fit; OSError when none is left."""
+    from companion import flash_room
+    from companion.journal import Journal
+
+    while True:
+        try:
+            return flush(Journal(store.path(name)), False)
+        except OSError:
+            if flash_room.remove_exported(store, name) is None:
+                raise
+
+
 def flush(j, keep):
     """The tail files of the Journal ``j`` moved into its file, oldest
     first, and their folder made anew (``keep``) or removed. A tail that fits neither at nor just
