@@ -19,7 +19,7 @@ def boot(c, frame, now, version):
         try:
             from companion import tail  # (dropped again by main.py in a chouette evening)
 
-            tail.boot(c.store, name)  # the lines a power cut left in its tail moved into it
+            tail.flush(J.Journal(path), False)  # lines a power cut left in its tail moved into it
             r = recovery.recover(path)
         except OSError as exc:
             r = None

@@ -126,7 +126,7 @@ class Journal:
         if self.end != -1:
             from companion import tail
 
-            if tail.append(self, line):
+            if tail.append(self, line, _ends_with_newline):
                 return line
         if self._unterminated is None:
             # A power cut between a line's checksum and its newline leaves a whole, readable line

@@ -22,17 +22,16 @@
 import os
 
 
-def append(j, line):
+def append(j, line, _ends_with_newline):
     """companion.journal.Journal.append on littlefs: ``line`` written to the Journal ``j``'s
-    tail and closed. False when the journal is not on littlefs (``j.end`` is -1 from then on):
-    the caller writes to the journal itself."""
+    tail and closed; ``_ends_with_newline``: companion.journal's, passed in (that module imports
+    this one, never the other way round). False when the journal
+    is not on littlefs (``j.end`` is -1 from then on): the caller writes to the journal itself."""
     if j.end is None:
         flush(j, True)  # littlefs or not; the lines a tail kept moved first, a fresh folder
         if j.end < 0:
             return False
     if j._unterminated is None:
-        from companion.journal import _ends_with_newline
-
         # a whole line without its newline (a power cut, a file written elsewhere): the next
         # line must not be glued onto it
         j._unterminated = not _ends_with_newline(j.path)
@@ -61,21 +60,6 @@ def append(j, line):
     return True
 
 
-def boot(store, name):
-    """The journal ``name`` of the Store ``store`` with the lines its tail holds moved into it,
-    read back next (companion.booting). A full flash: an exported log removed, oldest first, as
-    for a write (Companion.write_record), until the lines fit; OSError when none is left."""
-    from companion import flash_room
-    from companion.journal import Journal
-
-    while True:
-        try:
-            return flush(Journal(store.path(name)), False)
-        except OSError:
-            if flash_room.remove_exported(store, name) is None:
-                raise
-
-
 def flush(j, keep):
     """The tail files of the Journal ``j`` moved into its file, oldest
     first, and their folder made anew (``keep``) or removed. A tail that fits neither at nor just
@@ -101,12 +85,10 @@ def flush(j, keep):
         if j.end is None or j.end < 0:
             j.end = -1
             return False
-        from companion.journal import Journal
-
         cut = j.path.rfind("/")
         for n in os.listdir(j.path[:cut] or "/"):
             if n[-4:] == "tail" and n[:-5] + ".jnl" != j.path[cut + 1:]:
-                other = Journal(j.path[: cut + 1] + n[:-5] + ".jnl")
+                other = type(j)(j.path[: cut + 1] + n[:-5] + ".jnl")
                 other.end = 0  # on the same littlefs
                 other.tail = None
                 flush(other, False)
