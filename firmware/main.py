@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from companion.controller import COLOUR_NAMES, Companion
+from companion.controller import COLOUR_NAMES, PREPARES, Companion
 from companion.store import Store
 from drivers import pinmap
 from drivers.buttons import Buttons, button_of, kind_of
@@ -97,6 +97,10 @@ class Buzzer:
 
 class App:
     def __init__(self, companion, scanner, classifier, buttons, leds, oled, serial, buzzer):
+        if PREPARES:  # the code in flash (the image): the tracker's counting as machine code
+            from companion.tracker_fast import FastTracker
+
+            companion.tracker = FastTracker()
         self.companion = companion
         self.scanner = scanner
         self.classifier = classifier

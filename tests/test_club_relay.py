@@ -115,6 +115,8 @@ def test_every_event_arrives_numbered_once_through_a_broker_restart_and_the_stat
             assert state["seq"] == max(unique)
             assert state["state"]["status"] == board.sim.serial.last("status")
             assert state["state"]["moves"], "the state lists no move"
+            # (the two retained messages come one after the other: under load the second one later)
+            assert wait_for(lambda: late.on("bgc/club/table1/online"), 10), "no retained online flag"
             assert late.on("bgc/club/table1/online")[-1] == ("1", True)
         finally:
             late.close()

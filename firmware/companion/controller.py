@@ -33,6 +33,12 @@ from companion.phase_moving import MovingPhase
 from companion.phase_cube import CubePhase
 from companion.phase_end import EndPhase
 
+# The turn's answers are prepared in idle loop steps (companion.prepared) only where the
+# firmware's code sits in flash (the image: frozen modules) or runs on a host: the .mpy deploy
+# holds its code in the heap, where the module and its table (up to ~38 KB) would take a match
+# below the in-play floor (tests/test_heap_budget.py); there lifts ask the rules, as before issue 33.
+PREPARES = not __file__.endswith(".mpy")
+
 VERSION = "1.0"
 
 # LED colour codes; COLOUR_NAMES are the keys of drivers.leds.COLOURS.
@@ -399,8 +405,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
         so a board whose loop never idles, or a test without one, holds none of it. A chouette
         evening prepares nothing: its modules take the heap the table would need (the in-play
         floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules. Nor
-        while the board's own player thinks: its slices have the idle steps."""
-        if self.phase != "moving" or self.chouette is not None:
+        while the board's own player thinks: its slices have the idle steps. Nor on the .mpy
+        deploy (PREPARES)."""
+        if not PREPARES or self.phase != "moving" or self.chouette is not None:
             return False
         pl = self.gnu_player
         if pl is not None and pl.thinking():

@@ -100,7 +100,7 @@ def cases(rules, count, seed):
             plays = turn.plays()
             if len(plays) > 1 and len(plays[0].steps) > 1:
                 play = rng.choice(plays)
-                mid = _after_steps(pos, play.steps[:1], rules)
+                mid = after_steps(pos, play.steps[:1], rules)
                 lifted = play.steps[1][0]
                 out.append((_ref(pos), a, b, _ref(mid), lifted, _ref(play.position), _ref(mid)))
             elif rules.turn and plays:  # Catch me: a play is often one checker's single step
@@ -119,7 +119,8 @@ def cases(rules, count, seed):
     return out
 
 
-def _after_steps(pos, steps, rules):
+def after_steps(pos, steps, rules):
+    """The position after ``steps`` (src, dst, hit) of the mover (tests/test_prepared_answers.py too)."""
     from bgrules.position import BAR, OPP
 
     c = bytearray(pos.cells)

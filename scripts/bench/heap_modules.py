@@ -169,10 +169,11 @@ COMPUTER = ("companion.phase_computer", "companion.computer_turn", "companion.pr
 # game (a chouette journal has no setup record: companion.recovery.apply_chouette refuses one),
 # and main.py drops it after use (main.ONCE_ONLY)
 SET_POSITION = ("bgrules.match_setup",)
-# A chouette evening prepares no answers in idle loop steps (Companion.prepare; main.py drops the
-# module while a chouette is on): its lifts ask the rules, as before issue 33
-PREPARED = ("companion.prepared",)
-# Nor does its journal keep a tail (its answers take littlefs's erases: companion.tail;
+# The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps and reads
+# frames with the bytecode tracker: only the image does either, its code in flash
+# (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker there)
+IMAGE_ONLY = ("companion.prepared", "companion.tracker_fast")
+# A chouette evening's journal keeps no tail (its answers take littlefs's erases: companion.tail;
 # main.py drops the module while a chouette is on)
 TAILS = ("companion.tail",)
 
@@ -193,11 +194,11 @@ def configurations():
     """{"boot": [modules], "chouette": [every module of a chouette evening, the standard game's:
     not the variants' shared ones, main.VARIANT_SHARED],
     "heaviest": [modules every variant's session shares], "variant KEY": [its own]}."""
-    every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY]
+    every = [name for name in modules() if not name.startswith("bgrules.variants.") and name not in HOST_ONLY
+             and name not in IMAGE_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in PREPARED
-                and name not in TAILS]
+    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in TAILS]
     computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}

@@ -23,9 +23,12 @@
 #   make -C micropython/ports/rp2 submodules      # pico-sdk, tinyusb, mbedtls, micropython-lib at the tag's commits
 #   make -C micropython/ports/rp2 BOARD=RPI_PICO_W submodules   # for the Pico W: also cyw43-driver, lwip, btstack
 #
-# Why v1.27.0: the release after it, v1.28.0 (2026-04-06), has no change the firmware needs, and no
-# release yet holds upstream PR #19370 (June 2026: the interpreter's core kept in RAM instead of run
-# from flash through the XIP cache); v1.29.0 will. v1.27.0 is also what the project's emulated Pico
+# Why v1.27.0: the release after it, v1.28.0 (2026-04-06), has no change the firmware needs. Upstream
+# commit f452dabd (June 2026, in no release yet) runs the interpreter's vm/gc/parse from SRAM instead
+# of through the XIP cache; measured (docs/performance.md, issue 33 item 2), v1.28.0 with it answers
+# 0-5 % faster (a whole match's emulated time 4 % less) and leaves 12 KB less heap (the code moved
+# into RAM), and v1.27.0 with it does the same: too little to build from a patched, unreleased
+# MicroPython. Take it with the first release that holds it. v1.27.0 is also what the project's emulated Pico
 # and its unix/mpy-cross builds run (../shared/tools/README.md), so the image's .mpy ABI, interpreter
 # and figures (docs/performance.md) are the ones tested.
 #

@@ -61,6 +61,7 @@ FIRMWARE_MODULES = (
     "companion/store.py",
     "companion/tail.py",
     "companion/tracker.py",
+    "companion/tracker_fast.py",
     "companion/variant_dice.py",
     "boardplayer/__init__.py",  # the board's own player (docs/board-player.md)
     "boardplayer/met.py",

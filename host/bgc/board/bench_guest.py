@@ -81,7 +81,7 @@ del _scan_bench
 # with the smallest position ID, like the sim tests; in Backwards, of those with the fewest pips
 # left). VARIANT: the ruleset's key.
 MATCH = r"""
-import gc, time
+import gc, sys, time
 IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # ms the players look at the board after the roll (match_step)
 IDLE_STEP = globals().get("IDLE_STEP", 0)  # ms between a placement and the next lift
 from array import array
@@ -101,10 +101,6 @@ try:
     BOARD  # the side the board's own player plays: the match is started from the menu's buttons
 except NameError:
     BOARD = None
-try:
-    IDLE_ROLL  # ms the players look at the board after the roll, and after a placement (match_step)
-except NameError:  # (tests/test_firmware_image.py: they lift at once)
-    IDLE_ROLL = IDLE_STEP = 0
 
 mem_alloc = getattr(gc, "mem_alloc", lambda: 0)  # CPython (choosing the plays) has neither
 HARNESS = [0]  # what the harness allocated (its garbage) since main.py's last collection
@@ -329,8 +325,8 @@ def idle(most_ms):
     # whatever is prepared by then. Once the position the board shows is prepared the rest of
     # that time is skipped (its steps would prepare positions further on, or nothing: fewer
     # lookups here than a board would have, never more); no step with a firmware that prepares nothing
-    if not hasattr(companion, "prepare"):
-        return
+    if not getattr(sys.modules.get("companion.controller"), "PREPARES", False):
+        return  # (the .mpy deploy prepares nothing: companion.controller.PREPARES)
     k = 0
     t0 = clock.ticks_ms()
     while companion.phase == "moving":

@@ -41,7 +41,7 @@ def _stage(sources, dest):
             target = os.path.join(dest, rel) if base in ("firmware", ".") else os.path.join(dest, base, rel)
             os.makedirs(target, exist_ok=True)
             for name in files:
-                if name.endswith((".py", ".json", ".txt")):
+                if name.endswith((".py", ".mpy", ".json", ".txt")):
                     shutil.copy(os.path.join(root, name), os.path.join(target, name))
 
 
