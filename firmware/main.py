@@ -191,9 +191,12 @@ class App:
             # flash erases the answers did not wait for), else one unit of the turn's answers
             # prepared (companion.prepared), after the LEDs and the screen, so a lift later is
             # answered by a lookup. Only while no cell is changing (a hand over the board means
-            # a frame to answer soon).
+            # a frame to answer soon). The move (1-3 erases, 90-200 ms) waits for the screen's
+            # last rows and for a phase other than a turn being moved: after DONE, before the
+            # next roll, not between the roll and the first lift, whose steps prepare.
             j = c.journal
-            if j is not None and not self.tail_full and (j.end is None or j.end >= 0 and j.tail is not None):
+            if (j is not None and not self.tail_full and c.phase != "moving" and not self.oled.dirty
+                    and (j.end is None or j.end >= 0 and j.tail is not None)):
                 from companion import tail
 
                 try:

@@ -17,10 +17,7 @@ def boot(c, frame, now, version):
     if name:
         path = c.store.path(name)
         try:
-            from companion import tail  # (dropped again by main.py in a chouette evening)
-
-            tail.flush(J.Journal(path), False)  # lines a power cut left in its tail moved into it
-            r = recovery.recover(path)
+            r = recovery.recover(path, True)  # (its tail's lines moved into it first)
         except OSError as exc:
             r = None
             note = "journal unreadable (%s)" % exc

@@ -95,17 +95,14 @@ def flush(j, keep):
     j.tail = None
     j._unterminated = None
     directory = j.path[:-3] + "tail"  # m0001.jnl's: m0001.tail
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        names = ()
-    for n in sorted(int(n) for n in names if n.isdigit()):
+    names = offsets(directory)
+    for n in names:
         name = "%s%d" % (directory + "/", n)
         try:
             size = os.stat(j.path)[6]
         except OSError:
             size = -1  # no journal: removed below
-        if size == n:
+        if size == n:  # (read() joins the same files by the same rule, without moving them)
             f = open(name)
             try:
                 data = f.read()
@@ -139,3 +136,35 @@ def flush(j, keep):
         except OSError:
             pass  # a tail that did not fit is still there
     return bool(names)
+
+
+def offsets(directory):
+    """The offsets of the tail files in ``directory`` (m0001.tail), oldest first; none when
+    there is no such folder."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    return sorted(int(n) for n in names if n.isdigit())
+
+
+def read(path):
+    """The bytes of the journal at ``path`` with the lines its tail still holds, as ``flush``
+    would leave the file, nothing changed on the way: for readers of a board's files who cannot
+    wait for its loop (bgc's journal readers, on the PC). A tail file that does not start where
+    the bytes so far end is left out, as ``flush`` leaves it (already in the journal, or not
+    this journal's)."""
+    f = open(path, "rb")
+    try:
+        data = f.read()
+    finally:
+        f.close()
+    directory = path[:-3] + "tail"
+    for n in offsets(directory) if path[-4:] == ".jnl" else ():
+        if len(data) == n:
+            f = open("%s/%d" % (directory, n), "rb")
+            try:
+                data += f.read()
+            finally:
+                f.close()
+    return data

@@ -19,6 +19,7 @@ import os
 
 from companion import journal as _journal  # the firmware's own journal code, imported in place
 from companion import recovery
+from companion import tail as _tail
 
 from bgrules import Position
 from bgrules.position import BAR, OFF, OPP, waiting
@@ -149,9 +150,10 @@ class MatchLog:
 
 
 def read_data(path):
-    """The bytes of a journal file; OSError passes through."""
-    with open(path, "rb") as f:
-        return f.read()
+    """The bytes of a journal file, with the lines still in its tail when the board's folder holds
+    one (m0001.tail/ beside m0001.jnl: a board cut off before it moved them, docs/formats.md;
+    joined by the firmware's own companion.tail); OSError passes through."""
+    return _tail.read(path)
 
 
 def read_text(path):
