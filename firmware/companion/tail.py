@@ -10,8 +10,9 @@
 # a metadata block with room for the lines until the next flush.
 #
 # ``flush`` moves the tail into the journal where nobody waits: a loop step that answers nothing
-# (main.App), power-up (companion.booting), Ctrl-C before mpremote (main.App.run); the erases
-# come there. Each tail file is copied whole into the journal (littlefs writes a file's change
+# after DONE (main.App), power-up (companion.recovery.recover), Ctrl-C before mpremote
+# (main.App.run), `bgc pull` on a board whose loop did not (bgc.commands.pull); the erases come
+# there. ``read``: the journal with its tail's lines, nothing moved (bgc's readers on the PC). Each tail file is copied whole into the journal (littlefs writes a file's change
 # whole or not at all), then removed: a power cut between the two leaves a tail whose bytes
 # already end the journal, which its OFFSET tells. A Journal's first flush also moves the tails
 # other journals of its folder left (the last match's, when the next one began). A chouette
