@@ -12,13 +12,14 @@
 # ``flush`` moves the tail into the journal where nobody waits: a loop step that answers nothing
 # after DONE (main.App), power-up (companion.recovery.recover), Ctrl-C before mpremote
 # (main.App.run), `bgc pull` on a board whose loop did not (bgc.commands.pull); the erases come
-# there. ``read``: the journal with its tail's lines, nothing moved (bgc's readers on the PC). Each tail file is copied whole into the journal (littlefs writes a file's change
-# whole or not at all), then removed: a power cut between the two leaves a tail whose bytes
-# already end the journal, which its OFFSET tells. A Journal's first flush also moves the tails
-# other journals of its folder left (the last match's, when the next one began). A chouette
-# evening's journal keeps no tail (its answers take the erases, as before): main.py drops this
-# module while a chouette is on, and scripts/bench/heap_modules.py leaves it out of that
-# configuration. docs/formats.md: the files; docs/performance.md: the figures.
+# there. bgc's readers on the PC join a tail copied off a board by the same rule, nothing moved
+# (bgc.logs.journals.read_data). Each tail file is copied whole into the journal (littlefs
+# writes a file's change whole or not at all), then removed: a power cut between the two leaves
+# a tail whose bytes already end the journal, which its OFFSET tells. A Journal's first flush
+# also moves the tails other journals of its folder left (the last match's, when the next one
+# began). A chouette evening's journal keeps no tail (its answers take the erases, as before):
+# main.py drops this module while a chouette is on, and scripts/bench/heap_modules.py leaves it
+# out of that configuration. docs/formats.md: the files; docs/performance.md: the figures.
 
 import os
 
@@ -96,14 +97,17 @@ def flush(j, keep):
     j.tail = None
     j._unterminated = None
     directory = j.path[:-3] + "tail"  # m0001.jnl's: m0001.tail
-    names = offsets(directory)
-    for n in names:
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        names = ()
+    for n in sorted(int(n) for n in names if n.isdigit()):
         name = "%s%d" % (directory + "/", n)
         try:
             size = os.stat(j.path)[6]
         except OSError:
             size = -1  # no journal: removed below
-        if size == n:  # (read() joins the same files by the same rule, without moving them)
+        if size == n:  # (bgc.logs.journals.read_data joins a copied tail by this rule)
             f = open(name)
             try:
                 data = f.read()
@@ -137,35 +141,3 @@ def flush(j, keep):
         except OSError:
             pass  # a tail that did not fit is still there
     return bool(names)
-
-
-def offsets(directory):
-    """The offsets of the tail files in ``directory`` (m0001.tail), oldest first; none when
-    there is no such folder."""
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return []
-    return sorted(int(n) for n in names if n.isdigit())
-
-
-def read(path):
-    """The bytes of the journal at ``path`` with the lines its tail still holds, as ``flush``
-    would leave the file, nothing changed on the way: for readers of a board's files who cannot
-    wait for its loop (bgc's journal readers, on the PC). A tail file that does not start where
-    the bytes so far end is left out, as ``flush`` leaves it (already in the journal, or not
-    this journal's)."""
-    f = open(path, "rb")
-    try:
-        data = f.read()
-    finally:
-        f.close()
-    directory = path[:-3] + "tail"
-    for n in offsets(directory) if path[-4:] == ".jnl" else ():
-        if len(data) == n:
-            f = open("%s/%d" % (directory, n), "rb")
-            try:
-                data += f.read()
-            finally:
-                f.close()
-    return data
