@@ -122,6 +122,7 @@ class App:
         self.answered = False  # an input was answered and the LEDs written: a collection now delays nobody
         self.collections = 0
         self.prepared_units = 0  # loop steps that prepared a turn's answers (companion.prepared)
+        self.tail_full = False  # the journal's tail found no room to move into its file (companion.tail)
         self._evaluations_at_gc = 0  # the board's own player's evaluations at the last collection
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
@@ -190,10 +191,31 @@ class App:
             c.calibrated(suspect, cl.calib_note)
         self.apply()
         if quiet and cl.settled():
-            # Nobody waits: one unit of the turn's answers prepared (companion.prepared), after
-            # the LEDs and the screen, so a lift later is answered by a lookup. Only while no
-            # cell is changing (a hand over the board means a frame to answer soon).
+            # Nobody waits: the journal's tail moved into its file (companion.tail: the
+            # flash erases the answers did not wait for), else one unit of the turn's answers
+            # prepared (companion.prepared), after the LEDs and the screen, so a lift later is
+            # answered by a lookup. Only while no cell is changing (a hand over the board means
+            # a frame to answer soon). The move (1-3 erases, 90-200 ms) waits for the screen's
+            # last rows and for a phase other than a turn being moved: after DONE, before the
+            # next roll, not between the roll and the first lift, whose steps prepare.
+            j = c.journal
+            if (j is not None and not self.tail_full and c.phase != "moving" and not self.oled.dirty
+                    and (j.end is None or j.end >= 0 and j.tail is not None)):
+                from companion import tail
+
+                try:
+                    if tail.flush(j, True):
+                        return
+                except OSError:
+                    # a full flash: the lines stay in the tail (none is lost); the next line's
+                    # write moves them first, where a full flash is answered (Companion.
+                    # write_record: an exported log removed and told, or "Flash write failed")
+                    j.end = None
+                    self.tail_full = True
+                    return
             self.prepared_units += c.prepare()
+        elif not quiet:
+            self.tail_full = False  # an answer came: its line (if any) took the tail's flush
 
     def apply(self):
         fx = self.companion.fx
@@ -252,7 +274,9 @@ class App:
         if c.chouette is None:
             unload(CHOUETTE)
         else:
-            unload(("companion.prepared",))  # (a chouette prepares no answers: Companion.prepare)
+            # (a chouette prepares no answers: Companion.prepare; its journal has no tail:
+            # companion.tail)
+            unload(("companion.prepared", "companion.tail"))
         if c.gnu_side is None:
             unload([n for n in sys.modules if COMPUTER in n])
         if c.gnu_player is None:
@@ -270,7 +294,8 @@ class App:
 
     def run(self):
         """Loop until Ctrl-C (KeyboardInterrupt), which hands the board to mpremote. The journal
-        is consistent at any instant: lines are written whole and closed."""
+        is consistent at any instant: lines are written whole and closed; the ones in its tails
+        (companion.journal) are moved into its file here, for mpremote and ``bgc pull``."""
         try:
             while True:
                 self.step(time.ticks_ms())
@@ -278,6 +303,14 @@ class App:
         except KeyboardInterrupt:
             if self.buzzer is not None:
                 self.buzzer.set(False)
+            j = self.companion.journal
+            if j is not None and j.end != -1:
+                from companion import tail
+
+                try:
+                    tail.flush(j, False)
+                except OSError:
+                    pass  # the tails stay: moved at the next power-up
 
 
 def unload(names):

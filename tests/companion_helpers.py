@@ -81,6 +81,9 @@ class FakeFs:
     def stat(self, p):
         return os.stat(p)
 
+    def rmdir(self, p):
+        os.rmdir(p)
+
     def remove(self, p):
         self.free_bytes += os.stat(p).st_size
         os.remove(p)

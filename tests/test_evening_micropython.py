@@ -178,6 +178,19 @@ def fill(name, leave=0):
             except OSError:
                 break
 
+def journal_lines():
+    # the journal's lines, its tail's included (companion.tail: m0001.tail/OFFSET, not yet moved
+    # into m0001.jnl: this harness has no quiet loop steps)
+    p = c.journal.path
+    text = open(p).read()
+    try:
+        offsets = sorted(int(n) for n in os.listdir(p[:-3] + "tail"))
+    except OSError:
+        offsets = []
+    for n in offsets:
+        text += open("%stail/%d" % (p[:-3], n)).read()
+    return len(text.split(chr(10)))
+
 def notes():
     out = [l for l in c.fx.out if '"note"' in l]
     c.fx.out = []
@@ -227,15 +240,20 @@ print("ready", c.phase, "|", c.msg, "|", c.fx.screen[1])
 # the flash full to the brim and nothing exported: offers to resign, refused, until one cannot
 # be written
 fill("photos4")
-records = len(open(c.journal.path).read().split(chr(10)))
+# (which write finds no room, the offer's or the refusal's, depends on where littlefs keeps the
+# lines: the file, or its tail's folder, companion.tail)
 for i in range(200):
     press(CUBE_W, LONG)
+    before = (c.phase, journal_lines(), "offer")
     press(ROLL_W)
     if c.msg == "Flash write failed":
         break
+    before = (c.phase, journal_lines(), "refusal")
     press(CUBE_B)
-print("refused", c.phase, "|", c.msg, "|", c.match.dice[0], "|",
-      len(open(c.journal.path).read().split(chr(10))) - records - 2 * i)
+    if c.msg == "Flash write failed":
+        break
+print("refused", c.phase, "|", c.msg, "|", c.match.dice[0], "|", journal_lines() - before[1], "|", before[0], "|",
+      before[2])
 """
 
 SETUP_FLASH = r"""
@@ -276,11 +294,14 @@ def full_flash():
 
 @pytest.mark.micropython
 def test_flash_write_failed_when_nothing_is_left_to_remove_leaves_the_match_as_it_was(full_flash):
-    """A full flash and no exported log: the offer to resign is refused with "Flash write
-    failed", the match stays where it was (the opening roll still to come), and the journal holds
-    every action done before it and nothing of the refused one."""
-    phase, msg, die, extra = _line(full_flash, "refused")
-    assert phase == "opening" and msg == "Flash write failed" and die == "0" and extra == "0", full_flash
+    """A full flash and no exported log: an offer to resign or its refusal, whichever write finds
+    no room, is refused with "Flash write failed", the match stays where it was before that
+    action (the opening roll still to come), and the journal holds every action done before it
+    and nothing of the refused one."""
+    phase, msg, die, extra, phase_before, action = _line(full_flash, "refused")
+    assert action in ("offer", "refusal"), full_flash
+    assert phase == phase_before and msg == "Flash write failed" and die == "0" and extra == "0", full_flash
+    assert phase == ("opening" if action == "offer" else "resign"), full_flash
 
 
 def _line(out, key):

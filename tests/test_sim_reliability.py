@@ -254,3 +254,28 @@ def test_a_checker_put_where_the_board_then_shows_another_legal_play_under_way_c
     assert 1 not in turn.destinations(cur, 2)
     assert "3/1 2/off" in [p.notation() for p in turn.plays()]
     assert wrong_placement(turn, cur, 2, 1, 1)["kind"].startswith("the board then shows a legal play under way")
+
+
+def test_a_note_outside_an_answer_is_no_reason_for_the_players_to_press_again():
+    """The players (bgc.board.players, every reliability run's hands) decide on the board's news.
+    A note ("flash full: removed exported log ...") may come from a loop step that answered
+    nothing, as jr38's journal tail sent one; counted as news while their ROLL press was under
+    way, it made them decide again from the status before that press's answer and press ROLL a
+    second time: DONE with nothing moved, refused ("Both dice must be played"), a false flag
+    (38 in one 1-point match with a note every 23 frames). A note changes nothing in the game:
+    the same match with those notes raises no false flag."""
+    from bgc.board import players as P
+    from bgc.board import sim as simmod
+
+    sim = simmod.Sim(seed=1)
+    players = P.Players(sim, seed=1, handling=P.Handling(illegal=0.0))
+    sim.serial.send("new length=1")
+    frames = notes = 0
+    while not players.finished and frames < 100_000:
+        if frames % 23 == 22 and sim.app is not None:
+            sim.app.companion.emit("note", {"text": "a note outside an answer"})
+            notes += 1
+        sim.step()
+        frames += 1
+    assert players.finished and players.stats["turns"] > 20 and notes > 300, (frames, players.stats)
+    assert players.stats["false_illegal"] == 0, players.false_flags[:3]

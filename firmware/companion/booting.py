@@ -17,7 +17,7 @@ def boot(c, frame, now, version):
     if name:
         path = c.store.path(name)
         try:
-            r = recovery.recover(path)
+            r = recovery.recover(path, True)  # (its tail's lines moved into it first)
         except OSError as exc:
             r = None
             note = "journal unreadable (%s)" % exc

@@ -99,6 +99,7 @@ def resume(c):
         return False
     c.chouette = ch
     c.match = ch.match
+    c.journal.end = -1  # its lines go to the journal itself (companion.tail)
     c.show_ledger = False
     c.member_pick = None
     c.box_pick = None

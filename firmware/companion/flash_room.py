@@ -110,6 +110,8 @@ def open_journal(c, rec, then=None):
     for gone in cleanup(store, current=name):
         c.emit("note", {"text": "flash low: removed exported log %s" % gone})
     j = J.Journal(store.path(name))
+    if rec["a"] == "chouette":
+        j.end = -1  # a chouette evening's journal keeps no tail (companion.tail)
     try:
         c.write_record(rec, j, name)
         if then is not None:

@@ -110,14 +110,24 @@ def _ends_with_newline(path, size=-1):
 
 class Journal:
     """A journal file on flash. ``append`` returns only once the line is written and closed:
-    the action counts as done from then on."""
+    the action counts as done from then on. On littlefs (the Pico's flash) the line goes to the
+    journal's tail, a small file beside it that costs no flash erase, moved into the journal
+    where nobody waits (companion.tail)."""
 
     def __init__(self, path):
         self.path = path
         self._unterminated = None  # unknown until the first append of this boot
+        # where the next line goes in the journal, its tail included (companion.tail); None:
+        # not known yet; -1: lines go to the file itself (not on littlefs, a chouette evening's)
+        self.end = None
 
     def append(self, record):
         line = encode(record)
+        if self.end != -1:
+            from companion import tail
+
+            if tail.append(self, line, _ends_with_newline):
+                return line
         if self._unterminated is None:
             # A power cut between a line's checksum and its newline leaves a whole, readable line
             # with no end: the next line must not be glued onto it.

@@ -275,9 +275,15 @@ class Reading:
         return self.problem is not None and self.cut and not self.after
 
 
-def recover(path):
+def recover(path, settle=False):
     """The Reading of the journal at ``path``, streamed (a few lines in RAM at a time). A missing
-    file reads as no records; other OSErrors pass through. Never raises for what the file holds."""
+    file reads as no records; other OSErrors pass through. Never raises for what the file holds.
+    ``settle`` (power-up): the lines a power cut left in the journal's tail (companion.tail) are
+    moved into it first."""
+    if settle:
+        from companion import tail
+
+        tail.flush(J.Journal(path), False)
     r = Reading()
     step = None  # how a record after the first changes the match (or the chouette): _start
     try:

@@ -176,6 +176,9 @@ SET_POSITION = ("bgrules.match_setup",)
 # companion.display_fast and companion.ids_fast there)
 IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.tracker_fast",
               "companion.viper_source")
+# A chouette evening's journal keeps no tail (its answers take littlefs's erases: companion.tail;
+# main.py drops the module while a chouette is on)
+TAILS = ("companion.tail",)
 
 
 def variant_shared():
@@ -198,7 +201,7 @@ def configurations():
              and name not in IMAGE_ONLY]
     only_variants = variant_shared()
     chouette = [name for name in every if name not in only_variants]
-    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION]
+    chouette = [name for name in chouette if name not in COMPUTER and name not in SET_POSITION and name not in TAILS]
     computer = [name for name in every if name not in only_variants and name not in CHOUETTE]
     shared = [name for name in every if name not in CHOUETTE and name not in COMPUTER]
     found = {"boot": closure(BOOT), "chouette": chouette, "computer": computer, "heaviest": shared}

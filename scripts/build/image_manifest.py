@@ -61,6 +61,7 @@ FIRMWARE_MODULES = (
     "companion/protocol_computer.py",
     "companion/recovery.py",
     "companion/store.py",
+    "companion/tail.py",
     "companion/tracker.py",
     "companion/tracker_fast.py",
     "companion/variant_dice.py",

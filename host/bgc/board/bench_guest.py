@@ -238,7 +238,8 @@ if PLAYS is not None:
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
          "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0], "lookups": [0, 0, 0],
-         "journal": Times(300), "done_own": Times(300),
+         "journal": Times(300), "done_own": Times(300), "move": Times(600), "move_after": [Times(300), Times(300)],
+         "move_in_answer": 0,
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
          "frame_worst": (0,), "min_at": None, "steps": 0}
 on_frame = companion.on_frame
@@ -257,6 +258,22 @@ def timed_frame(f, now):
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"
+    ANSWERED[0] = ticks_us()
+ANSWERED = [0]  # when the last answer ended (ticks_us)
+MOVED = [False]  # the journal's tail was moved into its file (companion.tail.flush) in this loop step
+def timed_tail():
+    # companion.tail.flush wrapped (again when main.py dropped and an append imported it anew):
+    # which loop steps move the tail, and whether any is an answer's
+    t = sys.modules.get("companion.tail")
+    if t is not None and t.flush is not TAIL[0]:
+        real = t.flush
+        def flush(j, keep):
+            moved = real(j, keep)
+            if moved:
+                MOVED[0] = True
+            return moved
+        t.flush = TAIL[0] = flush
+TAIL = [None]  # the wrapper last put in
 JW = [0]  # time in journal writes during the answer being timed
 write_record = companion.write_record
 def timed_write(record, journal=None, name=None):
@@ -282,6 +299,7 @@ def timed_button(b, kind, now):
     if mem_alloc() < a:
         stats["auto"].append(("on_button", ph))
     LAST[0] = "DONE" if ph == "moving" else "button"
+    ANSWERED[0] = ticks_us()
 companion.on_frame = timed_frame
 companion.on_button = timed_button
 
@@ -290,12 +308,24 @@ def run(n):
         stats["steps"] += 1
         ph = companion.phase
         nf = len(stats["frame"])
+        timed_tail()
+        MOVED[0] = False
+        answered = ANSWERED[0]
         a = mem_alloc()
         t = ticks_us()
         app.step(time.ticks_ms())
         dt = diff(ticks_us(), t)
         if len(stats["frame"]) > nf:
             stats["loop"].append(dt)  # scan + classify + answer + LEDs written
+        if MOVED[0]:
+            if ANSWERED[0] != answered:
+                stats["move_in_answer"] += 1  # (an answer's own write moved it: a failure before)
+            else:
+                # the loop step that moved the tail, and how long after the last answer it was done:
+                # a person acting sooner than that after DONE (their roll) or a roll (their lift)
+                # is answered after the move
+                stats["move"].append(dt)
+                stats["move_after"][0 if LAST[0] == "DONE" else 1].append(diff(ticks_us(), answered))
         if getattr(app, "prepared_units", 0) != PREP[0]:
             PREP[0] = app.prepared_units
             PREP[1] += dt
@@ -561,15 +591,18 @@ else:
            "gc": (len(times), min(times) if times else 0, max(times) if times else 0), "gc_where": where,
            "turns": turns, "phase": companion.phase, "oled": app.oled.present, "sense": tuple(SENSE[1:]),
            "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"],
-           "lookups": stats["lookups"], "journal": summary(stats["journal"]), "done_own": summary(stats["done_own"])}
+           "lookups": stats["lookups"], "journal": summary(stats["journal"]), "done_own": summary(stats["done_own"]),
+           "move": summary(stats["move"]), "move_after_done": summary(stats["move_after"][0]),
+           "move_after_other": summary(stats["move_after"][1]), "move_in_answer": stats["move_in_answer"]}
     stats = None
     print("MATCH", repr(out))
 """
 
 JOURNAL = r"""
 def _journal_bench(n):
-    from companion import journal as J
+    from companion import journal as J, tail
     import os
+    tail.flush(J.Journal("/bench.jnl"), False)  # a run cut short left a tail: into its file, then gone
     try:
         os.remove("/bench.jnl")
     except OSError:
@@ -577,11 +610,17 @@ def _journal_bench(n):
     j = J.Journal("/bench.jnl")
     rec = {"a": "play", "p": 0, "dice": [3, 1], "steps": [[8, 5, 0], [6, 5, 0]], "pos": "4HPwATDgc/ABMA"}
     ts = []
+    tf = []
     for _ in range(n):
         t = time.ticks_us()
         j.append(rec)
-        ts.append(time.ticks_diff(time.ticks_us(), t))
+        t1 = time.ticks_us()
+        tail.flush(j, True)  # as the loop's next step that answers nothing does (main.App.step)
+        ts.append(time.ticks_diff(t1, t))
+        tf.append(time.ticks_diff(time.ticks_us(), t1))
+    tail.flush(j, False)
     print("JOURNAL", ts)
+    print("JOURNAL_FOLD", tf)
 _journal_bench(20)
 del _journal_bench
 """
@@ -626,7 +665,9 @@ def print_basics(out):
           % (ms(statistics.median(ts)), ms(max(ts)), ms(statistics.median(tc)), ms(max(tc)),
              ms(max(a + b for a, b in zip(ts, tc)))))
     jt = results(out, "JOURNAL")[0]
-    print("journal append (one play record): median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt))))
+    jf = results(out, "JOURNAL_FOLD")[0]
+    print("journal append (one play record): median %s, worst %s; its tails moved into the file (flush) in the next quiet loop "
+          "step: median %s, worst %s" % (ms(statistics.median(jt)), ms(max(jt)), ms(statistics.median(jf)), ms(max(jf))))
     return heap_import
 
 
@@ -677,3 +718,13 @@ def print_match(st, heap_import, variant):
         _, _, jworst, jmed = st["journal"]
         print("  DONE answer without its journal append: median %s, worst %s; the append inside DONE:"
               " median %s, worst %s" % (ms(med), ms(worst), ms(jmed), ms(jworst)))
+    if "move" in st:
+        n, mean, worst, med = st["move"]
+        print("  loop steps moving the journal's tail into its file (companion.tail, no answer in them): %d,"
+              " median %s, mean %s, worst %s; tails moved inside an answer: %d" % (n, ms(med), ms(mean), ms(worst),
+                                                                                st["move_in_answer"]))
+        for key, what in (("move_after_done", "DONE (the next player's roll)"),
+                          ("move_after_other", "a roll or another answer (the first lift)")):
+            n, mean, worst, med = st[key]
+            print("  the move done after %s: %d times, median %s, worst %s after that answer ended"
+                  % (what, n, ms(med), ms(worst)))

@@ -441,7 +441,13 @@ class Players:
         self.turn_key = None
         self.turn_state = None  # "planned", "done"
         self.turn_play = None
-        self.last_seen = 0  # events seen when the last decision was taken
+        self.last_seen = 0  # events seen when the last decision was taken (notes not counted)
+        # A note ("flash full: removed exported log ...") tells the players something without
+        # changing the game, and may come from a loop step that answered nothing: it is no news to
+        # decide on. Counted as news, one that came while a press was under way made the players
+        # decide again from the status before that press's answer (the press again: a second
+        # ROLL, which in the turn it started is DONE with nothing moved, "Both dice must be played").
+        self.notes = 0
         self.idle = 0  # frames since the last decision without news
         self.expect_wrong = None  # board point of an intended wrong placement
         self.released_at = -1000  # frame of the last button release
@@ -462,6 +468,8 @@ class Players:
     # --- what the firmware says
     def _on_event(self, ev):
         kind = ev.get("ev")
+        if kind == "note":
+            self.notes += 1
         if self.person is not None:
             self.person.event(ev)
         if kind == "illegal":
@@ -533,7 +541,7 @@ class Players:
             if not self.queue:
                 self.idle = 0
             return
-        n = len(sim.serial.events)
+        n = len(sim.serial.events) - self.notes
         if n != self.last_seen:
             self.last_seen = n
             self.idle = 0

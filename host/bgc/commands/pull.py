@@ -44,7 +44,24 @@ def register(subparsers):
 
 _LIST = """\
 import os, json, binascii
-r = {"files": [], "exported": []}
+r = {"files": [], "exported": [], "unmoved": []}
+# Lines still in a journal's tail (m0001.tail/, docs/formats.md: a board cut off before its loop
+# moved them) moved into their journal first, by the firmware's own companion.tail
+try:
+    from companion import journal as _j, tail as _t
+    for n in os.listdir(%(dir)r):
+        if n.endswith(".tail"):
+            try:
+                _t.flush(_j.Journal(%(dir)r + "/" + n[:-5] + ".jnl"), False)
+            except OSError as e:
+                r["unmoved"].append([n, repr(e)])
+    for n in os.listdir(%(dir)r):
+        if n.endswith(".tail") and not [x for x in r["unmoved"] if x[0] == n]:
+            r["unmoved"].append([n, "a tail that does not fit its journal's end"])
+except ImportError:
+    pass  # a firmware without journal tails
+except OSError:
+    pass  # no /journal: said below
 try:
     names = sorted(n for n in os.listdir(%(dir)r) if n.endswith(".jnl") or ".jnl.damaged" in n)
 except OSError:
@@ -90,11 +107,16 @@ def _exec(transport, code, what):
                         "`bgc pull` again: nothing was deleted" % (what, exc)) from None
 
 
-def list_journals(transport):
-    """(files [(name, size, crc)], exported names) on the Pico; files is None without /journal."""
+def list_journals(transport, unmoved=None):
+    """(files [(name, size, crc)], exported names) on the Pico; files is None without /journal.
+    The journals' tails are moved into them first; ``unmoved`` (a dict) gets, by journal name, why
+    a tail could not be (its lines are then not in the copy, and stay on the Pico)."""
     out = _exec(transport, _LIST % {"dir": JOURNAL_DIR, "exported": EXPORTED, "chunk": CHUNK}, "listing /journal")
     data = json.loads(out.decode("utf-8").strip().splitlines()[-1])
     files = data["files"]
+    if unmoved is not None:
+        for name, why in data.get("unmoved", ()):
+            unmoved[name[:-5] + ".jnl"] = why
     return (None if files is None else [tuple(f) for f in files]), data["exported"]
 
 
@@ -143,7 +165,8 @@ def _pull(args, out_dir):
 
     results = []
     with device.connect(args.port) as transport:
-        files, exported = list_journals(transport)
+        unmoved = {}
+        files, exported = list_journals(transport, unmoved)
         if files is None:
             print("The Pico has no /journal directory: no match has been journaled on it yet.")
             restart_firmware(transport, args.no_restart)
@@ -190,6 +213,9 @@ def _pull(args, out_dir):
                     problems.append(log.damage_text())
             if log.settings is None and not log.problem:
                 problems.append("the journal is empty")
+            if name in unmoved:
+                problems.append("the last lines, still in its tail %s on the Pico, could not be moved into it there "
+                                "(%s): not in this copy; they stay on the Pico" % (name[:-4] + ".tail", unmoved[name]))
             results.append({"name": name, "size": size, "log": log, "problems": problems, "kept": kept,
                             "changed": previous != data, "new": previous is None,
                             "current": name == newest and not log.complete})

@@ -149,9 +149,22 @@ class MatchLog:
 
 
 def read_data(path):
-    """The bytes of a journal file; OSError passes through."""
+    """The bytes of a journal file, with the lines still in its tail when a copy of the board's
+    folder holds one (m0001.tail/OFFSET beside m0001.jnl: a board cut off before it moved them,
+    docs/formats.md), nothing changed on disk; OSError passes through. The tail files are joined
+    by the rule the firmware's companion.tail.flush moves them by: in the order of their offsets,
+    each whose offset is where the bytes so far end (any other is already in the journal, or not
+    this journal's: left out, as the firmware leaves it). Kept out of the firmware's module, whose
+    every byte a board's heap pays; tests/test_journal_tail_readers.py checks the two agree."""
     with open(path, "rb") as f:
-        return f.read()
+        data = f.read()
+    folder = path[:-3] + "tail"
+    if path.endswith(".jnl") and os.path.isdir(folder):
+        for offset in sorted(int(n) for n in os.listdir(folder) if n.isdigit()):
+            if offset == len(data):
+                with open(os.path.join(folder, str(offset)), "rb") as f:
+                    data += f.read()
+    return data
 
 
 def read_text(path):
