@@ -87,12 +87,6 @@ class MatchKey:
         return "MatchKey(%r)" % encode(self)
 
 
-def _put(key, pos, n, value):
-    for i in range(n):
-        if value >> i & 1:
-            key[(pos + i) >> 3] |= 1 << ((pos + i) & 7)
-
-
 def _log2(cube):
     n = 0
     while cube > 1:
@@ -122,22 +116,13 @@ def encode(mk):
     for v in (mk.length, mk.score[0], mk.score[1]):
         if not 0 <= v <= 0x7FFF:
             raise MatchIdError("length and scores are 0-32767")
-    key = bytearray(9)
-    _put(key, 0, 4, log)
-    _put(key, 4, 2, mk.cube_owner & 3)
-    _put(key, 6, 1, mk.on_roll)
-    _put(key, 7, 1, 1 if mk.crawford else 0)
-    _put(key, 8, 3, mk.state)
-    _put(key, 11, 1, mk.to_act)
-    _put(key, 12, 1, 1 if mk.doubled else 0)
-    _put(key, 13, 2, mk.resign)
     d1, d2 = mk.dice
     if d2 > d1:
         d1, d2 = d2, d1
-    _put(key, 15, 3, d1)
-    _put(key, 18, 3, d2)
-    _put(key, 21, 15, mk.length)
-    _put(key, 36, 15, mk.score[0])
-    _put(key, 51, 15, mk.score[1])
-    _put(key, 66, 1, 0 if mk.jacoby else 1)
+    # The fields at their bits (GNU Backgammon's manual; bit 66: Jacoby off), the lowest first, as
+    # one number written little-endian: bits 0-20 a small int, the whole a long one
+    low = (log | (mk.cube_owner & 3) << 4 | mk.on_roll << 6 | (1 if mk.crawford else 0) << 7 | mk.state << 8
+           | mk.to_act << 11 | (1 if mk.doubled else 0) << 12 | mk.resign << 13 | d1 << 15 | d2 << 18)
+    bits = low | mk.length << 21 | mk.score[0] << 36 | mk.score[1] << 51 | (0 if mk.jacoby else 1) << 66
+    key = bits.to_bytes(9, "little")
     return binascii.b2a_base64(key).decode()[:12]
