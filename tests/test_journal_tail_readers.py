@@ -1,8 +1,9 @@
-"""Issue 33 item 3's journal tail (companion.tail): where the loop moves it, and every reader sees it. Lines still in the tail when
-the power is cut (a DONE and the next roll, journaled, shown, not yet moved into the journal by the
-loop's quiet step) are in the match the board resumes at power-up, in what `bgc pull` lists and
-copies, and in what bgc's journal readers (export, replay, analyze) read from a copy of the board's
-folder. On the UNIX port's littlefs (the same littlefs v2 as rp2's, 4 KB blocks, rp2's progsize)."""
+"""Issue 33 item 3's journal tail (companion.tail): where the loop moves it, and every reader sees
+it. Lines still in the tail when the power is cut (a DONE and the next roll, journaled, shown, not
+yet moved into the journal by the loop's quiet step) are in the match the board resumes at
+power-up, in what `bgc pull` lists and copies, and in what bgc's journal readers (export, replay,
+analyze) read from a copy of the board's folder. On the UNIX port's littlefs (the same littlefs v2
+as rp2's, 4 KB blocks, rp2's progsize)."""
 import ast
 import json
 import os
