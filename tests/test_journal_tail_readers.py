@@ -1,8 +1,9 @@
-"""Issue 33 item 3's journal tail (companion.tail) seen by every reader: lines still in the tail when
-the power is cut (a DONE and the next roll, journaled, shown, not yet moved into the journal by the
-loop's quiet step) are in the match the board resumes at power-up, in what `bgc pull` lists and
-copies, and in what bgc's journal readers (export, replay, analyze) read from a copy of the board's
-folder. On the UNIX port's littlefs (the same littlefs v2 as rp2's, 4 KB blocks, rp2's progsize)."""
+"""Issue 33 item 3's journal tail (companion.tail): where the loop moves it, and every reader sees
+it. Lines still in the tail when the power is cut (a DONE and the next roll, journaled, shown, not
+yet moved into the journal by the loop's quiet step) are in the match the board resumes at
+power-up, in what `bgc pull` lists and copies, and in what bgc's journal readers (export, replay,
+analyze) read from a copy of the board's folder. On the UNIX port's littlefs (the same littlefs v2
+as rp2's, 4 KB blocks, rp2's progsize)."""
 import ast
 import json
 import os
@@ -17,6 +18,7 @@ from bgc.pico.mpunix import NoMicroPython
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
+EVENING = os.path.join(ROOT, "scripts", "reliability", "evening_guest.py")  # main.py's hardware stand-ins
 
 # A 3-point match on a RAM littlefs: the opening roll (moved out of the tail by the quiet step
 # after it), White's 8/5 6/5 and Black's roll (left in the tail: the power is cut). Then the board
@@ -75,3 +77,22 @@ def test_bgc_reads_a_copied_folder_with_its_tail(cut_board, tmp_path):
     log = journals.load(path)
     assert log.problem is None and log.records == 4
     assert [(a["a"], a["notation"]) for a in log.games[0].actions] == [("move", "8/5 6/5")]
+
+
+# main.App's loop steps on the same RAM littlefs, nothing touched on the board between the answers:
+# where the loop moves the tail (docs/performance.md, "Where the move runs").
+SCHEDULE_GUEST = 'import os, sys, vfs\nimport evening_guest  # machine and neopixel stand-ins, so that main.py imports\nimport main\nfrom companion.controller import Companion, ROLL_W, ROLL_B, SHORT\nfrom companion.store import Store\nfrom virtual.frames import ideal_frame\n\nclass Flash:  # a RAM flash of 4 KB blocks (the Pico\'s littlefs geometry)\n    def __init__(self, image):\n        self.data = image\n    def readblocks(self, n, buf, off=0):\n        a = n * 4096 + off\n        data = self.data\n        for i in range(len(buf)):\n            buf[i] = data[a + i]\n    def writeblocks(self, n, buf, off=None):\n        a = n * 4096 + (off or 0)\n        if off is None:\n            self.data[a:a + 4096] = b"\\xff" * 4096\n        for i in range(len(buf)):\n            self.data[a + i] &= buf[i]\n    def ioctl(self, op, arg):\n        if op == 4:\n            return len(self.data) // 4096\n        if op == 5:\n            return 4096\n        if op == 6:\n            self.data[arg * 4096:(arg + 1) * 4096] = b"\\xff" * 4096\n        return 0\n\nimage = bytearray(32 * 4096)\nfor i in range(len(image)):\n    image[i] = 255\nvfs.VfsLfs2.mkfs(Flash(image), progsize=256)\nvfs.mount(vfs.VfsLfs2(Flash(image), progsize=256), "/f")\nos.mkdir("/f/journal")\n\nW = [0] * 26\nB = [0] * 26\nfor p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):\n    W[p] = n\nfor p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):\n    B[p] = n\n\nclass Dice:\n    def roll(self):\n        return 3, 1\n    def first_roll(self):\n        return 3, 1\n\nclass Still:  # the scanner and classifier of a board nobody touches: every step is quiet\n    state = None\n    def scan(self):\n        return None\n    def update(self, raw):\n        return False\n    def settled(self):\n        return True\n    def refresh_baseline(self, raw, empty):\n        pass\n\nclass Hands:  # buttons: nothing pressed in a loop step (presses go to the companion directly)\n    def poll(self, now):\n        return 0\n\nclass Leds:\n    def set(self, i, c):\n        pass\n    def show(self):\n        pass\n\nclass Screen:  # rows drawn, some sent in the steps after (drivers.oled.Oled\'s dirty pages)\n    dirty = 0\n    rest = 0  # the rows a new screen leaves to the next steps\n    def lines(self, rows, inverse_row=-1, pages=8):\n        self.dirty = self.rest\n    def flush(self, pages):  # one row a step here\n        self.dirty &= self.dirty - 1\n\nnow = [0]\nc = Companion(Store("/f/journal"), Dice(), buzzer=False)\nstill = Still()\nscreen = Screen()\napp = main.App(c, still, still, Hands(), Leds(), screen, None, None)\nc.boot(ideal_frame(W, B), 0)\nstill.state = c.frame\napp.booted = True\n\ndef steps(n):\n    for _ in range(n):\n        now[0] += 10\n        app.step(now[0])\n\ndef tail():  # the lines waiting in the journal\'s tail\n    path = c.journal.path\n    try:\n        names = os.listdir(path[:-3] + "tail")\n    except OSError:\n        return 0\n    n = 0\n    for name in names:\n        f = open(path[:-3] + "tail/" + name)\n        n += f.read().count("\\n")\n        f.close()\n    return n\n\ndef frame():\n    now[0] += 30\n    c.on_frame(ideal_frame(W, B), now[0])\n\ndef press(b):\n    now[0] += 100\n    c.on_button(b, SHORT, now[0])\n\nseen = []\nc.on_line("new length=3", now[0])\nframe()\nsteps(5)  # the new match\'s journal: its first lines in its file, the tail\'s folder made\npress(ROLL_W)  # the opening roll: White\'s 3-1\nsteps(30)  # the players look at the board: these steps prepare, the roll\'s line waits\nseen.append(("after the roll", c.phase, tail()))\nW[8] -= 1; W[5] += 1; frame()\nW[6] -= 1; W[5] += 1; frame()\npress(ROLL_W)  # DONE (its screen drawn in the next step)\nseen.append(("DONE answered", c.phase, tail()))\nscreen.rest = 6  # DONE\'s screen leaves two rows to the steps after: the move waits for the last\nsteps(2)\nseen.append(("screen", c.phase, tail()))\nsteps(1)  # (the last row sent, then the move)\nscreen.rest = 0\nseen.append(("after DONE", c.phase, tail()))\npress(ROLL_B)\nsteps(30)\nseen.append(("after Black\'s roll", c.phase, tail()))\nprint("SEEN", repr(seen))\n'
+
+
+def test_the_tail_is_moved_after_done_never_between_a_roll_and_its_done():
+    """Rule (issue 33 item 3 and item 1): "never wait for an erase in an answer", and the quiet steps
+    between the roll and the first lift prepare the turn's answers. The loop's move of the tail
+    (1-3 flash erases, up to 200 ms) comes in the first quiet step after DONE once the screen's last
+    rows are sent; after a roll the roll's line waits in the tail through 30 quiet steps."""
+    try:
+        out = upy.run(SCHEDULE_GUEST, sources=[FIRMWARE, VIRTUAL, EVENING], heap_kb=600)
+    except NoMicroPython as exc:
+        pytest.skip(str(exc))
+    seen = ast.literal_eval(out.split("SEEN ", 1)[1].strip())
+    assert seen == [("after the roll", "moving", 1), ("DONE answered", "roll", 2), ("screen", "roll", 2),
+                    ("after DONE", "roll", 0), ("after Black's roll", "moving", 1)], seen
