@@ -329,7 +329,7 @@ def run(n):
         if getattr(app, "prepared_units", 0) != PREP[0]:
             PREP[0] = app.prepared_units
             PREP[1] += dt
-            pr = stats["prep"]  # scan + classify + one unit of the turn's preparation: count, sum, worst
+            pr = stats["prep"]  # scan + classify + the units of the turn's preparation: count, sum, worst
             pr[0] += 1
             pr[1] += dt
             if dt > pr[2]:
@@ -704,7 +704,7 @@ def print_match(st, heap_import, variant):
     print("  automatic collections (inside a loop step): %d %s" % (st["n_auto"], st["auto"]))
     if "prep" in st:
         n, mean, worst, med = st["prep"]
-        print("  loop steps preparing the turn's answers (scan + classify + one unit): %d, mean %s, worst %s"
+        print("  loop steps preparing the turn's answers (scan + classify + its units): %d, mean %s, worst %s"
               % (n, ms(mean), ms(worst)))
         n, mean, worst, med = st["prep_turn"]
         print("  their time per turn (in the steps the players looked at the board): median %s, worst %s;"
