@@ -13,7 +13,8 @@ from firmware_script import run_on_cpython, run_on_micropython
 # Fevga's, where the heads sit in opposite corners).
 SCRIPT = r"""
 from companion.tracker import Tracker
-from companion.tracker_fast import FastTracker, EMITTER
+import companion.tracker_fast as tracker_fast
+from companion.tracker_fast import FastTracker
 from bgrules.rules import ruleset
 
 state = [20261129]
@@ -59,7 +60,7 @@ for case in range(CASES):
                 or a.faults != b.faults or a.cover != b.cover or a.under_ok != b.under_ok
                 or a._on(a.seen, 0) != b._on(b.seen, 0) or a._on(a.seen, 26) != b._on(b.seen, 26)):
             differ += 1
-print("tracker_fast", EMITTER, CASES, differ, weak_frames)
+print("tracker_fast", tracker_fast.EMITTER, CASES, differ, weak_frames)
 """
 
 

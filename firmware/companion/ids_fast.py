@@ -5,15 +5,15 @@ the flash write fails, the status line) (docs/performance.md).
 
 ``install`` puts the packer in place of ``Position.key``; the base64 text around it stays
 bgrules'. main.py installs it where the code sits in flash (companion.controller.PREPARES), as it
-builds companion.tracker_fast's tracker: a viper function is compiled into the heap when its
-module is imported, and the .mpy deploy has none to spare.
+builds companion.tracker_fast's tracker: a viper function is compiled into the heap, and the .mpy
+deploy has none to spare.
 """
 from bgrules.position import Position
 from companion.viper_source import compile_source
 
 # Position.key: for each side (the opponent's places first, then the mover's), each place 1-25:
 # as many 1 bits as checkers there, then a 0 bit, from the lowest bit of the first byte.
-(pack_position,), EMITTER = compile_source((
+_SOURCE = (
     (
         '@micropython.viper',
         'def pack_position(cells, key):',
@@ -33,7 +33,9 @@ from companion.viper_source import compile_source
         '            place += 1',
         '        side -= 26',
     ),
-), ("pack_position",))
+)
+pack_position = None  # compiled by install (main.App): an import compiles nothing
+EMITTER = None
 
 
 def position_key(position):
@@ -44,5 +46,8 @@ def position_key(position):
 
 
 def install():
-    """Position IDs packed by ``pack_position`` from here on."""
+    """Position IDs packed by ``pack_position`` (compiled now) from here on."""
+    global pack_position, EMITTER
+    if pack_position is None:
+        (pack_position,), EMITTER = compile_source(_SOURCE, ("pack_position",))
     Position.key = position_key

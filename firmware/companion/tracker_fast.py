@@ -4,7 +4,7 @@ frame's answer (3.3 ms its cell loop, 1.9 ms the weak-cell pass ``_on_top``), ag
 5 ms target for the whole answer (docs/performance.md).
 
 main.py builds this tracker only where the code sits in flash (companion.controller.PREPARES): a
-viper function is compiled when its module is imported, into the heap, and the .mpy deploy has
+viper function is compiled into the heap (here by the first FastTracker), and the .mpy deploy has
 none to spare (tests/test_heap_budget.py). The code is source compiled by the emitter of the
 MicroPython that runs it (companion.viper_source), plain functions where there is none, so the
 tests compare it with ``Tracker.read`` on every interpreter.
@@ -140,8 +140,10 @@ _SOURCE = (
     ),
 )
 
-(read_cells, count_on), EMITTER = compile_source(_SOURCE, ("read_cells", "count_on"))
-del _SOURCE
+# Compiled by the first FastTracker (main.App, in a heap still whole), not when the module is
+# imported: an import compiles nothing (tests/test_heap_budget.py imports every module at once)
+read_cells = count_on = None
+EMITTER = None  # "viper", or "python" (CPython) / "bytecode" (no emitter), once compiled
 
 
 _NO_POINTS = bytes(25)  # nothing on any board point (``under``, ``cover``, ``under_ok``)
@@ -149,6 +151,12 @@ _NO_POINTS = bytes(25)  # nothing on any board point (``under``, ``cover``, ``un
 
 class FastTracker(Tracker):
     """``Tracker`` whose frame reading runs as machine code: the same counts (tests)."""
+
+    def __init__(self):
+        global read_cells, count_on, EMITTER
+        if read_cells is None:
+            (read_cells, count_on), EMITTER = compile_source(_SOURCE, ("read_cells", "count_on"))
+        Tracker.__init__(self)
 
     def read(self, frame):
         seen = self.seen

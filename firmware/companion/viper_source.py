@@ -1,5 +1,5 @@
-"""Functions compiled from source by MicroPython's viper emitter when an image-only module is
-imported (companion.tracker_fast, companion.ids_fast), as drivers/fastloops.py does: the files
+"""Functions compiled from source by MicroPython's viper emitter when main.App sets up the image's
+faster paths (companion.tracker_fast, companion.ids_fast), as drivers/fastloops.py does: the files
 then compile with a plain ``mpy-cross``, and where there is no emitter (CPython, a MicroPython
 built without one) the same source runs as plain functions, so the tests compare them with the
 bytecode they stand for on every interpreter.
