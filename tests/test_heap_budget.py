@@ -106,12 +106,18 @@ def test_every_module_at_once_imports_in_a_pico_heap_in_name_order():
     order, with no collection between, in the Pico's 240 KB. It failed with 9 modules refused and
     90,528 B free, later 14: not the heap's size but the seventh interned-name pool, about 9 KB in
     one piece, which the heap fragmented by the compilations before could not give
-    (heap_modules.ALL_GUEST). And it still passes with 12 KB less heap."""
+    (heap_modules.ALL_GUEST). And the modules a board loads from its filesystem still import
+    with 12 KB less heap."""
     failed, free, qstrs, pools, argv, is32 = heap_modules.import_all()
     _pico_sized(argv, is32, "every module at once: %d B free of a doubled heap" % free)
     assert not failed, "%d modules failed to import (MemoryError), %d B free, %d interned names in %d pools: %s" % (
         len(failed), free, qstrs, pools, " ".join(failed))
-    failed, free, _, _, _, _ = heap_modules.import_all(heap_kb=heap_modules.PICO_HEAP_KB - SPARE_KB)
+    # The margin, for the modules a board compiles from its filesystem: the image-only ones
+    # (heap_modules.IMAGE_ONLY: frozen into the image, never loaded by the .mpy deploy) are in the
+    # run above; with them the order's fragmentation refused one module or another at 228-232 KB
+    # once round 5's three branches met, and none at 236-240.
+    names = [name for name in heap_modules.modules() if name not in heap_modules.IMAGE_ONLY]
+    failed, free, _, _, _, _ = heap_modules.import_all(heap_kb=heap_modules.PICO_HEAP_KB - SPARE_KB, names=names)
     assert not failed, "with %d KB less heap: %s failed, %d B free" % (SPARE_KB, " ".join(failed), free)
 
 
