@@ -9,7 +9,9 @@ made) and the button lines stay. On the emulated Pico ``display.game`` took 3.6 
 
 ``game`` is ``display.game`` with the last screen kept: it compares what the screen is made of
 (the same attributes display.game reads; the position by identity, because a Match replaces its
-position at every play and never changes one in place, and a new match has a new one) and makes the screen again when any of
+position at every play and never changes one in place, and a new match has a new one; the rules
+by their name, so that a variant's code is not kept alive by the last screen once its match is
+over: tests/test_evening_micropython.py) and makes the screen again when any of
 them differs. main.py installs it where the code sits in flash (companion.controller.PREPARES):
 there it costs no heap, and the .mpy deploy has none to spare (tests/test_heap_budget.py).
 """
@@ -30,9 +32,9 @@ def game(match, msg, hint, marker=-1):
     if (s[0] is match.position and s[1] == match.on_roll and s[2] == match.to_act
             and s[3] == marker and s[4] == score[0] and s[5] == score[1] and s[6] == match.cube
             and s[7] == match.cube_owner and s[8] == match.game and s[9] == match.crawford_game
-            and s[10] is match.rules and s[11] == dice[0] and s[12] == dice[1] and s[13] == msg
+            and s[10] == match.rules.name and s[11] == dice[0] and s[12] == dice[1] and s[13] == msg
             and s[14] == hint and s[15] == names[0] and s[16] == names[1] and s[17] == match.length
-            and s[18] is match.series):
+            and s[18] == (match.rules is match.series)):
         return _last[0]
     screen = made(match, msg, hint, marker)
     s[0] = match.position
@@ -45,7 +47,7 @@ def game(match, msg, hint, marker=-1):
     s[7] = match.cube_owner
     s[8] = match.game
     s[9] = match.crawford_game
-    s[10] = match.rules
+    s[10] = match.rules.name
     s[11] = dice[0]
     s[12] = dice[1]
     s[13] = msg
@@ -53,7 +55,7 @@ def game(match, msg, hint, marker=-1):
     s[15] = names[0]
     s[16] = names[1]
     s[17] = match.length
-    s[18] = match.series
+    s[18] = match.rules is match.series
     _last[0] = screen
     return screen
 
