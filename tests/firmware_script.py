@@ -11,6 +11,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VIRTUAL = os.path.join(ROOT, "host", "bgc", "board", "virtual")
 
 
+def seeded_random(seed):
+    """A script's own random numbers: ``rnd(n)``, 0 to n-1, the same sequence on CPython and on
+    MicroPython (whose ``random`` module differs by build), from ``seed`` (``state[0]``, which a
+    script may set again to replay its cases)."""
+    return ("state = [%d]\n"
+            "def rnd(n):\n"
+            "    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF\n"
+            "    return (state[0] >> 16) %% n\n" % seed)
+
+
 def run_on_cpython(script, folder):
     """What ``script`` prints, exec'd in ``folder`` (its flash: the journal's files)."""
     import bgc.board.virtual as virtual

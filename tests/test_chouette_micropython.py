@@ -3,18 +3,14 @@ the same seats, rotation and ledger as under CPython, and the module compiles wi
 import os
 
 import pytest
-from firmware_script import compile_with_mpy_cross
+from firmware_script import compile_with_mpy_cross, seeded_random
 
 # Runs on both interpreters: a small LCG for dice and answers; each play is the legal play with the
 # smallest Position ID, so both interpreters make the same choices.
-SCRIPT = r"""
+SCRIPT = seeded_random(4242) + r"""
 from bgrules.chouette import Chouette, ChouetteError, COMMON, SEVERAL, draw_lot, signed
 from bgrules.match import OPENING, ROLL, PLAY
 
-state = [4242]
-def rnd(n):
-    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (state[0] >> 16) % n
 
 ch = Chouette(["Anna", "Bruno", "Carla", "Dario", "Elena"], COMMON)
 while ch.phase == "seating":

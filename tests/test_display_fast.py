@@ -6,9 +6,9 @@ changing; on CPython and under a real MicroPython (where the image runs it)."""
 
 import pytest
 
-from firmware_script import run_on_cpython, run_on_micropython
+from firmware_script import run_on_cpython, run_on_micropython, seeded_random
 
-SCRIPT = r"""
+SCRIPT = seeded_random(20261129) + r"""
 from bgrules.match import Match, MatchError
 from bgrules.rules import ruleset
 from companion import display, display_fast
@@ -16,10 +16,6 @@ import gc
 import sys
 BIG = sys.implementation.name != "micropython"
 
-state = [20261129]
-def rnd(n):
-    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (state[0] >> 16) % n
 
 MSGS = ("", "Illegal: 13/7", "May bear off", "No legal move", "Doubles! Play four")
 HINTS = ("DONE: play made", "ROLL: roll dice\nCUBE: double", "ROLL: take\nCUBE: drop\nhold: beaver", "")

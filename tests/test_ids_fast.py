@@ -7,19 +7,14 @@ field by field, for keys of every kind (tests/test_match_id.py has the hypothesi
 
 import pytest
 
-from firmware_script import run_on_cpython, run_on_micropython
+from firmware_script import run_on_cpython, run_on_micropython, seeded_random
 
-SCRIPT = r"""
-from bgrules import matchid
+SCRIPT = seeded_random(20261129) + r"""
 from bgrules.matchid import MatchKey
 from bgrules.matchid_read import decode
 from bgrules.position import Position
 from companion import ids_fast
 
-state = [20261129]
-def rnd(n):
-    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (state[0] >> 16) % n
 
 def random_position():
     cells = bytearray(52)

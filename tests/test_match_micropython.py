@@ -2,17 +2,13 @@
 journal of resume lines, so the firmware keeps score exactly as the host does."""
 
 import pytest
-from firmware_script import compile_with_mpy_cross
+from firmware_script import compile_with_mpy_cross, seeded_random
 
 # Runs on both interpreters: no random module (the Pico's differs), a small LCG for the dice;
 # each play is the legal play with the smallest Position ID, so the choice is the same on both.
-SCRIPT = r"""
+SCRIPT = seeded_random(12345) + r"""
 from bgrules.match import Match, MatchError, OPENING, ROLL, DOUBLED, PLAY, GAME_OVER, MATCH_OVER
 
-state = [12345]
-def rnd(n):
-    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (state[0] >> 16) % n
 
 def die():
     return rnd(6) + 1

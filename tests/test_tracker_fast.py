@@ -5,22 +5,18 @@ CPython (the source as plain functions) and under a real MicroPython (the viper 
 
 import pytest
 
-from firmware_script import run_on_cpython, run_on_micropython
+from firmware_script import run_on_cpython, run_on_micropython, seeded_random
 
 # Frames of random cells: mostly empty; white (1), black (2), "two or more" (STACK, 4), weak
 # (UNDER, 16: a checker of the other colour on top), faulty (8), a weak empty reading (16);
 # ``known`` and the covers as a game leaves them; both boards' numberings (backgammon's, and
 # Fevga's, where the heads sit in opposite corners).
-SCRIPT = r"""
+SCRIPT = seeded_random(20261129) + r"""
 from companion.tracker import Tracker
 import companion.tracker_fast as tracker_fast
 from companion.tracker_fast import FastTracker
 from bgrules.rules import ruleset
 
-state = [20261129]
-def rnd(n):
-    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return (state[0] >> 16) % n
 
 CELLS = (1, 2, 1, 2, 5, 6, 17, 18, 8, 16, 3)
 PLAIN = (1, 2, 1, 2, 5, 6, 8, 3)  # no weak cell (most frames of a game)
