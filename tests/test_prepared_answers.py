@@ -314,6 +314,38 @@ def test_the_start_lifts_are_prepared_first_and_answered_by_lookup():
     assert prep.misses == 0
 
 
+@pytest.mark.parametrize("key, dice", [("standard", (6, 5)), ("backwards", (4, 2)), ("aceydeucey", (3, 1))])
+def test_the_frame_of_each_lift_from_the_board_is_answered_by_lookup(key, dice):
+    """A checker lifted from any point of the prepared board: the frame without it (the checker
+    counted borne off; where checkers wait beside the board, one more waiting) is answered from
+    the table, as the rules answer it, before its destinations are."""
+    rules = ruleset(key)
+    start = rules.start_position()
+    T = rules.turn or Turn
+    turn = T(start, dice[0], dice[1], rules)
+    if key == "aceydeucey":  # (a checker entered first: then there are points to lift from)
+        start = after_steps(start, ((25, 25 - dice[0], 0),), rules)
+        turn = T(rules.start_position(), dice[0], dice[1], rules)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, waiting(rules.start_position().cells))
+    while not prep.done():
+        assert prep.step()
+    fresh = T(rules.start_position(), dice[0], dice[1], rules)
+    lifts = 0
+    for p in range(1, 26):
+        if not known[p]:
+            continue
+        frame = bytearray(known)
+        frame[p] -= 1
+        if not waiting(rules.start_position().cells):
+            frame[0] += 1
+        before = prep.hits
+        assert prep.locate(frame) == fresh.locate(frame), p
+        assert prep.hits == before + 1, "the frame of a lift from %d went to the engine" % p
+        lifts += 1
+    assert lifts >= 1 and prep.misses == 0
+
+
 SPREAD = Position.from_points([0, 2, 2, 2, 2, 2, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
                               [2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
 # The most a turn's table holds on a Pico (32-bit objects): NODES positions of ~280 B

@@ -52,6 +52,7 @@ except ImportError:
 
 
 from bgrules.position import OPP, BAR, OFF, waiting
+from companion.viper_source import compile_source
 
 try:
     from time import ticks_us, ticks_add, ticks_diff
@@ -85,6 +86,44 @@ CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer 
 _FRESH = bytes((0, 25, 25, 0, 0) + (0,) * (HEAD - 5) + (0, 0, 0, 0, _TODO) * 26)
 
 
+# A lookup's two loops over a board, as machine code (companion.viper_source): on the emulated
+# Pico the bytecode took ~0.45 ms a lift each, of issue 33's 5 ms for the whole answer
+_SOURCE = (
+    (
+        '@micropython.viper',
+        'def lifted_point(cells, known, waited: int) -> int:',
+        '    c = ptr8(cells)',
+        '    k = ptr8(known)',
+        '    p = -1',
+        '    i = 1',
+        '    while i < 52:',
+        '        if c[i] != k[i]:',
+        '            if p >= 0 or i > 25 or c[i] + 1 != k[i]:',
+        '                return -1',
+        '            p = i',
+        '        i += 1',
+        '    off = k[0] if waited else k[0] + 1',
+        '    if p < 0 or c[0] != off:',
+        '        return -1',
+        '    return p',
+    ),
+    (
+        '@micropython.viper',
+        'def mask_points(node, i: int):',
+        '    b = ptr8(node)',
+        '    out = []',
+        '    q = 0',
+        '    while q < 26:',
+        '        if b[i + (q >> 3)] >> (q & 7) & 1:',
+        '            out.append(q)',
+        '        q += 1',
+        '    return out',
+    ),
+)
+# compiled by the first Prepared (a loop step that answered nothing), not at import
+lifted_point = mask_points = None
+
+
 class SearchCut(Exception):
     """A rules search given up at its deadline (Prepared.stop, called by bgrules.turn._Search)."""
 
@@ -107,6 +146,9 @@ class Prepared:
     """The answers of one turn, prepared a unit at a time and looked up (see the top)."""
 
     def __init__(self, turn, known, wait0):
+        global lifted_point, mask_points
+        if lifted_point is None:
+            (lifted_point, mask_points), _ = compile_source(_SOURCE, ("lifted_point", "mask_points"))
         self.turn = turn
         self.known = known  # the tracker's last legal position (its buffer: read, never written)
         self.wait0 = wait0  # checkers waiting beside the board: a lifted one is not counted off
@@ -158,11 +200,7 @@ class Prepared:
             # next unit): the mask still reads "nowhere"
             if node[i + 4] < ASK and node[1] != point:
                 self.hits += 1
-                out = []
-                for q in range(26):
-                    if node[i + (q >> 3)] >> (q & 7) & 1:
-                        out.append(q)
-                return out
+                return mask_points(node, i)
         self.misses += 1
         if self.search is None:
             return self.turn.destinations(cells, point, options)
@@ -198,16 +236,10 @@ class Prepared:
     def _lifted_from_known(self, cells):
         """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
         frame of a lift: that checker counted off, or waiting again); (None, 0) otherwise."""
-        known = self.known
-        p = -1
-        for i in range(1, 52):
-            if cells[i] != known[i]:
-                if p >= 0 or i > 25 or cells[i] + 1 != known[i]:
-                    return None, 0
-                p = i
-        if p < 0 or cells[0] != known[0] + (0 if self.wait0 else 1):
+        p = lifted_point(cells, self.known, self.wait0)
+        if p < 0:
             return None, 0
-        node = self.nodes.get(bytes(known))
+        node = self.nodes.get(bytes(self.known))
         if node is None or len(node) == 1:
             return None, 0
         return node, p
