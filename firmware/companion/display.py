@@ -33,6 +33,11 @@ def pair(left, right):
 
 def game(match, msg, hint, marker=-1):
     """The game screen. ``marker`` is the player whose button is awaited (-1: the one to act)."""
+    return below(match_lines(match, marker), msg, hint)
+
+
+def match_lines(match, marker=-1):
+    """The game screen's first four lines: the score, the cube, whose turn with the dice, pips."""
     p = match.to_act if marker < 0 else marker
     if match.length:
         top = "Match to %d: %d-%d" % (match.length, match.score[0], match.score[1])
@@ -53,12 +58,17 @@ def game(match, msg, hint, marker=-1):
     turn = pair(match.names[p] + ("" if d[0] else "'s turn"), "dice %d-%d" % (d[0], d[1]) if d[0] else "")
     pw, pb = match.pips()
     pips = "Pips W%d B%d" % (pw, pb)
+    return [fit(top), fit(cube), turn, fit(pips)]
+
+
+def below(lines, msg, hint):
+    """The four ``lines`` of a screen's top, then the message and what each button does."""
     h = hint.split("\n")
     if len(h) == 3:  # three button lines: the message keeps one
-        return [fit(top), fit(cube), turn, fit(pips), fit(msg), fit(h[0]), fit(h[1]), fit(h[2])]
+        return lines + [fit(msg), fit(h[0]), fit(h[1]), fit(h[2])]
     m1, m2 = split(msg)
     h1, h2 = split(hint)
-    return [fit(top), fit(cube), turn, fit(pips), m1, m2, h1, h2]
+    return lines + [m1, m2, h1, h2]
 
 
 MENU_KEYS = ("CUBE: next line", "ROLL: change it")

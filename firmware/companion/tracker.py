@@ -73,6 +73,7 @@ ILLEGAL = 4
 
 _ZERO = bytes(52)
 _AGAINST = bytes([25 - p for p in range(26)])  # the standard board: black's p is 25 - p
+NO_POINTS = bytes(25)  # nothing on any board point (``mixed``, ``under``, ``cover``, ``under_ok``)
 
 # how a frame is explained (Tracker._explain)
 _SEEN_LIFTED = const(1)
@@ -406,8 +407,9 @@ class Tracker:
         hit_pts = []
         blocked = 0
         pins = turn.rules.pinning  # Pin: both colours on a point is a pin, judged by the rules
-        for p in range(1, 25):
-            if self.mixed[p] and not pins:
+        mixed = self.mixed
+        for p in range(1, 25) if not pins and mixed != NO_POINTS else ():
+            if mixed[p]:
                 io = cell_index(self.mover_white, not self.mover_white, self.opp[p] if self.mover_white else p)
                 n = cand[io]
                 if n >= 2:
@@ -500,7 +502,8 @@ class Tracker:
                 self.reason = "Hit checker to the bar"
             self.complete = (self.verdict in (LEGAL, HIT) and od <= 0 and not hit_pts and not pending
                              and self._is_complete(known))
-            if self.verdict == LEGAL and not known[BAR] and waiting(known):
+            # (checkers waiting only where some waited at the turn's start: a lift never adds one)
+            if self.verdict == LEGAL and self.wait0 and not known[BAR] and waiting(known):
                 self.lit = [led_of(self.mover_white, d, self.opp) for d in (self.prepared or turn).destinations(known, BAR, self._locate(known)) if d]
             return self.verdict
         # Illegal: light where checkers appeared (or anything that differs) red, say why.

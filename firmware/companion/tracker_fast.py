@@ -10,7 +10,7 @@ MicroPython that runs it (companion.viper_source), plain functions where there i
 tests compare it with ``Tracker.read`` on every interpreter.
 """
 from bgrules.position import OPP, BAR, CHECKERS
-from companion.tracker import Tracker
+from companion.tracker import Tracker, NO_POINTS
 from companion.viper_source import compile_source
 
 # The functions' lines (companion.viper_source: why short strings). Tracker.read's cell loop
@@ -159,9 +159,6 @@ read_cells = count_on = put_back = None
 EMITTER = None  # "viper", or "python" (CPython) / "bytecode" (no emitter), once compiled
 
 
-_NO_POINTS = bytes(25)  # nothing on any board point (``under``, ``cover``, ``under_ok``)
-
-
 class FastTracker(Tracker):
     """``Tracker`` whose frame reading runs as machine code: the same counts (tests)."""
 
@@ -179,7 +176,7 @@ class FastTracker(Tracker):
         self._put(wb + BAR, r >> 8 & 15, r >> 16 & 1)
         self._put(bb + BAR, r >> 12 & 15, r >> 17 & 1)
         self.faults = r & 255
-        if not (self.under == _NO_POINTS and self.cover == _NO_POINTS and self.under_ok == _NO_POINTS):
+        if not (self.under == NO_POINTS and self.cover == NO_POINTS and self.under_ok == NO_POINTS):
             self._on_top(wb, bb)  # (with no weak cell now or before it changes nothing)
         for side in (0, OPP):  # off: what is not on the board (for the mover: off or in a hand)
             on = count_on(seen, side)
