@@ -8,20 +8,21 @@ made) and the button lines stay. On the emulated Pico ``display.game`` took 3.6 
 33's 5 ms target for the whole answer (docs/performance.md).
 
 ``game`` is ``display.game`` with the last screen kept: it compares what the screen's top four
-lines (display.match_lines) are made of (the same attributes display.game reads; the position
-by identity, because a Match replaces its position at every play and never changes one in
-place, and a new match has a new one; the rules by their name, so that a variant's code is not
-kept alive by the last screen once its match is over: tests/test_evening_micropython.py) and
-makes those lines again when any of them differs; a new message or new button lines (a hit, the
-last checker set down) go under the kept lines without the pips counted again. main.py
-installs it where the code sits in flash (companion.controller.PREPARES): there it costs no
-heap, and the .mpy deploy has none to spare (tests/test_heap_budget.py).
+lines are made of (the same attributes display.game reads; the position by identity, because a
+Match replaces its position at every play and never changes one in place, and a new match has a
+new one; the rules by their name, so that a variant's code is not kept alive by the last screen
+once its match is over: tests/test_evening_micropython.py) and makes the screen again when any
+of them differs; a new message or new button lines (a hit, the last checker set down) go under
+the kept top lines without the pips counted again. main.py installs it where the code sits in
+flash (companion.controller.PREPARES): there it costs no heap, and the .mpy deploy has none to
+spare (tests/test_heap_budget.py).
 """
 from companion import display
 
+made = display.game  # display's own, which makes the screen (install() replaces display.game)
 _KEYS = 17
 _seen = [None] * _KEYS  # what the last top lines were made of
-_last = [None, None, None, None]  # the last top lines, message, button lines, screen (never changed once made)
+_last = [None, None, None, None]  # the last screen's top four lines, message, button lines, screen (never changed once made)
 
 
 def game(match, msg, hint, marker=-1):
@@ -37,8 +38,6 @@ def game(match, msg, hint, marker=-1):
             and s[10] == match.rules.name and s[11] == dice[0] and s[12] == dice[1]
             and s[13] == names[0] and s[14] == names[1] and s[15] == match.length
             and s[16] == (match.rules is match.series)):
-        last[0] = display.match_lines(match, marker)
-        last[3] = None
         s[0] = match.position
         s[1] = match.on_roll
         s[2] = match.to_act
@@ -56,12 +55,16 @@ def game(match, msg, hint, marker=-1):
         s[14] = names[1]
         s[15] = match.length
         s[16] = match.rules is match.series
-    elif last[3] is not None and last[1] == msg and last[2] == hint:
+        screen = made(match, msg, hint, marker)
+        last[0] = screen[:4]
+    elif last[1] == msg and last[2] == hint:
         return last[3]
+    else:
+        screen = made(match, msg, hint, marker, last[0])
     last[1] = msg
     last[2] = hint
-    last[3] = display.below(last[0], msg, hint)
-    return last[3]
+    last[3] = screen
+    return screen
 
 
 def install():
