@@ -409,7 +409,8 @@ class Turn:
         # start of each order, whose dice left differ when only one die can be played.
         start = self.start.cells
         self._one_hit = (mode == _FIND_PARTIAL and not relax and s.plain_steps and not self._back
-                         and cells[OFF] == start[OFF] and (self.double or cells != start))
+                         and (self.double and (cells[OFF] == start[OFF] or type(s) is _Search)
+                              or cells[OFF] == start[OFF] and cells != start))
         try:
             if not s.set_target(cells):
                 return found
