@@ -203,11 +203,12 @@ class _Search:
             src -= 1
         return best
 
-    def aim(self, cells, cum0, start):
-        """load(start) and set_target(cells) in one loop instead of three (the standard search:
-        on the Pico each loop over the board was a good part of a locate); ``cum0``: the start's
-        checkers at or behind each place (Turn keeps them). The target's pip count; -1 when the
-        start cannot reach it (more of the target's checkers at or behind some place)."""
+    def aim(self, cells, cum0):
+        """set_target(cells) after a load of the turn's start, in one loop with the target's pips
+        (a plain search: on the Pico each loop over the board was a good part of a locate):
+        ``cum0``, the start's checkers at or behind each place (Turn keeps them). The target's
+        pip count; -1 when the start cannot reach it (more of the target's checkers at or behind
+        some place)."""
         tc = self.tcum
         n = 0
         pips = 0
@@ -223,9 +224,6 @@ class _Search:
         tc[0] = n
         self.target[:] = cells
         self.cum[:] = cum0
-        self.c[:] = start
-        self.outside = cum0[7]  # (the checkers on 7 and behind)
-        self.depth = 0
         return pips
 
     def set_target(self, cells):
@@ -279,17 +277,11 @@ class Turn:
         if d1 == d2:
             s.double = d1
         s.load(start.cells)
-        # the start's checkers at or behind each place, and its pips (_search_for, _may_reach)
-        cum0 = bytearray(26)
-        n = 0
-        pips = 0
-        for q in range(25, -1, -1):
-            n += start.cells[q]
-            cum0[q] = n
-            if q:
-                pips += n
-        self._cum0 = bytes(cum0)
-        self._pips = pips
+        # the start's checkers at or behind each place (those of the board just loaded), and
+        # its pips: the sum of those counts from 1 up (_search_for, _may_reach)
+        _Search.set_target(s, start.cells)
+        self._cum0 = bytes(s.cum)
+        self._pips = sum(self._cum0) - self._cum0[0]
         if once or rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
             # played, the larger is lost too, so the only single die ever played is the smaller.
@@ -439,18 +431,15 @@ class Turn:
             for i in range(25, 6, -1):
                 if cells[i]:
                     return found
-        standard = type(s) is _Search
-        if standard:
-            pips = s.aim(cells, self._cum0, start)  # (the board loaded and the target set, in one loop)
+        if s.plain_steps:
+            pips = s.aim(cells, self._cum0)  # (the target set: its counts against the start's)
             if pips < 0 or plain and not self._may_reach(cells, mode, self._pips - pips):
                 return found
+        if type(s) is _Search:
+            s.c[:] = start  # (load: the start's checkers outside the home board, counted once)
+            s.outside = self._cum0[7]
+            s.depth = 0
         else:
-            if plain:
-                moved = 0
-                for i in range(1, 26):
-                    moved += i * (start[i] - cells[i])
-                if not self._may_reach(cells, mode, moved):
-                    return found
             s.load(start)
         s.relax = relax
         # A double's partial play: every way to the position moves the same pips (plain steps,
@@ -465,7 +454,7 @@ class Turn:
         self._one_hit = (mode == _FIND_PARTIAL and not relax and s.plain_steps and not self._back
                          and cells[OFF] == start[OFF] and (self.double or cells != start))
         try:
-            if not standard and not s.set_target(cells):
+            if not s.plain_steps and not s.set_target(cells):
                 return found
             if self._back:
                 s.start_search(self, mode)  # the answers wanted, kept across both orders
