@@ -165,7 +165,8 @@ class App:
             self.answered = True
             quiet = False
         self.loops += 1
-        if self.loops % DRIFT_EVERY == 0:
+        drift = self.loops % DRIFT_EVERY == 0
+        if drift:
             # Drift is followed only on cells the game knows are empty and that read empty.
             state = cl.state
             empty = self._empty
@@ -189,10 +190,10 @@ class App:
             except OSError as exc:
                 c.error("calibration not saved: %s" % exc)
             c.calibrated(suspect, cl.calib_note)
-        # a step that sends the screen's pages (2 of them: 6-9 ms on the bus) prepares nothing:
-        # the two together made the preparing steps' worst (21-31 ms on the emulated Pico), and a
-        # lift coming meanwhile waits for the whole step
-        drawing = self.oled.dirty or c.fx.screen_changed
+        # a step that sends the screen's pages (2 of them: 6-9 ms on the bus) or follows the
+        # drift prepares nothing: either with a unit made the preparing steps' worst (18-31 ms
+        # on the emulated Pico), and a lift coming meanwhile waits for the whole step
+        busy = drift or self.oled.dirty or c.fx.screen_changed
         self.apply()
         if quiet and cl.settled():
             # Nobody waits: the journal's tail moved into its file (companion.tail: the
@@ -217,7 +218,7 @@ class App:
                     j.end = None
                     self.tail_full = True
                     return
-            if not drawing:
+            if not busy:
                 self.prepared_units += c.prepare()
         elif not quiet:
             self.tail_full = False  # an answer came: its line (if any) took the tail's flush

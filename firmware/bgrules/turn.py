@@ -212,36 +212,27 @@ class _Search:
         tc = self.tcum
         n = 0
         pips = 0
-        for q in range(25, 0, -1):
+        for q in range(25, -1, -1):
             n += cells[q]
             tc[q] = n
-            pips += n  # (the checkers at or behind each place, added up: the pips)
+            pips += n  # (the checkers at or behind each place, added up: the pips, and all of them)
             if cum0[q] < n:
                 return -1
-        n += cells[0]
-        if cum0[0] < n:
-            return -1
-        tc[0] = n
         self.target[:] = cells
         self.cum[:] = cum0
-        return pips
+        return pips - n
 
     def set_target(self, cells):
-        tc = self.tcum
-        self.target[:] = cells
+        """Aim the search at ``cells`` from the board as loaded: its checkers at or behind each
+        place counted first (a plain search of a turn has them from Turn: aim alone). False when
+        the board cannot reach the target."""
         cu = self.cum
         c = self.c
-        n = 0
         m = 0
-        bad = False
-        for q in range(25, -1, -1):  # (one loop: on the Pico each is a good part of a locate)
-            n += cells[q]
-            tc[q] = n
+        for q in range(25, -1, -1):
             m += c[q]
             cu[q] = m
-            if m < n:
-                bad = True
-        return not bad
+        return self.aim(cells, cu) >= 0
 
 
 class Turn:
@@ -435,12 +426,7 @@ class Turn:
             pips = s.aim(cells, self._cum0)  # (the target set: its counts against the start's)
             if pips < 0 or plain and not self._may_reach(cells, mode, self._pips - pips):
                 return found
-        if type(s) is _Search:
-            s.c[:] = start  # (load: the start's checkers outside the home board, counted once)
-            s.outside = self._cum0[7]
-            s.depth = 0
-        else:
-            s.load(start)
+        s.load(start)
         s.relax = relax
         # A double's partial play: every way to the position moves the same pips (plain steps,
         # nothing borne off), so the same number of dice, and the dice left are all the answer
