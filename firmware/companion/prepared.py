@@ -19,9 +19,10 @@
 # same cells), so a lookup gives exactly today's answer; a question about a position not
 # prepared yet goes to the rules engine as before (design principle 4: a search that stops at
 # the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
-# the positions are prepared nearest first, from the position the board shows now (the tracker's
-# ``known``): its play if complete, its lifts, then the positions each lift may land on, then
-# theirs, breadth first,
+# the positions are prepared nearest first: once a lift is answered, where that checker may land
+# (the hand carries it for a few hundred ms, then its placement is a lookup); else from the
+# position the board shows now (the tracker's ``known``): its play if complete, its lifts, then
+# the positions each lift may land on, then theirs, breadth first,
 # and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
 # the costliest variants included: docs/performance.md).
 #
