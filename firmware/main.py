@@ -190,9 +190,9 @@ class App:
             except OSError as exc:
                 c.error("calibration not saved: %s" % exc)
             c.calibrated(suspect, cl.calib_note)
-        # a step that sends the screen's pages (2 of them: 6-9 ms on the bus) or follows the
-        # drift prepares nothing: either with a unit made the preparing steps' worst (18-31 ms
-        # on the emulated Pico), and a lift coming meanwhile waits for the whole step
+        # a step that sends the screen's pages (2 of them: up to 8.6 ms on the emulated Pico's
+        # bus) or follows the drift prepares nothing: its own work and a unit's (up to ~9 ms)
+        # would add up, and a lift coming meanwhile waits for the whole step
         busy = drift or self.oled.dirty or c.fx.screen_changed
         self.apply()
         if quiet and cl.settled():
