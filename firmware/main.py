@@ -165,7 +165,8 @@ class App:
             self.answered = True
             quiet = False
         self.loops += 1
-        if self.loops % DRIFT_EVERY == 0:
+        drift = self.loops % DRIFT_EVERY == 0
+        if drift:
             # Drift is followed only on cells the game knows are empty and that read empty.
             state = cl.state
             empty = self._empty
@@ -189,6 +190,10 @@ class App:
             except OSError as exc:
                 c.error("calibration not saved: %s" % exc)
             c.calibrated(suspect, cl.calib_note)
+        # a step that sends the screen's pages (2 of them: up to 8.6 ms on the emulated Pico's
+        # bus) or follows the drift prepares nothing: its own work and a unit's (up to ~9 ms)
+        # would add up, and a lift coming meanwhile waits for the whole step
+        busy = drift or self.oled.dirty or c.fx.screen_changed
         self.apply()
         if quiet and cl.settled():
             # Nobody waits: the journal's tail moved into its file (companion.tail: the
@@ -213,7 +218,8 @@ class App:
                     j.end = None
                     self.tail_full = True
                     return
-            self.prepared_units += c.prepare()
+            if not busy:
+                self.prepared_units += c.prepare()
         elif not quiet:
             self.tail_full = False  # an answer came: its line (if any) took the tail's flush
 

@@ -449,3 +449,35 @@ def test_the_mpy_deploy_prepares_nothing_where_its_code_would_take_the_heap(tmp_
     os.remove(deploy / "companion" / "controller.py")
     assert "prepares False" in run(program, sources=[str(deploy)])
     assert "prepares True" in run(program, sources=[FIRMWARE_DIR])
+
+
+def test_where_a_lifted_checker_may_land_is_prepared_while_the_hand_holds_it(monkeypatch):
+    """Once a lift is answered (its places looked up), the next units place the positions that
+    checker may land on, whatever the breadth-first order had reached: the hand carries it for a
+    few hundred ms, and its placement is then a lookup. Before, those positions waited for every
+    other lift of the board's position and their places (from the 24 point down): in the
+    emulated standard match most of the lookups missed were such placements, each a whole search
+    at the moment the checker was put down. Here 6-5 from the start, the 8 point's checker
+    lifted once the start's lifts are prepared: its two places (3 and 2) are placed by the next
+    two units, and both placements are then answered by lookup, the engine's answers."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    start = Position.start()
+    turn = Turn(start, 6, 5)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, 0)
+    node = None
+    while node is None or node[1] != P._TODO:  # the start's lifts prepared, their places not yet
+        assert prep.step()
+        node = prep.nodes.get(bytes(known))
+        node = node if node is not None and len(node) > 1 else None
+    places = prep.destinations(known, 8, prep.locate(known))
+    assert places == Turn(start, 6, 5).destinations(start.cells, 8) == [2, 3]
+    assert prep.step() and prep.step()
+    fresh = Turn(start, 6, 5)
+    misses = prep.misses
+    for q in (3, 2):
+        landed = bytearray(start.cells)
+        landed[8] -= 1
+        landed[q] += 1
+        assert prep.locate(landed) == fresh.locate(landed) != []
+    assert prep.misses == misses, "a placement of the lifted checker went to the engine"

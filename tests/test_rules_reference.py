@@ -127,3 +127,37 @@ def test_property_notation_round_trip_gives_the_same_position(pos, a, b):
 
     for play in Turn(pos, a, b).plays():
         assert apply_moves(pos, play.notation()) == play.position, play.notation()
+
+
+def test_the_boards_questions_agree_with_gnubg_on_random_game_positions():
+    """DONE's question (Turn.is_legal) and the mid-turn one (Turn.locate) are searches toward
+    the board's position, not a listing of plays: each is checked against GNU Backgammon's
+    plays. Every final position GNU reaches is legal and begins a play with no dice left; a
+    position one pip off a GNU play (a checker a point short, one too far) is legal only when
+    GNU reaches it too. (The searches begin from the start's counts kept by the turn and refuse
+    by the pips moved before searching: a mistake there refuses a legal play.)"""
+    gnubg_ref = pytest.importorskip("bgc.rules.gnubg_ref")
+    pytest.importorskip("gnubg_nn")
+    checked = near = 0
+    for pid, a, b in gnubg_ref.random_positions(150, seed=23):
+        start = Position.from_id(pid)
+        turn = Turn(start, a, b)
+        finals = gnubg_ref.reference_results(pid, a, b)
+        ids = set(finals)
+        for fid in finals[:12]:
+            final = Position.from_id(fid)
+            assert turn.is_legal(final), (pid, a, b, fid)
+            if fid != pid:
+                assert turn.locate(final) == [b""], (pid, a, b, fid)
+            checked += 1
+            for p in range(1, 25):
+                if final.cells[p] and not final.cells[26 + 25 - p]:
+                    for q in (p - 1, p + 1):
+                        if 1 <= q <= 24 and not final.cells[26 + 25 - q]:
+                            moved = final.copy()
+                            moved.cells[p] -= 1
+                            moved.cells[q] += 1
+                            assert turn.is_legal(moved) == (moved.id() in ids), (pid, a, b, moved.id())
+                            near += 1
+                    break
+    assert checked > 300 and near > 300

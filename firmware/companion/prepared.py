@@ -19,9 +19,10 @@
 # same cells), so a lookup gives exactly today's answer; a question about a position not
 # prepared yet goes to the rules engine as before (design principle 4: a search that stops at
 # the first witness). Listing every play of a roll is not what this does (up to ~2,000 plays):
-# the positions are prepared nearest first, from the position the board shows now (the tracker's
-# ``known``): its play if complete, its lifts, then the positions each lift may land on, then
-# theirs, breadth first,
+# the positions are prepared nearest first: once a lift is answered, where that checker may land
+# (the hand carries it for a few hundred ms, then its placement is a lookup); else from the
+# position the board shows now (the tracker's ``known``): its play if complete, its lifts, then
+# the positions each lift may land on, then theirs, breadth first,
 # and at most NODES of them per turn (each ~280 B on a Pico: the table stays under ~34 KB, the doubles of
 # the costliest variants included: docs/performance.md).
 #
@@ -173,6 +174,12 @@ class Prepared:
         # a step-back position a lift's destinations need (Turn.destinations' probe) not in the
         # table yet: the next unit places it, and the destinations are asked again after it
         self.pending = None
+        # the lift the hand holds (its position, source and places: the last destinations asked)
+        # and the next of its places to look at: where it lands is prepared first (_held)
+        self.held = None
+        self.held_p = 0
+        self.held_to = None
+        self.held_q = 0
 
     # --- the lookups -------------------------------------------------------------------------
 
@@ -193,18 +200,29 @@ class Prepared:
 
     def destinations(self, cells, point, options):
         """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
-        node = self.nodes.get(bytes(cells))
+        key = bytes(cells)
+        node = self.nodes.get(key)
         if node is not None and len(node) > 1 and 0 <= point <= 25:
             i = HEAD + 5 * point
             # node[1] == point: only the frame of that lift is prepared, not yet its places (the
             # next unit): the mask still reads "nowhere"
             if node[i + 4] < ASK and node[1] != point:
                 self.hits += 1
-                return mask_points(node, i)
+                return self._hold(key, point, mask_points(node, i))
         self.misses += 1
         if self.search is None:
-            return self.turn.destinations(cells, point, options)
-        return self.turn.destinations(cells, point, options, self._looked_up)
+            return self._hold(key, point, self.turn.destinations(cells, point, options))
+        return self._hold(key, point, self.turn.destinations(cells, point, options, self._looked_up))
+
+    def _hold(self, key, point, places):
+        """``places``, remembered as the lift the hand holds (a checker of ``key`` lifted from
+        ``point``): the next units place where it may land (_held)."""
+        if self.held != key or self.held_p != point:
+            self.held = key
+            self.held_p = point
+            self.held_q = 0
+        self.held_to = places
+        return places
 
     def is_legal(self, cells):
         """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
@@ -266,6 +284,8 @@ class Prepared:
             if key not in self.nodes:
                 self._place(key)
                 return True
+        if self.held is not None and self._held():
+            return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
         if self._unit(key):
             return True
@@ -408,6 +428,29 @@ class Prepared:
                 node[3] = 0
                 return True  # (the next source in the next unit)
         node[2] = _TODO
+        return False
+
+    def _held(self):
+        """The next place the lifted checker may land on (its lift looked up: ``held``), placed
+        (one search); False, and the lift forgotten, once they are all in the table. The hand
+        carries the checker for a few hundred ms: a placement then finds its position prepared,
+        wherever the breadth-first order had reached (before, those positions waited for every
+        lift of the board's position: most of the lookups the standard match missed)."""
+        key = self.held
+        p = self.held_p
+        places = self.held_to
+        k = self.held_q
+        # (a checker from beside the board, or no checker there: the sensors see no lift)
+        while 0 <= p <= 25 and key[p] and k < len(places) and len(self.nodes) < NODES:
+            q = places[k]
+            k += 1
+            if q != p:
+                child = self._landed(key, p, q)
+                if child not in self.nodes:
+                    self.held_q = k
+                    self._place(child)
+                    return True
+        self.held = None
         return False
 
     def _landed(self, key, p, q):
