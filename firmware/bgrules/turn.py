@@ -203,36 +203,22 @@ class _Search:
             src -= 1
         return best
 
-    def aim(self, cells, cum0):
-        """set_target(cells) after a load of the turn's start, in one loop with the target's pips
-        (a plain search: on the Pico each loop over the board was a good part of a locate):
-        ``cum0``, the start's checkers at or behind each place (Turn keeps them). The target's
-        pip count; -1 when the start cannot reach it (more of the target's checkers at or behind
-        some place)."""
-        tc = self.tcum
-        n = 0
-        pips = 0
-        for q in range(25, -1, -1):
-            n += cells[q]
-            tc[q] = n
-            pips += n  # (the checkers at or behind each place, added up: the pips, and all of them)
-            if cum0[q] < n:
-                return -1
-        self.target[:] = cells
-        self.cum[:] = cum0
-        return pips - n
-
     def set_target(self, cells):
-        """Aim the search at ``cells`` from the board as loaded: its checkers at or behind each
-        place counted first (a plain search of a turn has them from Turn: aim alone). False when
-        the board cannot reach the target."""
+        tc = self.tcum
+        self.target[:] = cells
         cu = self.cum
         c = self.c
+        n = 0
         m = 0
-        for q in range(25, -1, -1):
+        bad = False
+        for q in range(25, -1, -1):  # (one loop: on the Pico each is a good part of a locate)
+            n += cells[q]
+            tc[q] = n
             m += c[q]
             cu[q] = m
-        return self.aim(cells, cu) >= 0
+            if m < n:
+                bad = True
+        return not bad
 
 
 class Turn:
@@ -268,11 +254,6 @@ class Turn:
         if d1 == d2:
             s.double = d1
         s.load(start.cells)
-        # the start's checkers at or behind each place (those of the board just loaded), and
-        # its pips: the sum of those counts from 1 up (_search_for, _may_reach)
-        _Search.set_target(s, start.cells)
-        self._cum0 = bytes(s.cum)
-        self._pips = sum(self._cum0) - self._cum0[0]
         if once or rules.smaller_first and not self.double:
             # Smaller die first (Puff, Mexican): one order only; if the smaller die cannot be
             # played, the larger is lost too, so the only single die ever played is the smaller.
@@ -413,20 +394,9 @@ class Turn:
     def _search_for(self, cells, mode, relax=0, stop=True):
         s = self._s
         found = []
-        start = self.start.cells
-        # plain steps: the pips moved tell whether any play of the dice may end there (_may_reach)
-        plain = mode <= _FIND_PARTIAL and not relax and s.plain_steps
-        if plain and cells[OFF] != start[OFF]:
-            # a checker borne off: every checker was home then, and still is (a lift's frame, its
-            # checker counted off, is refused here in mid-game: most of the prepared questions)
-            for i in range(25, 6, -1):
-                if cells[i]:
-                    return found
-        if s.plain_steps:
-            pips = s.aim(cells, self._cum0)  # (the target set: its counts against the start's)
-            if pips < 0 or plain and not self._may_reach(cells, mode, self._pips - pips):
-                return found
-        s.load(start)
+        if mode <= _FIND_PARTIAL and not relax and s.plain_steps and not self._may_reach(cells, mode):
+            return found
+        s.load(self.start.cells)
         s.relax = relax
         # A double's partial play: every way to the position moves the same pips (plain steps,
         # nothing borne off), so the same number of dice, and the dice left are all the answer
@@ -437,10 +407,11 @@ class Turn:
         # pips moved tell which dice were used (none, one: which, both) and the dice left are
         # the same whichever way and order reaches it; but the start itself (none used) is the
         # start of each order, whose dice left differ when only one die can be played.
+        start = self.start.cells
         self._one_hit = (mode == _FIND_PARTIAL and not relax and s.plain_steps and not self._back
                          and cells[OFF] == start[OFF] and (self.double or cells != start))
         try:
-            if not s.plain_steps and not s.set_target(cells):
+            if not s.set_target(cells):
                 return found
             if self._back:
                 s.start_search(self, mode)  # the answers wanted, kept across both orders
@@ -467,16 +438,23 @@ class Turn:
             s.relax = 0
             self._one_hit = False
 
-    def _may_reach(self, cells, mode, moved):
+    def _may_reach(self, cells, mode):
         """False when no play of these dice (the start of one, for _FIND_PARTIAL) can end on
-        ``cells``, by the pips it ``moved``: a cheap refusal before the search, which would look
-        through every way of playing the dice to find nothing (a checker borne off while another
-        is outside the home board is refused by _search_for before)."""
+        ``cells``, by the pips it moved: a cheap refusal before the search, which would look
+        through every way of playing the dice to find nothing."""
+        start = self.start.cells
+        moved = 0
+        for i in range(1, 26):
+            moved += i * (start[i] - cells[i])
         n = self.dice_to_play
         hi = self.d1
         lo = self.d2
         full = n * hi if self.double else (hi + lo if n == 2 else (hi if n == 1 else 0))
-        if cells[OFF] != self.start.cells[OFF]:
+        if cells[OFF] != start[OFF]:
+            # a checker borne off: every checker was home then, and still is
+            for i in range(7, 26):
+                if cells[i]:
+                    return False
             return 0 < moved <= full
         if self.double:
             return moved == full or (mode == _FIND_PARTIAL and moved >= 0 and moved < full and moved % hi == 0)
