@@ -48,11 +48,41 @@ class BackSearch(_Search):
         self.want = _ALL  # answers (bits, see _bit) the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
-        self.most_left = bytearray(10)  # (_open)
+        self.most_left = None  # (_open: one of most_by_order)
+        # _open's work for each order of two different dice (the larger first: 0), which the
+        # questions take turns with: open_key, open_at and most_left each
+        self.key_by_order = [-1, -1]
+        self.at_by_order = [0, 0]
+        self.most_by_order = (bytearray(10), bytearray(10))
         self.been = bytearray(26)  # (chain)
         self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
         self.q_mode = 0
         self.exact_off = False  # every bear-off of this search moves exactly its die (find)
+        # What find and load last worked out, kept because a question asks again from the same
+        # board: Turn._search_for loads the start for each order of the dice (a third time before
+        # them), and each order's find starts from the same board and target; on the Pico these
+        # loops over the board were most of a question's time (a locate ~4.5 ms, its walk ~1)
+        self.loaded = bytearray(52)  # the board load counted the checkers outside home of (load)
+        self.loaded_out = 0
+        self.pre_c = bytearray(52)  # the board and target find measured (find)
+        self.pre_t = bytearray(52)
+        self.pre_far = 0  # the largest die its count of steps before a bear-off is for, 0: none
+        self.pre_gap = self.pre_pips = self.pre_off = self.pre_steps = 0
+        self.open_turn = None  # the turn _open worked for (a search is a turn's own: a guard)
+
+    def load(self, cells):
+        """_Search.load, the count of checkers outside the home board kept for the board it was
+        made for (a question loads the same start up to three times)."""
+        c = self.c
+        c[:] = cells
+        self.depth = 0
+        if c != self.loaded:
+            n = 0
+            for i in range(7, 26):
+                n += c[i]
+            self.loaded_out = n
+            self.loaded[:] = c
+        self.outside = self.loaded_out
 
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
@@ -166,18 +196,32 @@ class BackSearch(_Search):
     def _open(self, turn, dice):
         """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer; and for
         each number used k and parity, the most dice still to play to such an answer (_room's
-        quick case)."""
+        quick case). Worked out again only when the answers still open or the dice changed."""
         o = self.want & ~self.settled
         n = len(dice)
+        first = turn.double or not n or dice[0] == turn.d1
+        key = o | n << 8
+        slot = 0 if first else 1
+        most = self.most_left = self.most_by_order[slot]
+        if key == self.key_by_order[slot] and turn is self.open_turn:
+            self.open_at = self.at_by_order[slot]
+            return
+        if turn is not self.open_turn:
+            self.key_by_order[1 - slot] = -1
+        self.key_by_order[slot] = key
+        self.open_turn = turn
         if turn.double:
             m = o & ((2 << n) - 1)  # (_bit is j itself)
         else:
-            m = 0
-            for j in range(n + 1):
-                if o >> self._bit(turn, dice, j) & 1:
+            # _bit of j dice used: 0 none, 1 or 2 the first die alone (larger, smaller), 3 both
+            m = o & 1
+            if n >= 1 and o >> (1 if first else 2) & 1:
+                m |= 2
+            if o & 8:
+                for j in range(2, n + 1):
                     m |= 1 << j
         self.open_at = m
-        most = self.most_left
+        self.at_by_order[slot] = m
         for k in range(n + 1):
             even = odd = 255
             j = n
@@ -196,23 +240,41 @@ class BackSearch(_Search):
         """Turn._find with steps both ways (see the opening comment)."""
         c = self.c
         target = self.target
-        gap = 0
-        pips = 0
-        for i in range(26):
-            if c[i] > target[i]:
-                gap += c[i] - target[i]
-            pips += i * (c[i] - target[i])
-        off = target[0] - c[0]
+        far = 0
+        for d in dice:
+            if d > far:
+                far = d
+        if c == self.pre_c and target == self.pre_t:
+            # the same board and target as the last find (the other order of the dice)
+            gap = self.pre_gap
+            pips = self.pre_pips
+            off = self.pre_off
+            steps = self.pre_steps if far == self.pre_far else -1
+        else:
+            gap = 0
+            pips = 0
+            for i in range(26):
+                a = c[i] - target[i]
+                if a > 0:
+                    gap += a
+                pips += i * a
+            off = target[0] - c[0]
+            steps = -1
+            self.pre_c[:] = c
+            self.pre_t[:] = target
+            self.pre_gap = gap
+            self.pre_pips = pips
+            self.pre_off = off
+            self.pre_far = 0
         if off > 0 and not self.relax & R_BEAROFF:
             # before the first bear-off every checker is home: the steps that takes come first
-            far = 0
-            for d in dice:
-                if d > far:
-                    far = d
-            steps = off
-            for q in range(7, 26):
-                if c[q]:
-                    steps += c[q] * ((q - 6 + far - 1) // far)
+            if steps < 0:
+                steps = off
+                for q in range(7, 26):
+                    if c[q]:
+                        steps += c[q] * ((q - 6 + far - 1) // far)
+                self.pre_steps = steps
+                self.pre_far = far
             if steps > len(dice) - k:
                 return False
         # A bear-off from below the die's point needs every checker below it then: when a double
@@ -294,10 +356,16 @@ class BackSearch(_Search):
         if c[BAR] and self.bar_first and not relax & R_BAR:
             low = BAR  # the bar rule: a checker on the bar enters first, forward
             behind = -1
+        # a checker whose step leaves more to move than either way allows is passed over whole
+        # (a bear-off, when one is still to come, has its own reach: below)
+        reach = 99 if off > 0 else ahead if ahead > behind else behind
         src = BAR
         while src >= low:
             if c[src]:
                 gap_from = gap - 1 if c[src] > target[src] else gap
+                if gap_from > reach:
+                    src -= 1
+                    continue
                 way = 0
                 while way < 2:
                     way += 1
@@ -354,6 +422,7 @@ class BackSearch(_Search):
                             return any_found
                         ahead = self._room(turn, dice, k + 1, pips - d, off)
                         behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
+                        reach = 99 if off > 0 else ahead if ahead > behind else behind
             src -= 1
         return any_found
 
