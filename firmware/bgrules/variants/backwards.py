@@ -40,6 +40,30 @@ _ALL = const(0xFF)
 _NONE = bytes(26)
 
 
+def _most_table():
+    """For each set m of numbers of dice used (bit j, four dice at most) that give an answer, and
+    each number already used k (0..4) and parity: the most dice still to play to such an answer
+    with that parity (j - k), 255 none. _room's quick case reads it at each node; worked out there
+    it was most of _open's time on the Pico, which a settled answer asks again."""
+    t = bytearray(320)
+    for m in range(32):
+        for k in range(5):
+            even = odd = 255
+            for j in range(4, k - 1, -1):
+                if m >> j & 1:
+                    if (j - k) & 1:
+                        if odd == 255:
+                            odd = j - k
+                    elif even == 255:
+                        even = j - k
+            t[10 * m + 2 * k] = even
+            t[10 * m + 2 * k + 1] = odd
+    return t
+
+
+_MOST = _most_table()
+
+
 class BackSearch(_Search):
     plain_steps = False  # a step back adds pips: Turn._may_reach's count does not hold
 
@@ -48,12 +72,7 @@ class BackSearch(_Search):
         self.want = _ALL  # answers (bits, see _bit) the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
-        self.most_left = None  # (_open: one of most_by_order)
-        # _open's work for each order of two different dice (the larger first: 0), which the
-        # questions take turns with: open_key, open_at and most_left each
-        self.key_by_order = [-1, -1]
-        self.at_by_order = [0, 0]
-        self.most_by_order = (bytearray(10), bytearray(10))
+        self.most_at = 0  # (_open)
         self.been = bytearray(26)  # (chain)
         self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
         self.q_mode = 0
@@ -68,7 +87,10 @@ class BackSearch(_Search):
         self.pre_t = bytearray(52)
         self.pre_far = 0  # the largest die its count of steps before a bear-off is for, 0: none
         self.pre_gap = self.pre_pips = self.pre_off = self.pre_steps = 0
-        self.open_turn = None  # the turn _open worked for (a search is a turn's own: a guard)
+        # the sources (1..25) where the board has more of the mover's checkers than the target:
+        # find sets them, each step of the walk keeps them (undone with it)
+        self.sur = bytearray(26)
+        self.sur_ok = False
 
     def load(self, cells):
         """_Search.load, the count of checkers outside the home board kept for the board it was
@@ -145,6 +167,8 @@ class BackSearch(_Search):
                                 continue
                         elif c[OPP + opp[t]] >= block:
                             continue
+                    if k + 1 == n:
+                        return n  # (the last die: any step plays it, nothing to walk after it)
                     self.push(src, t, d)
                     r = self.deepest(dice, k + 1, n, BAR, double)
                     self.pop()
@@ -194,47 +218,22 @@ class BackSearch(_Search):
         return 1 if dice[0] == turn.d1 else 2
 
     def _open(self, turn, dice):
-        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer; and for
-        each number used k and parity, the most dice still to play to such an answer (_room's
-        quick case). Worked out again only when the answers still open or the dice changed."""
+        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer (open_at),
+        and where _MOST holds, for each number used k and parity, the most dice still to play to
+        such an answer (_room's quick case)."""
         o = self.want & ~self.settled
         n = len(dice)
-        first = turn.double or not n or dice[0] == turn.d1
-        key = o | n << 8
-        slot = 0 if first else 1
-        most = self.most_left = self.most_by_order[slot]
-        if key == self.key_by_order[slot] and turn is self.open_turn:
-            self.open_at = self.at_by_order[slot]
-            return
-        if turn is not self.open_turn:
-            self.key_by_order[1 - slot] = -1
-        self.key_by_order[slot] = key
-        self.open_turn = turn
         if turn.double:
             m = o & ((2 << n) - 1)  # (_bit is j itself)
         else:
             # _bit of j dice used: 0 none, 1 or 2 the first die alone (larger, smaller), 3 both
             m = o & 1
-            if n >= 1 and o >> (1 if first else 2) & 1:
+            if n and o >> (1 if dice[0] == turn.d1 else 2) & 1:
                 m |= 2
             if o & 8:
-                for j in range(2, n + 1):
-                    m |= 1 << j
+                m |= ((2 << n) - 1) & ~3
         self.open_at = m
-        self.at_by_order[slot] = m
-        for k in range(n + 1):
-            even = odd = 255
-            j = n
-            while j >= k and (even == 255 or odd == 255):
-                if m >> j & 1:
-                    if (j - k) & 1:
-                        if odd == 255:
-                            odd = j - k
-                    elif even == 255:
-                        even = j - k
-                j -= 1
-            most[2 * k] = even
-            most[2 * k + 1] = odd
+        self.most_at = 10 * m
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
@@ -244,7 +243,7 @@ class BackSearch(_Search):
         for d in dice:
             if d > far:
                 far = d
-        if c == self.pre_c and target == self.pre_t:
+        if c == self.pre_c and target == self.pre_t and self.sur_ok:
             # the same board and target as the last find (the other order of the dice)
             gap = self.pre_gap
             pips = self.pre_pips
@@ -253,11 +252,17 @@ class BackSearch(_Search):
         else:
             gap = 0
             pips = 0
+            sur = self.sur
             for i in range(26):
                 a = c[i] - target[i]
                 if a > 0:
                     gap += a
+                    sur[i] = 1
+                else:
+                    sur[i] = 0
                 pips += i * a
+            sur[0] = 0  # (borne off: no source)
+            self.sur_ok = True
             off = target[0] - c[0]
             steps = -1
             self.pre_c[:] = c
@@ -302,7 +307,10 @@ class BackSearch(_Search):
         self.q_mode = mode
         self.q_found = found
         try:
-            return self._walk(k, gap, pips, off)
+            self.sur_ok = False  # (a walk cut off leaves its steps in sur)
+            hit = self._walk(k, gap, pips, off)
+            self.sur_ok = True
+            return hit
         finally:
             self.q_turn = self.q_dice = self.q_found = None
 
@@ -330,7 +338,11 @@ class BackSearch(_Search):
                     self.settled |= 1 << bit
                 if not self.want & ~self.settled:
                     return any_found
-                self._open(turn, dice)
+            if not turn.double:
+                # two different dice cannot leave the target and come back to it (a step back
+                # and one forward differ by the dice's difference; a checker borne off stays off)
+                return any_found
+            self._open(turn, dice)
         if k == len(dice):
             return any_found
         d = dice[k]
@@ -359,71 +371,98 @@ class BackSearch(_Search):
         # a checker whose step leaves more to move than either way allows is passed over whole
         # (a bear-off, when one is still to come, has its own reach: below)
         reach = 99 if off > 0 else ahead if ahead > behind else behind
-        src = BAR
-        while src >= low:
-            if c[src]:
-                gap_from = gap - 1 if c[src] > target[src] else gap
-                if gap_from > reach:
-                    src -= 1
+        sur = self.sur
+        stale = False  # an answer settled below: ahead, behind and reach to work out again
+        src = BAR + 1
+        while True:
+            if gap > reach:
+                # every step must take a checker from where the target has fewer (sur), the
+                # next such point down found at once (its other points were most of a node's time)
+                if gap - 1 > reach:
+                    break
+                src = sur.rfind(b"\x01", low, src)
+                if src < 0:
+                    break
+                gap_from = gap - 1
+            else:
+                src -= 1
+                if src < low:
+                    break
+                if not c[src]:
                     continue
-                way = 0
-                while way < 2:
-                    way += 1
-                    if way == 1:
-                        t = src - d
-                        if t > 0:
-                            if ahead < gap_from:
-                                continue
-                            if relax:
-                                t = self.dest(src, d)  # records the rule a diagnosis relaxed
-                                if t < 0:
-                                    continue
-                            elif c[OPP + opp[t]] >= block:
-                                continue
-                        elif off <= 0 or not relax and src != d and src != top:
-                            continue
-                        else:
-                            t = self.dest(src, d)  # a bear-off: its rules are dest's
-                            if t < 0:
-                                continue
-                    else:
-                        t = src + d
-                        if src == BAR or t > 24 or behind < gap_from:
+                gap_from = gap - 1 if sur[src] else gap
+            if gap_from > reach:
+                continue  # (reach only shrinks: what it passed over before stays passed over)
+            way = 0
+            while way < 2:
+                way += 1
+                if way == 1:
+                    t = src - d
+                    if t > 0:
+                        if ahead < gap_from:
                             continue
                         if relax:
-                            t = self.back(src, d)
+                            t = self.dest(src, d)  # records the rule a diagnosis relaxed
                             if t < 0:
                                 continue
                         elif c[OPP + opp[t]] >= block:
                             continue
-                    if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
-                        continue  # the target still has that blot: it was not hit
-                    gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
-                    if t:
-                        if gap_to > (ahead if way == 1 else behind):
-                            continue
-                        pips_to = pips + t - src
-                        off_to = off
+                    elif off <= 0 or not relax and src != d and src != top:
+                        continue
                     else:
-                        pips_to = pips - src
-                        off_to = off - 1
-                        if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
+                        t = self.dest(src, d)  # a bear-off: its rules are dest's
+                        if t < 0:
                             continue
-                    settled = self.settled
-                    self.push(src, t, d)
-                    if self._walk(k + 1, gap_to, pips_to, off_to):
-                        any_found = True
-                    self.pop()
-                    if any_found and mode != FIND_PARTIAL:
-                        return True
-                    if self.settled != settled:
-                        # an answer settled down there: what is worth a step from here shrank
-                        if not self.want & ~self.settled:
-                            return any_found
-                        ahead = self._room(turn, dice, k + 1, pips - d, off)
-                        behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
-                        reach = 99 if off > 0 else ahead if ahead > behind else behind
-            src -= 1
+                else:
+                    t = src + d
+                    if src == BAR or t > 24 or behind < gap_from:
+                        continue
+                    if relax:
+                        t = self.back(src, d)
+                        if t < 0:
+                            continue
+                    elif c[OPP + opp[t]] >= block:
+                        continue
+                if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
+                    continue  # the target still has that blot: it was not hit
+                gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
+                if stale:
+                    # worked out only for a step the reach before the answer let through
+                    stale = False
+                    self._open(turn, dice)
+                    ahead = self._room(turn, dice, k + 1, pips - d, off)
+                    behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
+                    reach = 99 if off > 0 else ahead if ahead > behind else behind
+                if t:
+                    if gap_to > (ahead if way == 1 else behind):
+                        continue
+                    pips_to = pips + t - src
+                    off_to = off
+                else:
+                    pips_to = pips - src
+                    off_to = off - 1
+                    if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
+                        continue
+                settled = self.settled
+                was_src = sur[src]
+                was_t = sur[t]
+                self.push(src, t, d)
+                sur[src] = 1 if c[src] > target[src] else 0
+                if t:
+                    sur[t] = 1 if c[t] > target[t] else 0
+                if self._walk(k + 1, gap_to, pips_to, off_to):
+                    any_found = True
+                self.pop()
+                sur[t] = was_t
+                sur[src] = was_src
+                if any_found and mode != FIND_PARTIAL:
+                    return True
+                if self.settled != settled:
+                    # an answer settled down there: what is worth a step from here shrank (worked
+                    # out when another checker may still step: often none may)
+                    if not self.want & ~self.settled:
+                        return any_found
+                    stale = True
         return any_found
 
     def _room(self, turn, dice, k, pips, off):
@@ -447,7 +486,7 @@ class BackSearch(_Search):
             if q % a:
                 return -1
             q //= a
-            r = self.most_left[2 * k + (q & 1)]
+            r = _MOST[self.most_at + 2 * k + (q & 1)]
             return r if r != 255 and r >= q else -1
         best = -1
         r = 0
