@@ -69,7 +69,10 @@ class BackSearch(_Search):
 
     def __init__(self, rules):
         _Search.__init__(self, rules)
-        self.want = _ALL  # answers (bits, see _bit) the current question wants
+        # The answer a path of k dice reaching the target gives (bit of want, settled): for a
+        # double k itself; for two dice none (0), the first die alone (1: the larger, 2: the
+        # smaller), both (3)
+        self.want = _ALL  # answers the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
         self.most_at = 0  # (_open)
@@ -169,6 +172,11 @@ class BackSearch(_Search):
                             continue
                     if k + 1 == n:
                         return n  # (the last die: any step plays it, nothing to walk after it)
+                    if double and t and src != BAR and not relax and low != BAR:
+                        # a double's step on the board can be taken back with the next die (the
+                        # point left holds none of the opponent's) and out again: every die left
+                        # is played so
+                        return n
                     self.push(src, t, d)
                     r = self.deepest(dice, k + 1, n, BAR, double)
                     self.pop()
@@ -182,7 +190,7 @@ class BackSearch(_Search):
     # --- the target search (Turn._search_for) -------------------------------------------------
 
     def start_search(self, turn, mode):
-        """Which answers the question ``mode`` wants (bits of _bit); none is settled yet."""
+        """Which answers the question ``mode`` wants (the answer bits, __init__); none is settled yet."""
         self.settled = 0
         n = turn.dice_to_play
         if mode == FIND_PARTIAL or mode == FIND_PLAY:
@@ -205,18 +213,6 @@ class BackSearch(_Search):
             self.want = _ALL  # a diagnosis: any number of dice, the path matters
         self.mode = mode
 
-    def _bit(self, turn, dice, k):
-        """The answer a path of ``k`` of ``dice`` reaching the target gives: for a double the
-        dice used; for two dice none (0), the first die alone (1: the larger, 2: the smaller),
-        both (3)."""
-        if turn.double:
-            return k
-        if k == 0:
-            return 0
-        if k >= 2:
-            return 3
-        return 1 if dice[0] == turn.d1 else 2
-
     def _open(self, turn, dice):
         """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer (open_at),
         and where _MOST holds, for each number used k and parity, the most dice still to play to
@@ -224,9 +220,9 @@ class BackSearch(_Search):
         o = self.want & ~self.settled
         n = len(dice)
         if turn.double:
-            m = o & ((2 << n) - 1)  # (_bit is j itself)
+            m = o & ((2 << n) - 1)  # (the answer is j itself)
         else:
-            # _bit of j dice used: 0 none, 1 or 2 the first die alone (larger, smaller), 3 both
+            # the answer of j dice used: 0 none, 1 or 2 the first die alone (larger, smaller), 3 both
             m = o & 1
             if n and o >> (1 if dice[0] == turn.d1 else 2) & 1:
                 m |= 2
@@ -239,16 +235,12 @@ class BackSearch(_Search):
         """Turn._find with steps both ways (see the opening comment)."""
         c = self.c
         target = self.target
-        far = 0
-        for d in dice:
-            if d > far:
-                far = d
         if c == self.pre_c and target == self.pre_t and self.sur_ok:
             # the same board and target as the last find (the other order of the dice)
             gap = self.pre_gap
             pips = self.pre_pips
             off = self.pre_off
-            steps = self.pre_steps if far == self.pre_far else -1
+            steps = self.pre_steps
         else:
             gap = 0
             pips = 0
@@ -273,7 +265,11 @@ class BackSearch(_Search):
             self.pre_far = 0
         if off > 0 and not self.relax & R_BEAROFF:
             # before the first bear-off every checker is home: the steps that takes come first
-            if steps < 0:
+            far = 0
+            for d in dice:
+                if d > far:
+                    far = d
+            if steps < 0 or far != self.pre_far:
                 steps = off
                 for q in range(7, 26):
                     if c[q]:
@@ -322,12 +318,17 @@ class BackSearch(_Search):
         turn = self.q_turn
         dice = self.q_dice
         mode = self.q_mode
-        found = self.q_found
         any_found = False
         if not gap and not pips and c == target:
-            bit = self._bit(turn, dice, k)
+            # the answer bit of k dice used (__init__)
+            if turn.double:
+                bit = k
+            elif k:
+                bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
+            else:
+                bit = 0
             if (self.want & ~self.settled) >> bit & 1:
-                if turn._found(k, mode, dice, found):
+                if turn._found(k, mode, dice, self.q_found):
                     if mode != FIND_PARTIAL:
                         return True
                     any_found = True
@@ -354,6 +355,8 @@ class BackSearch(_Search):
         # asked once a node, not once a step (-1: that way leads nowhere)
         ahead = self._room(turn, dice, k + 1, pips - d, off)
         behind = self._room(turn, dice, k + 1, pips + d, off)
+        if ahead < 0 and behind < 0 and off <= 0:
+            return any_found  # no step either way leads to a wanted answer (nor a bear-off)
         relax = self.relax
         # a bear-off with this die: from point d, or from the highest point below it (bear_higher)
         # with every checker home; -1 when none can be (a diagnosis asks dest for each)
@@ -553,7 +556,7 @@ class BackSearch(_Search):
             self.push(at, t, d)
             if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
-            if t:  # a checker borne off goes no further (a step "back" from off is none)
+            if t and j + 1 < len(dice):  # a checker borne off goes no further (nor "back" from off)
                 self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
 
