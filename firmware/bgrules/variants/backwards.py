@@ -22,6 +22,14 @@
 #   die, up or down (hits move only the opponent's), and a bear-off by 1 to its die, so the pips
 #   still to cover fix the parity and the least number of dice; and a checker to bear off needs
 #   every checker home first.
+#
+# On the Pico each node of a walk costs about a millisecond and the firmware image prepares a
+# turn's answers in units of 5 ms (companion/prepared.py), so a node does little: when only a
+# checker standing where the target has fewer may move, those points are found at once (``sur``,
+# kept step by step); two different dice stop at the target (no step and step back returns to
+# it); what a question measured of the board is kept for the next order of the dice; and the rest
+# of a double is playable as soon as one checker can step on the board (it steps back and out
+# again).
 
 try:
     from micropython import const
@@ -353,8 +361,35 @@ class BackSearch(_Search):
         # The most checkers a step forward on the board, or back, may leave still to move with a
         # wanted answer still in reach: the step's pips are the same from every point, so this is
         # asked once a node, not once a step (-1: that way leads nowhere)
-        ahead = self._room(turn, dice, k + 1, pips - d, off)
-        behind = self._room(turn, dice, k + 1, pips + d, off)
+        # (_room, its cases of every node written out: two calls less a node, on the Pico a
+        # tenth of its time)
+        k1 = k + 1
+        m = self.open_at >> k1
+        if off < 0 or not m:
+            ahead = behind = -1
+        elif k1 == len(dice):
+            ahead = 0 if m & 1 and pips == d and not off else -1
+            behind = 0 if m & 1 and pips == -d and not off else -1
+        elif not off and (turn.double or k1 + 1 == len(dice)):
+            a = dice[k1]
+            most = self.most_at + 2 * k1
+            q = pips - d if pips >= d else d - pips
+            if q % a:
+                ahead = -1
+            else:
+                q //= a
+                r = _MOST[most + (q & 1)]
+                ahead = r if r != 255 and r >= q else -1
+            q = pips + d if pips + d >= 0 else -pips - d
+            if q % a:
+                behind = -1
+            else:
+                q //= a
+                r = _MOST[most + (q & 1)]
+                behind = r if r != 255 and r >= q else -1
+        else:
+            ahead = self._room(turn, dice, k1, pips - d, off)
+            behind = self._room(turn, dice, k1, pips + d, off)
         if ahead < 0 and behind < 0 and off <= 0:
             return any_found  # no step either way leads to a wanted answer (nor a bear-off)
         relax = self.relax
@@ -545,18 +580,41 @@ class BackSearch(_Search):
         been = self.been
         if j == 0:
             been[:] = _NONE
+            self.why = 0  # (what push records: no rule relaxed, as dest and back set it)
+            self.at = 0
         d = dice[j]
+        c = self.c
+        # a step on the board either way tried inline (dest and back, written out: two calls
+        # less a place), a bear-off and a diagnosis's relaxed rules by dest and back themselves
+        closed = c[BAR] and self.bar_first and at != BAR  # the bar rule holds this checker
         way = 0
         while way < 2:
-            t = self.back(at, d) if way else self.dest(at, d)
+            if self.relax:
+                t = self.back(at, d) if way else self.dest(at, d)
+            elif way:
+                t = at + d
+                if at == BAR or closed or t > 24 or c[OPP + self.opp[t]] >= self.block:
+                    t = -1
+            else:
+                t = at - d
+                if t <= 0:
+                    t = self.dest(at, d)
+                elif closed or c[OPP + self.opp[t]] >= self.block:
+                    t = -1
             way += 1
             if t < 0 or been[t] >> j & 1:
                 continue
             been[t] |= 1 << j
+            if j + 1 == len(dice):
+                # the last die: no step follows it, and Turn._goes_on looks at no board when no
+                # die is left (push and pop were most of a lift's time on the Pico)
+                if t not in out and turn._goes_on(dice, j, used):
+                    out.append(t)
+                continue
             self.push(at, t, d)
             if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
-            if t and j + 1 < len(dice):  # a checker borne off goes no further (nor "back" from off)
+            if t:  # a checker borne off goes no further (a step "back" from off is none)
                 self.chain(turn, t, dice, j + 1, used, out)
             self.pop()
 
