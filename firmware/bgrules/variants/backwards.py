@@ -25,7 +25,7 @@
 #
 # On the Pico each node of a walk costs about a millisecond and the firmware image prepares a
 # turn's answers in units of 5 ms (companion/prepared.py), so a node does little: when only a
-# checker standing where the target has fewer may move, those points are found at once (``sur``,
+# checker standing where the target has fewer may move, those points are found at once (``more``,
 # kept step by step); two different dice stop at the target (no step and step back returns to
 # it); what a question measured of the board is kept for the next order of the dice; and the rest
 # of a double is playable as soon as one checker can step on the board (it steps back and out
@@ -48,28 +48,15 @@ _ALL = const(0xFF)
 _NONE = bytes(26)
 
 
-def _most_table():
-    """For each set m of numbers of dice used (bit j, four dice at most) that give an answer, and
-    each number already used k (0..4) and parity: the most dice still to play to such an answer
-    with that parity (j - k), 255 none. _room's quick case reads it at each node; worked out there
-    it was most of _open's time on the Pico, which a settled answer asks again."""
-    t = bytearray(320)
-    for m in range(32):
-        for k in range(5):
-            even = odd = 255
-            for j in range(4, k - 1, -1):
-                if m >> j & 1:
-                    if (j - k) & 1:
-                        if odd == 255:
-                            odd = j - k
-                    elif even == 255:
-                        even = j - k
-            t[10 * m + 2 * k] = even
-            t[10 * m + 2 * k + 1] = odd
-    return t
-
-
-_MOST = _most_table()
+# For each set m of numbers of dice used (bit j, four dice at most) that give an answer, each
+# number already used k (0..4) and parity: the most dice still to play to such an answer with
+# that parity (j - k), 255 none; row m starts at 10 * m. _room's quick case reads it at each node;
+# worked out there it was most of _open's time on the Pico, which a settled answer asks again.
+# Filled by the first search made (BackSearch.__init__), not at import: every module imported at
+# once in 228 KB (tests/test_heap_budget.py) refused one when this module's loop ran there. (The
+# names here are ones the firmware's modules before this one have: each new name is an interned
+# string, and the names' pools are the heap budget's tightest part, docs/performance.md.)
+most_left = bytearray(320)
 
 
 class BackSearch(_Search):
@@ -77,13 +64,25 @@ class BackSearch(_Search):
 
     def __init__(self, rules):
         _Search.__init__(self, rules)
+        if not most_left[0]:  # (m = 0, k = 0, even: 255 once filled)
+            for m in range(32):
+                for k in range(5):
+                    even = odd = 255
+                    for j in range(4, k - 1, -1):
+                        if m >> j & 1:
+                            if (j - k) & 1:
+                                if odd == 255:
+                                    odd = j - k
+                            elif even == 255:
+                                even = j - k
+                    most_left[10 * m + 2 * k] = even
+                    most_left[10 * m + 2 * k + 1] = odd
         # The answer a path of k dice reaching the target gives (bit of want, settled): for a
         # double k itself; for two dice none (0), the first die alone (1: the larger, 2: the
         # smaller), both (3)
         self.want = _ALL  # answers the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
-        self.most_at = 0  # (_open)
         self.been = bytearray(26)  # (chain)
         self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
         self.q_mode = 0
@@ -92,30 +91,30 @@ class BackSearch(_Search):
         # board: Turn._search_for loads the start for each order of the dice (a third time before
         # them), and each order's find starts from the same board and target; on the Pico these
         # loops over the board were most of a question's time (a locate ~4.5 ms, its walk ~1)
-        self.loaded = bytearray(52)  # the board load counted the checkers outside home of (load)
-        self.loaded_out = 0
-        self.pre_c = bytearray(52)  # the board and target find measured (find)
-        self.pre_t = bytearray(52)
-        self.pre_far = 0  # the largest die its count of steps before a bear-off is for, 0: none
-        self.pre_gap = self.pre_pips = self.pre_off = self.pre_steps = 0
+        self.cells = bytearray(52)  # the board load counted the checkers outside home of (load)
+        self.total = 0
+        self.last = bytearray(52)  # the target find measured from the board in ``cells`` (find)
+        # what it measured: gap, pips, checkers to bear off, steps before the first bear-off and
+        # the largest die they are for (0: not counted), and 1 while ``more`` holds for them
+        self.state = [0, 0, 0, 0, 0, 0]
         # the sources (1..25) where the board has more of the mover's checkers than the target:
         # find sets them, each step of the walk keeps them (undone with it)
-        self.sur = bytearray(26)
-        self.sur_ok = False
+        self.more = bytearray(26)
 
     def load(self, cells):
-        """_Search.load, the count of checkers outside the home board kept for the board it was
+        """_Search.load, the count of checkers outside the home board ok for the board it old
         made for (a question loads the same start up to three times)."""
         c = self.c
         c[:] = cells
         self.depth = 0
-        if c != self.loaded:
+        if c != self.cells:
             n = 0
             for i in range(7, 26):
                 n += c[i]
-            self.loaded_out = n
-            self.loaded[:] = c
-        self.outside = self.loaded_out
+            self.total = n
+            self.cells[:] = c
+            self.state[5] = 0  # (find's figures were for another board)
+        self.outside = self.total
 
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
@@ -223,7 +222,7 @@ class BackSearch(_Search):
 
     def _open(self, turn, dice):
         """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer (open_at),
-        and where _MOST holds, for each number used k and parity, the most dice still to play to
+        and (most_left's row 10 * open_at) for each number used k and parity, the most dice still to play to
         such an answer (_room's quick case)."""
         o = self.want & ~self.settled
         n = len(dice)
@@ -237,53 +236,53 @@ class BackSearch(_Search):
             if o & 8:
                 m |= ((2 << n) - 1) & ~3
         self.open_at = m
-        self.most_at = 10 * m
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
         c = self.c
         target = self.target
-        if c == self.pre_c and target == self.pre_t and self.sur_ok:
+        state = self.state
+        if state[5] and c == self.cells and target == self.last:
             # the same board and target as the last find (the other order of the dice)
-            gap = self.pre_gap
-            pips = self.pre_pips
-            off = self.pre_off
-            steps = self.pre_steps
+            gap = state[0]
+            pips = state[1]
+            off = state[2]
+            steps = state[3]
         else:
             gap = 0
             pips = 0
-            sur = self.sur
+            more = self.more
             for i in range(26):
                 a = c[i] - target[i]
                 if a > 0:
                     gap += a
-                    sur[i] = 1
+                    more[i] = 1
                 else:
-                    sur[i] = 0
+                    more[i] = 0
                 pips += i * a
-            sur[0] = 0  # (borne off: no source)
-            self.sur_ok = True
+            more[0] = 0  # (borne off: no source)
             off = target[0] - c[0]
             steps = -1
-            self.pre_c[:] = c
-            self.pre_t[:] = target
-            self.pre_gap = gap
-            self.pre_pips = pips
-            self.pre_off = off
-            self.pre_far = 0
+            self.last[:] = target
+            state[0] = gap
+            state[1] = pips
+            state[2] = off
+            state[4] = 0
+            # (the board is load's: find starts where it loaded; else not kept)
+            state[5] = 1 if c == self.cells else 0
         if off > 0 and not self.relax & R_BEAROFF:
             # before the first bear-off every checker is home: the steps that takes come first
             far = 0
             for d in dice:
                 if d > far:
                     far = d
-            if steps < 0 or far != self.pre_far:
+            if steps < 0 or far != state[4]:
                 steps = off
                 for q in range(7, 26):
                     if c[q]:
                         steps += c[q] * ((q - 6 + far - 1) // far)
-                self.pre_steps = steps
-                self.pre_far = far
+                state[3] = steps
+                state[4] = far
             if steps > len(dice) - k:
                 return False
         # A bear-off from below the die's point needs every checker below it then: when a double
@@ -311,9 +310,10 @@ class BackSearch(_Search):
         self.q_mode = mode
         self.q_found = found
         try:
-            self.sur_ok = False  # (a walk cut off leaves its steps in sur)
+            ok = state[5]
+            state[5] = 0  # (a walk cut off leaves its steps in ``more``)
             hit = self._walk(k, gap, pips, off)
-            self.sur_ok = True
+            state[5] = ok
             return hit
         finally:
             self.q_turn = self.q_dice = self.q_found = None
@@ -363,33 +363,32 @@ class BackSearch(_Search):
         # asked once a node, not once a step (-1: that way leads nowhere)
         # (_room, its cases of every node written out: two calls less a node, on the Pico a
         # tenth of its time)
-        k1 = k + 1
-        m = self.open_at >> k1
+        m = self.open_at >> k + 1
         if off < 0 or not m:
             ahead = behind = -1
-        elif k1 == len(dice):
+        elif k + 1 == len(dice):
             ahead = 0 if m & 1 and pips == d and not off else -1
             behind = 0 if m & 1 and pips == -d and not off else -1
-        elif not off and (turn.double or k1 + 1 == len(dice)):
-            a = dice[k1]
-            most = self.most_at + 2 * k1
+        elif not off and (turn.double or k + 2 == len(dice)):
+            a = dice[k + 1]
+            most = 10 * self.open_at + 2 * k + 2
             q = pips - d if pips >= d else d - pips
             if q % a:
                 ahead = -1
             else:
                 q //= a
-                r = _MOST[most + (q & 1)]
+                r = most_left[most + (q & 1)]
                 ahead = r if r != 255 and r >= q else -1
             q = pips + d if pips + d >= 0 else -pips - d
             if q % a:
                 behind = -1
             else:
                 q //= a
-                r = _MOST[most + (q & 1)]
+                r = most_left[most + (q & 1)]
                 behind = r if r != 255 and r >= q else -1
         else:
-            ahead = self._room(turn, dice, k1, pips - d, off)
-            behind = self._room(turn, dice, k1, pips + d, off)
+            ahead = self._room(turn, dice, k + 1, pips - d, off)
+            behind = self._room(turn, dice, k + 1, pips + d, off)
         if ahead < 0 and behind < 0 and off <= 0:
             return any_found  # no step either way leads to a wanted answer (nor a bear-off)
         relax = self.relax
@@ -408,17 +407,17 @@ class BackSearch(_Search):
             behind = -1
         # a checker whose step leaves more to move than either way allows is passed over whole
         # (a bear-off, when one is still to come, has its own reach: below)
-        reach = 99 if off > 0 else ahead if ahead > behind else behind
-        sur = self.sur
-        stale = False  # an answer settled below: ahead, behind and reach to work out again
+        best = 99 if off > 0 else ahead if ahead > behind else behind
+        more = self.more
+        again = False  # an answer settled below: ahead, behind and best to work out again
         src = BAR + 1
         while True:
-            if gap > reach:
-                # every step must take a checker from where the target has fewer (sur), the
+            if gap > best:
+                # every step must take a checker from where the target has fewer (``more``), the
                 # next such point down found at once (its other points were most of a node's time)
-                if gap - 1 > reach:
+                if gap - 1 > best:
                     break
-                src = sur.rfind(b"\x01", low, src)
+                src = more.rfind(b"\x01", low, src)
                 if src < 0:
                     break
                 gap_from = gap - 1
@@ -428,9 +427,9 @@ class BackSearch(_Search):
                     break
                 if not c[src]:
                     continue
-                gap_from = gap - 1 if sur[src] else gap
-            if gap_from > reach:
-                continue  # (reach only shrinks: what it passed over before stays passed over)
+                gap_from = gap - 1 if more[src] else gap
+            if gap_from > best:
+                continue  # (best only shrinks: what it passed over before stays passed over)
             way = 0
             while way < 2:
                 way += 1
@@ -464,13 +463,13 @@ class BackSearch(_Search):
                 if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
                     continue  # the target still has that blot: it was not hit
                 gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
-                if stale:
+                if again:
                     # worked out only for a step the reach before the answer let through
-                    stale = False
+                    again = False
                     self._open(turn, dice)
                     ahead = self._room(turn, dice, k + 1, pips - d, off)
                     behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
-                    reach = 99 if off > 0 else ahead if ahead > behind else behind
+                    best = 99 if off > 0 else ahead if ahead > behind else behind
                 if t:
                     if gap_to > (ahead if way == 1 else behind):
                         continue
@@ -482,17 +481,17 @@ class BackSearch(_Search):
                     if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
                         continue
                 settled = self.settled
-                was_src = sur[src]
-                was_t = sur[t]
+                old = more[src]
+                saved = more[t]
                 self.push(src, t, d)
-                sur[src] = 1 if c[src] > target[src] else 0
+                more[src] = 1 if c[src] > target[src] else 0
                 if t:
-                    sur[t] = 1 if c[t] > target[t] else 0
+                    more[t] = 1 if c[t] > target[t] else 0
                 if self._walk(k + 1, gap_to, pips_to, off_to):
                     any_found = True
                 self.pop()
-                sur[t] = was_t
-                sur[src] = was_src
+                more[t] = saved
+                more[src] = old
                 if any_found and mode != FIND_PARTIAL:
                     return True
                 if self.settled != settled:
@@ -500,7 +499,7 @@ class BackSearch(_Search):
                     # out when another checker may still step: often none may)
                     if not self.want & ~self.settled:
                         return any_found
-                    stale = True
+                    again = True
         return any_found
 
     def _room(self, turn, dice, k, pips, off):
@@ -524,7 +523,7 @@ class BackSearch(_Search):
             if q % a:
                 return -1
             q //= a
-            r = _MOST[self.most_at + 2 * k + (q & 1)]
+            r = most_left[10 * self.open_at + 2 * k + (q & 1)]
             return r if r != 255 and r >= q else -1
         best = -1
         r = 0
@@ -586,20 +585,20 @@ class BackSearch(_Search):
         c = self.c
         # a step on the board either way tried inline (dest and back, written out: two calls
         # less a place), a bear-off and a diagnosis's relaxed rules by dest and back themselves
-        closed = c[BAR] and self.bar_first and at != BAR  # the bar rule holds this checker
+        stuck = c[BAR] and self.bar_first and at != BAR  # the bar rule holds this checker
         way = 0
         while way < 2:
             if self.relax:
                 t = self.back(at, d) if way else self.dest(at, d)
             elif way:
                 t = at + d
-                if at == BAR or closed or t > 24 or c[OPP + self.opp[t]] >= self.block:
+                if at == BAR or stuck or t > 24 or c[OPP + self.opp[t]] >= self.block:
                     t = -1
             else:
                 t = at - d
                 if t <= 0:
                     t = self.dest(at, d)
-                elif closed or c[OPP + self.opp[t]] >= self.block:
+                elif stuck or c[OPP + self.opp[t]] >= self.block:
                     t = -1
             way += 1
             if t < 0 or been[t] >> j & 1:
