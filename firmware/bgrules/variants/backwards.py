@@ -22,6 +22,14 @@
 #   die, up or down (hits move only the opponent's), and a bear-off by 1 to its die, so the pips
 #   still to cover fix the parity and the least number of dice; and a checker to bear off needs
 #   every checker home first.
+#
+# On the Pico each node of a walk costs about a millisecond and the firmware image prepares a
+# turn's answers in units of 5 ms (companion/prepared.py), so a node does little: when only a
+# checker standing where the target has fewer may move, those points are found at once (``more``,
+# kept step by step); two different dice stop at the target (no step and step back returns to
+# it); what a question measured of the board is kept for the next order of the dice; and the rest
+# of a double is playable as soon as one checker can step on the board (it steps back and out
+# again).
 
 try:
     from micropython import const
@@ -40,19 +48,73 @@ _ALL = const(0xFF)
 _NONE = bytes(26)
 
 
+# For each set m of numbers of dice used (bit j, four dice at most) that give an answer, each
+# number already used k (0..4) and parity: the most dice still to play to such an answer with
+# that parity (j - k), 255 none; row m starts at 10 * m. _room's quick case reads it at each node;
+# worked out there it was most of _open's time on the Pico, which a settled answer asks again.
+# Filled by the first search made (BackSearch.__init__), not at import: every module imported at
+# once in 228 KB (tests/test_heap_budget.py) refused one when this module's loop ran there. (The
+# names here are ones the firmware's modules before this one have: each new name is an interned
+# string, and the names' pools are the heap budget's tightest part, docs/performance.md.)
+most_left = bytearray(320)
+
+
 class BackSearch(_Search):
     plain_steps = False  # a step back adds pips: Turn._may_reach's count does not hold
 
     def __init__(self, rules):
         _Search.__init__(self, rules)
-        self.want = _ALL  # answers (bits, see _bit) the current question wants
+        if not most_left[0]:  # (m = 0, k = 0, even: 255 once filled)
+            for m in range(32):
+                for k in range(5):
+                    even = odd = 255
+                    for j in range(4, k - 1, -1):
+                        if m >> j & 1:
+                            if (j - k) & 1:
+                                if odd == 255:
+                                    odd = j - k
+                            elif even == 255:
+                                even = j - k
+                    most_left[10 * m + 2 * k] = even
+                    most_left[10 * m + 2 * k + 1] = odd
+        # The answer a path of k dice reaching the target gives (bit of want, settled): for a
+        # double k itself; for two dice none (0), the first die alone (1: the larger, 2: the
+        # smaller), both (3)
+        self.want = _ALL  # answers the current question wants
         self.settled = 0  # answers already found or refused for it
         self.open_at = 0  # the numbers of dice used (bit j) that can still give one (_open)
-        self.most_left = bytearray(10)  # (_open)
         self.been = bytearray(26)  # (chain)
         self.q_turn = self.q_dice = self.q_found = None  # the question being walked (find)
         self.q_mode = 0
         self.exact_off = False  # every bear-off of this search moves exactly its die (find)
+        # What find and load last worked out, kept because a question asks again from the same
+        # board: Turn._search_for loads the start for each order of the dice (a third time before
+        # them), and each order's find starts from the same board and target; on the Pico these
+        # loops over the board were most of a question's time (a locate ~4.5 ms, its walk ~1)
+        self.cells = bytearray(52)  # the board load counted the checkers outside home of (load)
+        self.total = 0
+        self.last = bytearray(52)  # the target find measured from the board in ``cells`` (find)
+        # what it measured: gap, pips, checkers to bear off, steps before the first bear-off and
+        # the largest die they are for (0: not counted), and 1 while ``more`` holds for them
+        self.state = [0, 0, 0, 0, 0, 0]
+        # the sources (1..25) where the board has more of the mover's checkers than the target:
+        # find sets them, each step of the walk keeps them (undone with it)
+        self.more = bytearray(26)
+
+    def load(self, cells):
+        """_Search.load, the count of checkers outside the home board ok for the board it old
+        made for (a question loads the same start up to three times)."""
+        c = self.c
+        c[:] = cells
+        self.depth = 0
+        if c != self.cells:
+            n = 0
+            for i in range(7, 26):
+                n += c[i]
+            self.total = n
+            self.cells[:] = c
+            self.state[5] = 0  # (find's figures were for another board)
+        self.outside = self.total
 
     def back(self, src, d):
         """Where a checker on ``src`` lands moving ``d`` backwards, or -1."""
@@ -115,6 +177,13 @@ class BackSearch(_Search):
                                 continue
                         elif c[OPP + opp[t]] >= block:
                             continue
+                    if k + 1 == n:
+                        return n  # (the last die: any step plays it, nothing to walk after it)
+                    if double and t and src != BAR and not relax and low != BAR:
+                        # a double's step on the board can be taken back with the next die (the
+                        # point left holds none of the opponent's) and out again: every die left
+                        # is played so
+                        return n
                     self.push(src, t, d)
                     r = self.deepest(dice, k + 1, n, BAR, double)
                     self.pop()
@@ -128,7 +197,7 @@ class BackSearch(_Search):
     # --- the target search (Turn._search_for) -------------------------------------------------
 
     def start_search(self, turn, mode):
-        """Which answers the question ``mode`` wants (bits of _bit); none is settled yet."""
+        """Which answers the question ``mode`` wants (the answer bits, __init__); none is settled yet."""
         self.settled = 0
         n = turn.dice_to_play
         if mode == FIND_PARTIAL or mode == FIND_PLAY:
@@ -151,68 +220,69 @@ class BackSearch(_Search):
             self.want = _ALL  # a diagnosis: any number of dice, the path matters
         self.mode = mode
 
-    def _bit(self, turn, dice, k):
-        """The answer a path of ``k`` of ``dice`` reaching the target gives: for a double the
-        dice used; for two dice none (0), the first die alone (1: the larger, 2: the smaller),
-        both (3)."""
-        if turn.double:
-            return k
-        if k == 0:
-            return 0
-        if k >= 2:
-            return 3
-        return 1 if dice[0] == turn.d1 else 2
-
     def _open(self, turn, dice):
-        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer; and for
-        each number used k and parity, the most dice still to play to such an answer (_room's
-        quick case)."""
+        """Which numbers of ``dice`` used (bit j) still give a wanted, unsettled answer (open_at),
+        and (most_left's row 10 * open_at) for each number used k and parity, the most dice still to play to
+        such an answer (_room's quick case)."""
         o = self.want & ~self.settled
         n = len(dice)
         if turn.double:
-            m = o & ((2 << n) - 1)  # (_bit is j itself)
+            m = o & ((2 << n) - 1)  # (the answer is j itself)
         else:
-            m = 0
-            for j in range(n + 1):
-                if o >> self._bit(turn, dice, j) & 1:
-                    m |= 1 << j
+            # the answer of j dice used: 0 none, 1 or 2 the first die alone (larger, smaller), 3 both
+            m = o & 1
+            if n and o >> (1 if dice[0] == turn.d1 else 2) & 1:
+                m |= 2
+            if o & 8:
+                m |= ((2 << n) - 1) & ~3
         self.open_at = m
-        most = self.most_left
-        for k in range(n + 1):
-            even = odd = 255
-            j = n
-            while j >= k and (even == 255 or odd == 255):
-                if m >> j & 1:
-                    if (j - k) & 1:
-                        if odd == 255:
-                            odd = j - k
-                    elif even == 255:
-                        even = j - k
-                j -= 1
-            most[2 * k] = even
-            most[2 * k + 1] = odd
 
     def find(self, turn, dice, k, top, mode, found):
         """Turn._find with steps both ways (see the opening comment)."""
         c = self.c
         target = self.target
-        gap = 0
-        pips = 0
-        for i in range(26):
-            if c[i] > target[i]:
-                gap += c[i] - target[i]
-            pips += i * (c[i] - target[i])
-        off = target[0] - c[0]
+        state = self.state
+        if state[5] and c == self.cells and target == self.last:
+            # the same board and target as the last find (the other order of the dice)
+            gap = state[0]
+            pips = state[1]
+            off = state[2]
+            steps = state[3]
+        else:
+            gap = 0
+            pips = 0
+            more = self.more
+            for i in range(26):
+                a = c[i] - target[i]
+                if a > 0:
+                    gap += a
+                    more[i] = 1
+                else:
+                    more[i] = 0
+                pips += i * a
+            more[0] = 0  # (borne off: no source)
+            off = target[0] - c[0]
+            steps = -1
+            self.last[:] = target
+            state[0] = gap
+            state[1] = pips
+            state[2] = off
+            state[4] = 0
+            # (the board is load's: find starts where it loaded; else not kept)
+            state[5] = 1 if c == self.cells else 0
         if off > 0 and not self.relax & R_BEAROFF:
             # before the first bear-off every checker is home: the steps that takes come first
             far = 0
             for d in dice:
                 if d > far:
                     far = d
-            steps = off
-            for q in range(7, 26):
-                if c[q]:
-                    steps += c[q] * ((q - 6 + far - 1) // far)
+            if steps < 0 or far != state[4]:
+                steps = off
+                for q in range(7, 26):
+                    if c[q]:
+                        steps += c[q] * ((q - 6 + far - 1) // far)
+                state[3] = steps
+                state[4] = far
             if steps > len(dice) - k:
                 return False
         # A bear-off from below the die's point needs every checker below it then: when a double
@@ -240,7 +310,11 @@ class BackSearch(_Search):
         self.q_mode = mode
         self.q_found = found
         try:
-            return self._walk(k, gap, pips, off)
+            ok = state[5]
+            state[5] = 0  # (a walk cut off leaves its steps in ``more``)
+            hit = self._walk(k, gap, pips, off)
+            state[5] = ok
+            return hit
         finally:
             self.q_turn = self.q_dice = self.q_found = None
 
@@ -252,12 +326,17 @@ class BackSearch(_Search):
         turn = self.q_turn
         dice = self.q_dice
         mode = self.q_mode
-        found = self.q_found
         any_found = False
         if not gap and not pips and c == target:
-            bit = self._bit(turn, dice, k)
+            # the answer bit of k dice used (__init__)
+            if turn.double:
+                bit = k
+            elif k:
+                bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
+            else:
+                bit = 0
             if (self.want & ~self.settled) >> bit & 1:
-                if turn._found(k, mode, dice, found):
+                if turn._found(k, mode, dice, self.q_found):
                     if mode != FIND_PARTIAL:
                         return True
                     any_found = True
@@ -268,7 +347,11 @@ class BackSearch(_Search):
                     self.settled |= 1 << bit
                 if not self.want & ~self.settled:
                     return any_found
-                self._open(turn, dice)
+            if not turn.double:
+                # two different dice cannot leave the target and come back to it (a step back
+                # and one forward differ by the dice's difference; a checker borne off stays off)
+                return any_found
+            self._open(turn, dice)
         if k == len(dice):
             return any_found
         d = dice[k]
@@ -278,8 +361,36 @@ class BackSearch(_Search):
         # The most checkers a step forward on the board, or back, may leave still to move with a
         # wanted answer still in reach: the step's pips are the same from every point, so this is
         # asked once a node, not once a step (-1: that way leads nowhere)
-        ahead = self._room(turn, dice, k + 1, pips - d, off)
-        behind = self._room(turn, dice, k + 1, pips + d, off)
+        # (_room, its cases of every node written out: two calls less a node, on the Pico a
+        # tenth of its time)
+        m = self.open_at >> k + 1
+        if off < 0 or not m:
+            ahead = behind = -1
+        elif k + 1 == len(dice):
+            ahead = 0 if m & 1 and pips == d and not off else -1
+            behind = 0 if m & 1 and pips == -d and not off else -1
+        elif not off and (turn.double or k + 2 == len(dice)):
+            a = dice[k + 1]
+            most = 10 * self.open_at + 2 * k + 2
+            q = pips - d if pips >= d else d - pips
+            if q % a:
+                ahead = -1
+            else:
+                q //= a
+                r = most_left[most + (q & 1)]
+                ahead = r if r != 255 and r >= q else -1
+            q = pips + d if pips + d >= 0 else -pips - d
+            if q % a:
+                behind = -1
+            else:
+                q //= a
+                r = most_left[most + (q & 1)]
+                behind = r if r != 255 and r >= q else -1
+        else:
+            ahead = self._room(turn, dice, k + 1, pips - d, off)
+            behind = self._room(turn, dice, k + 1, pips + d, off)
+        if ahead < 0 and behind < 0 and off <= 0:
+            return any_found  # no step either way leads to a wanted answer (nor a bear-off)
         relax = self.relax
         # a bear-off with this die: from point d, or from the highest point below it (bear_higher)
         # with every checker home; -1 when none can be (a diagnosis asks dest for each)
@@ -294,67 +405,101 @@ class BackSearch(_Search):
         if c[BAR] and self.bar_first and not relax & R_BAR:
             low = BAR  # the bar rule: a checker on the bar enters first, forward
             behind = -1
-        src = BAR
-        while src >= low:
-            if c[src]:
-                gap_from = gap - 1 if c[src] > target[src] else gap
-                way = 0
-                while way < 2:
-                    way += 1
-                    if way == 1:
-                        t = src - d
-                        if t > 0:
-                            if ahead < gap_from:
-                                continue
-                            if relax:
-                                t = self.dest(src, d)  # records the rule a diagnosis relaxed
-                                if t < 0:
-                                    continue
-                            elif c[OPP + opp[t]] >= block:
-                                continue
-                        elif off <= 0 or not relax and src != d and src != top:
-                            continue
-                        else:
-                            t = self.dest(src, d)  # a bear-off: its rules are dest's
-                            if t < 0:
-                                continue
-                    else:
-                        t = src + d
-                        if src == BAR or t > 24 or behind < gap_from:
+        # a checker whose step leaves more to move than either way allows is passed over whole
+        # (a bear-off, when one is still to come, has its own reach: below)
+        best = 99 if off > 0 else ahead if ahead > behind else behind
+        more = self.more
+        again = False  # an answer settled below: ahead, behind and best to work out again
+        src = BAR + 1
+        while True:
+            if gap > best:
+                # every step must take a checker from where the target has fewer (``more``), the
+                # next such point down found at once (its other points were most of a node's time)
+                if gap - 1 > best:
+                    break
+                src = more.rfind(b"\x01", low, src)
+                if src < 0:
+                    break
+                gap_from = gap - 1
+            else:
+                src -= 1
+                if src < low:
+                    break
+                if not c[src]:
+                    continue
+                gap_from = gap - 1 if more[src] else gap
+            if gap_from > best:
+                continue  # (best only shrinks: what it passed over before stays passed over)
+            way = 0
+            while way < 2:
+                way += 1
+                if way == 1:
+                    t = src - d
+                    if t > 0:
+                        if ahead < gap_from:
                             continue
                         if relax:
-                            t = self.back(src, d)
+                            t = self.dest(src, d)  # records the rule a diagnosis relaxed
                             if t < 0:
                                 continue
                         elif c[OPP + opp[t]] >= block:
                             continue
-                    if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
-                        continue  # the target still has that blot: it was not hit
-                    gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
-                    if t:
-                        if gap_to > (ahead if way == 1 else behind):
-                            continue
-                        pips_to = pips + t - src
-                        off_to = off
+                    elif off <= 0 or not relax and src != d and src != top:
+                        continue
                     else:
-                        pips_to = pips - src
-                        off_to = off - 1
-                        if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
+                        t = self.dest(src, d)  # a bear-off: its rules are dest's
+                        if t < 0:
                             continue
-                    settled = self.settled
-                    self.push(src, t, d)
-                    if self._walk(k + 1, gap_to, pips_to, off_to):
-                        any_found = True
-                    self.pop()
-                    if any_found and mode != FIND_PARTIAL:
-                        return True
-                    if self.settled != settled:
-                        # an answer settled down there: what is worth a step from here shrank
-                        if not self.want & ~self.settled:
-                            return any_found
-                        ahead = self._room(turn, dice, k + 1, pips - d, off)
-                        behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
-            src -= 1
+                else:
+                    t = src + d
+                    if src == BAR or t > 24 or behind < gap_from:
+                        continue
+                    if relax:
+                        t = self.back(src, d)
+                        if t < 0:
+                            continue
+                    elif c[OPP + opp[t]] >= block:
+                        continue
+                if t and hitting and c[OPP + opp[t]] == 1 and target[OPP + opp[t]]:
+                    continue  # the target still has that blot: it was not hit
+                gap_to = gap_from + 1 if c[t] >= target[t] else gap_from
+                if again:
+                    # worked out only for a step the reach before the answer let through
+                    again = False
+                    self._open(turn, dice)
+                    ahead = self._room(turn, dice, k + 1, pips - d, off)
+                    behind = -1 if low == BAR else self._room(turn, dice, k + 1, pips + d, off)
+                    best = 99 if off > 0 else ahead if ahead > behind else behind
+                if t:
+                    if gap_to > (ahead if way == 1 else behind):
+                        continue
+                    pips_to = pips + t - src
+                    off_to = off
+                else:
+                    pips_to = pips - src
+                    off_to = off - 1
+                    if self._room(turn, dice, k + 1, pips_to, off_to) < gap_to:
+                        continue
+                settled = self.settled
+                old = more[src]
+                saved = more[t]
+                self.push(src, t, d)
+                more[src] = 1 if c[src] > target[src] else 0
+                if t:
+                    more[t] = 1 if c[t] > target[t] else 0
+                if self._walk(k + 1, gap_to, pips_to, off_to):
+                    any_found = True
+                self.pop()
+                more[t] = saved
+                more[src] = old
+                if any_found and mode != FIND_PARTIAL:
+                    return True
+                if self.settled != settled:
+                    # an answer settled down there: what is worth a step from here shrank (worked
+                    # out when another checker may still step: often none may)
+                    if not self.want & ~self.settled:
+                        return any_found
+                    again = True
         return any_found
 
     def _room(self, turn, dice, k, pips, off):
@@ -378,7 +523,7 @@ class BackSearch(_Search):
             if q % a:
                 return -1
             q //= a
-            r = self.most_left[2 * k + (q & 1)]
+            r = most_left[10 * self.open_at + 2 * k + (q & 1)]
             return r if r != 255 and r >= q else -1
         best = -1
         r = 0
@@ -434,14 +579,37 @@ class BackSearch(_Search):
         been = self.been
         if j == 0:
             been[:] = _NONE
+            self.why = 0  # (what push records: no rule relaxed, as dest and back set it)
+            self.at = 0
         d = dice[j]
+        c = self.c
+        # a step on the board either way tried inline (dest and back, written out: two calls
+        # less a place), a bear-off and a diagnosis's relaxed rules by dest and back themselves
+        stuck = c[BAR] and self.bar_first and at != BAR  # the bar rule holds this checker
         way = 0
         while way < 2:
-            t = self.back(at, d) if way else self.dest(at, d)
+            if self.relax:
+                t = self.back(at, d) if way else self.dest(at, d)
+            elif way:
+                t = at + d
+                if at == BAR or stuck or t > 24 or c[OPP + self.opp[t]] >= self.block:
+                    t = -1
+            else:
+                t = at - d
+                if t <= 0:
+                    t = self.dest(at, d)
+                elif stuck or c[OPP + self.opp[t]] >= self.block:
+                    t = -1
             way += 1
             if t < 0 or been[t] >> j & 1:
                 continue
             been[t] |= 1 << j
+            if j + 1 == len(dice):
+                # the last die: no step follows it, and Turn._goes_on looks at no board when no
+                # die is left (push and pop were most of a lift's time on the Pico)
+                if t not in out and turn._goes_on(dice, j, used):
+                    out.append(t)
+                continue
             self.push(at, t, d)
             if t not in out and turn._goes_on(dice, j, used):
                 out.append(t)
