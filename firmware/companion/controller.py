@@ -52,7 +52,6 @@ C_HINT = 5
 # command, so a board that never plays the computer holds neither their names nor their colours)
 COLOUR_NAMES = ("off", "legal", "lifted", "illegal", "turn", "hint")
 N_LEDS = 28
-_DARK = bytes(N_LEDS)  # every LED C_OFF
 LED_STATUS = (26, 27)  # white's, black's status LED
 
 BUZZ_MS = 150
@@ -564,7 +563,8 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
 
     def render(self):
         leds = self._leds
-        leds[:] = _DARK  # (a copy, not a loop: every answer renders)
+        for i in range(N_LEDS):
+            leds[i] = C_OFF
         ph = self.phase
         m = self.match
         t = self.tracker

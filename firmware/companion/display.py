@@ -31,18 +31,18 @@ def pair(left, right):
     return left + " " * (W - len(left) - len(right)) + right
 
 
-def game(match, msg, hint, marker=-1, top=None):
+def game(match, msg, hint, marker=-1, lines=None):
     """The game screen. ``marker`` is the player whose button is awaited (-1: the one to act);
-    ``top``, its first four lines (score, cube, whose turn with the dice, pips) as a caller kept
+    ``lines``, its first four (score, cube, whose turn with the dice, pips) as a caller kept
     them from a screen of the same match state (companion.display_fast)."""
-    if top is None:
+    if lines is None:
         p = match.to_act if marker < 0 else marker
         if match.length:
-            s = "Match to %d: %d-%d" % (match.length, match.score[0], match.score[1])
-            if len(s) > W:
-                s = "To %d: %d-%d" % (match.length, match.score[0], match.score[1])
+            top = "Match to %d: %d-%d" % (match.length, match.score[0], match.score[1])
+            if len(top) > W:
+                top = "To %d: %d-%d" % (match.length, match.score[0], match.score[1])
         else:
-            s = "Money %d-%d" % (match.score[0], match.score[1])
+            top = "Money %d-%d" % (match.score[0], match.score[1])
         owner = match.cube_owner
         if match.rules is not match.series:
             cube = "Game %d %s" % (match.game, match.rules.name)  # Tavli: the game in play; no cube
@@ -55,13 +55,13 @@ def game(match, msg, hint, marker=-1, top=None):
         d = match.dice
         turn = pair(match.names[p] + ("" if d[0] else "'s turn"), "dice %d-%d" % (d[0], d[1]) if d[0] else "")
         pw, pb = match.pips()
-        top = [fit(s), fit(cube), turn, fit("Pips W%d B%d" % (pw, pb))]
+        lines = [fit(top), fit(cube), turn, fit("Pips W%d B%d" % (pw, pb))]
     h = hint.split("\n")
     if len(h) == 3:  # three button lines: the message keeps one
-        return top + [fit(msg), fit(h[0]), fit(h[1]), fit(h[2])]
+        return lines + [fit(msg), fit(h[0]), fit(h[1]), fit(h[2])]
     m1, m2 = split(msg)
     h1, h2 = split(hint)
-    return top + [m1, m2, h1, h2]
+    return lines + [m1, m2, h1, h2]
 
 
 MENU_KEYS = ("CUBE: next line", "ROLL: change it")
