@@ -99,12 +99,13 @@ class App:
     def __init__(self, companion, scanner, classifier, buttons, leds, oled, serial, buzzer):
         if PREPARES:  # the code in flash (the image): the tracker's counting and the IDs' packing
             # as machine code, the game screen made only when it changes
-            from companion import display_fast, ids_fast
+            from companion import display_fast, ids_fast, prepared
             from companion.tracker_fast import FastTracker
 
             companion.tracker = FastTracker()
             display_fast.install()
             ids_fast.install()
+            prepared.install()
         self.companion = companion
         self.scanner = scanner
         self.classifier = classifier

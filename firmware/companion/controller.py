@@ -401,8 +401,9 @@ class Companion(MovingPhase, RollPhase, CubePhase, EndPhase):
     def prepare(self):
         """One unit of the turn's preparation (companion.prepared: one rules question, cut off
         after a few ms on a Pico), for a loop step that answered nothing; False when there is
-        none to do. The table is made (and its module imported) by the turn's first idle step,
-        so a board whose loop never idles, or a test without one, holds none of it. A chouette
+        none to do. The table is made by the turn's first idle step (the image's main.App
+        imports the module at power-up, to compile its loops), so a board whose loop never
+        idles, or a test without one, holds none of it. A chouette
         evening prepares nothing: its modules take the heap the table would need (the in-play
         floor, tests/test_heap_budget.py), and its lifts are answered by asking the rules. Nor
         while the board's own player thinks: its slices have the idle steps. Nor on the .mpy

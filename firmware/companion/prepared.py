@@ -121,8 +121,17 @@ _SOURCE = (
         '    return out',
     ),
 )
-# compiled by the first Prepared (a loop step that answered nothing), not at import
 lifted_point = mask_points = None
+
+
+def install():
+    """The loops above compiled, once: by main.App at power-up (a collection and the compiler:
+    ~50 ms on the emulated Pico, which the first turn's first idle step took when it compiled
+    them: a lift in it waited that long), else by the first Prepared (the tests; a board back
+    from a chouette evening, which unloads this module)."""
+    global lifted_point, mask_points
+    if lifted_point is None:
+        (lifted_point, mask_points), _ = compile_source(_SOURCE, ("lifted_point", "mask_points"))
 
 
 class SearchCut(Exception):
@@ -147,9 +156,7 @@ class Prepared:
     """The answers of one turn, prepared a unit at a time and looked up (see the top)."""
 
     def __init__(self, turn, known, wait0):
-        global lifted_point, mask_points
-        if lifted_point is None:
-            (lifted_point, mask_points), _ = compile_source(_SOURCE, ("lifted_point", "mask_points"))
+        install()
         self.turn = turn
         self.known = known  # the tracker's last legal position (its buffer: read, never written)
         self.wait0 = wait0  # checkers waiting beside the board: a lifted one is not counted off
