@@ -276,24 +276,23 @@ def measure_variants(heap_kb=PICO_HEAP_KB):
 
 
 def _as_on_the_board(tree):
-    """The firmware copied into ``tree``, the guest's working folder, to be imported by relative
-    paths ("companion/tracker.py"), as a board holds its files: a module's file name is an
-    interned name in the heap, so imported from the checkout's absolute path every figure here
-    moved with where the checkout sits (~150-250 B between two folders, and which module the
-    every-module check refuses). Returns the MICROPYPATH entry for it (the working folder)."""
+    """The firmware copied into ``tree``, the guest's working folder, whose modules MICROPYPATH's
+    empty first entry then finds by relative paths ("companion/tracker.py"), as a board holds its
+    files: a module's file name is an interned name in the heap, so imported from the checkout's
+    absolute path every figure here moved with where the checkout sits (~150-250 B between two
+    folders, and which module the every-module check refuses)."""
     shutil.copytree(FIRMWARE, tree, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
-    return ""
 
 
 def _run(argv, is32, heap_kb, lines, guest):
     heap = heap_kb * (1 if is32 else 2)
     with tempfile.TemporaryDirectory(prefix="bgc-heap-") as tree:
-        here = _as_on_the_board(tree)
+        _as_on_the_board(tree)
         with open(os.path.join(tree, "modules.txt"), "w") as f:
             f.write("\n".join(lines) + "\n")
         with open(os.path.join(tree, "heap.py"), "w") as f:
             f.write(guest)
-        env = dict(os.environ, MICROPYPATH=here + ":.frozen")
+        env = dict(os.environ, MICROPYPATH=":.frozen")
         r = subprocess.run(argv + ["-X", "heapsize=%dK" % heap, "heap.py"], cwd=tree, env=env,
                            capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
@@ -447,14 +446,14 @@ def measure_mqtt(heap_kb=PICO_HEAP_KB):
     argv, is32 = find_micropython(True)
     heap = heap_kb * (1 if is32 else 2)
     with tempfile.TemporaryDirectory(prefix="bgc-heap-") as tree:
-        here = _as_on_the_board(tree)
+        _as_on_the_board(tree)
         with open(os.path.join(tree, "modules.txt"), "w") as f:
             f.write("\n".join(configurations()["boot"]) + "\n")
         with open(os.path.join(tree, "lines.txt"), "w") as f:
             f.write("\n".join(lines) + "\n")
         with open(os.path.join(tree, "heap.py"), "w") as f:
             f.write(MQTT_GUEST)
-        env = dict(os.environ, MICROPYPATH=here + ":" + libs.umqtt_dir() + ":.frozen")
+        env = dict(os.environ, MICROPYPATH=":" + libs.umqtt_dir() + ":.frozen")
         r = subprocess.run(argv + ["-X", "heapsize=%dK" % heap, "heap.py"], cwd=tree, env=env,
                            capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
