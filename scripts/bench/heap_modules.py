@@ -174,9 +174,9 @@ SET_POSITION = ("bgrules.match_setup",)
 # frames with the bytecode tracker and makes the game screen at every answer: only the image
 # does otherwise, its code in flash
 # (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker and installs
-# companion.display_fast and companion.ids_fast there)
-IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.tracker_fast",
-              "companion.viper_source")
+# companion.display_fast, companion.ids_fast and companion.search_fast there)
+IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.search_fast",
+              "companion.tracker_fast", "companion.viper_source")
 # A chouette evening's journal keeps no tail (its answers take littlefs's erases: companion.tail;
 # main.py drops the module while a chouette is on)
 TAILS = ("companion.tail",)

@@ -60,6 +60,7 @@ FIRMWARE_MODULES = (
     "companion/protocol_chouette.py",
     "companion/protocol_computer.py",
     "companion/recovery.py",
+    "companion/search_fast.py",
     "companion/store.py",
     "companion/tail.py",
     "companion/tracker.py",

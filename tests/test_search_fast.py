@@ -1,0 +1,178 @@
+"""The image's standard search as machine code (companion.search_fast: viper walks in place of
+_Search.deepest and Turn._find) gives the bytecode's answers to every question a board asks:
+the dice a roll lets a player play (and the die forced when only one can be), where a board
+shown mid-turn begins a legal play and with which dice left, where a lifted checker may land,
+and the play that ends on a position (its steps, for the journal). The cases come from random
+games of the games played with the standard search (the standard game, No hitting, Mexican,
+Hypergammon, Portes...): entering from the bar, hits, closed points, bearing off with higher dice,
+doubles; each board mid-turn and each frame of a checker lifted off it, legal or not. Compared on
+CPython (the same source as plain functions) and as viper under a real MicroPython."""
+
+import pytest
+
+from firmware_script import run_on_cpython, run_on_micropython, seeded_random
+
+SCRIPT = seeded_random(20261129) + r"""
+from bgrules.position import Position, OPP, BAR, OFF
+from bgrules.rules import ruleset
+from bgrules.turn import Turn, _Search
+from companion import search_fast
+
+
+def step(cells, rules, a, b, h):
+    cells[a] -= 1
+    if b:
+        cells[b] += 1
+        if h:
+            o = OPP + (rules.across or rules.opposite)[b]
+            cells[o] -= 1
+            cells[OPP + BAR] += 1
+    else:
+        cells[OFF] += 1
+
+
+def bearing_off(rules):
+    # the mover's checkers all home, the opponent's points in the mover's home (closed by two)
+    cells = bytearray(52)
+    n = 1 + rnd(15)
+    for _ in range(n):
+        cells[1 + rnd(6)] += 1
+    cells[OFF] = 15 - n
+    opp = rules.opposite
+    left = 15
+    while left:
+        q = 1 + rnd(24)
+        k = min(left, 1 + rnd(3))
+        if not cells[q]:
+            cells[OPP + opp[q]] += k
+            left -= k
+    return Position(cells)
+
+
+def cases(key):
+    # (rules, start, dice, the boards asked about) of each turn of a random game of ``key``, then
+    # of boards bearing off
+    rules = ruleset(key)
+    pos = rules.start_position()
+    game = True
+    for turn in range(TURNS + TURNS // 3):
+        if turn >= TURNS or not game:
+            game = False
+            pos = bearing_off(rules)
+        d1 = 1 + rnd(6)
+        d2 = d1 if rnd(3) == 0 else 1 + rnd(6)  # doubles more often than the dice give them
+        plays = Turn(pos, d1, d2, rules).plays()
+        boards = []
+        for pl in plays[:: 1 + len(plays) // 6]:
+            c = bytearray(pos.cells)
+            for a, b, h in pl.steps:
+                step(c, rules, a, b, h)
+                boards.append(bytes(c))
+        for c in boards[:]:  # a checker lifted: counted off (bearing off), or put one point on
+            p = 1 + rnd(25)
+            if c[p]:
+                w = bytearray(c)
+                w[p] -= 1
+                w[OFF] += 1
+                boards.append(bytes(w))
+                if p > 1:
+                    w[OFF] -= 1
+                    w[p - 1] += 1
+                    boards.append(bytes(w))
+        then = (plays[rnd(len(plays))].position if plays else pos).swapped()  # (no play: the turn passes)
+        plays = None
+        yield [(rules, pos, d1, d2, boards)]  # (one turn at a time: a Pico's heap)
+        pos = then
+        game = game and pos.cells[OFF] < 15 and pos.cells[OPP + OFF] < 15
+
+
+def digest(h, answer):
+    for ch in repr(answer):
+        h = (h * 31 + ord(ch)) & 0xFFFFFF
+    return h
+
+
+def answers(all_cases):
+    # per turn a digest of its answers (the lists would not fit a Pico's heap), and how many
+    # questions, legal starts and whole plays there were
+    out = []
+    figures = [0, 0, 0]
+    for rules, pos, d1, d2, boards in all_cases:
+        t = Turn(pos, d1, d2, rules)
+        h = digest(0, (t.dice_to_play, t.forced_die))
+        for c in boards:
+            cells = bytearray(c)
+            options = t.locate(cells)
+            h = digest(h, options)
+            figures[1] += 1 if options else 0
+            for p in range(26):
+                if cells[p]:
+                    h = digest(h, t.destinations(cells, p, options))
+                    figures[0] += 1
+            steps = t._play_steps(cells)
+            figures[2] += 1 if steps else 0
+            h = digest(h, steps)
+        out.append(h)
+    return out, figures
+
+
+calls = [0]
+
+
+def fast_answers(game):
+    try:
+        search_fast.install()
+        real = search_fast.find_walk
+
+        def counted(*a):
+            calls[0] += 1
+            return real(*a)
+
+        search_fast.find_walk = counted
+        return answers(game)
+    finally:
+        search_fast.find_walk = real
+        _Search.deepest = search_fast._deepest
+        Turn._find = search_fast._find
+
+
+turns = differ = 0
+figures = [0, 0, 0]
+for key in KEYS:
+    if ruleset(key).search is None:
+        for turn in cases(key):
+            plain, f = answers(turn)
+            turns += 1
+            differ += plain != fast_answers(turn)[0]
+            figures = [a + b for a, b in zip(figures, f)]
+print("search_fast", search_fast.EMITTER, turns, figures[0], differ, figures[1], figures[2], calls[0])
+"""
+
+KEYS = ["standard", "nohitting", "mexican", "hypergammon", "portes", "eureka"]
+
+
+def _result(out):
+    line = [x for x in out.splitlines() if x.startswith("search_fast ")][-1].split()
+    return line[1], [int(v) for v in line[2:]]
+
+
+def _check(emitter, figures, want_emitter):
+    turns, lifts, differ, legal, plays, walks = figures
+    assert emitter == want_emitter
+    assert differ == 0  # every turn's answers the bytecode's
+    assert turns > 30 and lifts > 50 * turns  # the cases are real games' boards
+    assert legal > turns and plays > turns  # legal starts and whole plays among them
+    assert walks > lifts // 4  # the machine code answered them (not the bytecode behind it)
+
+
+def test_the_fast_search_answers_as_the_bytecode(tmp_path):
+    script = "TURNS = 150\nKEYS = %r\n" % KEYS + SCRIPT
+    emitter, figures = _result(run_on_cpython(script, tmp_path))
+    _check(emitter, figures, "python")
+
+
+@pytest.mark.micropython
+def test_the_fast_search_as_viper_machine_code_answers_as_the_bytecode():
+    script = "TURNS = 60\nKEYS = %r\n" % KEYS + SCRIPT
+    emitter, figures = _result(run_on_micropython(script))
+    _check(emitter, figures, "viper")
