@@ -1,12 +1,14 @@
-"""The image's standard search as machine code (companion.search_fast: viper walks in place of
-_Search.deepest and Turn._find) gives the bytecode's answers to every question a board asks:
-the dice a roll lets a player play (and the die forced when only one can be), where a board
-shown mid-turn begins a legal play and with which dice left, where a lifted checker may land,
-and the play that ends on a position (its steps, for the journal). The cases come from random
-games of the games played with the standard search (the standard game, No hitting, Mexican,
-Hypergammon, Portes...): entering from the bar, hits, closed points, bearing off with higher dice,
-doubles; each board mid-turn and each frame of a checker lifted off it, legal or not. Compared on
-CPython (the same source as plain functions) and as viper under a real MicroPython."""
+"""The image's rules searches as machine code (companion.search_fast: viper walks in place of
+_Search.deepest, Turn._find and Backwards' BackSearch._walk) give the bytecode's answers to every
+question a board asks: the dice a roll lets a player play (and the die forced when only one can
+be), where a board shown mid-turn begins a legal play and with which dice left, where a lifted
+checker may land, and the play that ends on a position (its steps, for the journal). The cases
+come from random games of the games played with the standard search (the standard game, No
+hitting, Mexican, Hypergammon, Portes...) and of Backwards, a checker at a time to a place the
+bytecode lights, then of random boards bearing off against closed points: entering from the bar,
+hits, steps back, bearing off with higher dice, doubles; each board mid-turn and each frame of a
+checker lifted off it, legal or not. Compared on CPython (the same source as plain functions)
+and as viper under a real MicroPython."""
 
 import pytest
 
@@ -49,6 +51,39 @@ def bearing_off(rules):
     return Position(cells)
 
 
+def walked(rules, pos, d1, d2):
+    # boards a hand makes mid-turn: a checker at a time to a place the (bytecode) turn lights,
+    # from the start a few times over; and the last board of a whole play, if one was made
+    t = Turn(pos, d1, d2, rules)
+    boards = []
+    end = None
+    for _ in range(4):
+        c = bytearray(pos.cells)
+        for _ in range(12):
+            options = t.locate(c)
+            if not options:
+                break
+            if b"" in options:
+                end = Position(bytes(c))
+                break
+            p = 1 + rnd(25)
+            places = t.destinations(c, p, options) if c[p] else []
+            if not places:
+                continue
+            q = places[rnd(len(places))]
+            c[p] -= 1
+            if q:
+                c[q] += 1
+                o = OPP + (rules.across or rules.opposite)[q]
+                if q < 25 and rules.hitting and c[o] == 1:
+                    c[o] = 0
+                    c[OPP + BAR] += 1
+            else:
+                c[OFF] += 1
+            boards.append(bytes(c))
+    return boards, end
+
+
 def cases(key):
     # (rules, start, dice, the boards asked about) of each turn of a random game of ``key``, then
     # of boards bearing off
@@ -61,13 +96,7 @@ def cases(key):
             pos = bearing_off(rules)
         d1 = 1 + rnd(6)
         d2 = d1 if rnd(3) == 0 else 1 + rnd(6)  # doubles more often than the dice give them
-        plays = Turn(pos, d1, d2, rules).plays()
-        boards = []
-        for pl in plays[:: 1 + len(plays) // 6]:
-            c = bytearray(pos.cells)
-            for a, b, h in pl.steps:
-                step(c, rules, a, b, h)
-                boards.append(bytes(c))
+        boards, end = walked(rules, pos, d1, d2)
         for c in boards[:]:  # a checker lifted: counted off (bearing off), or put one point on
             p = 1 + rnd(25)
             if c[p]:
@@ -79,10 +108,8 @@ def cases(key):
                     w[OFF] -= 1
                     w[p - 1] += 1
                     boards.append(bytes(w))
-        then = (plays[rnd(len(plays))].position if plays else pos).swapped()  # (no play: the turn passes)
-        plays = None
         yield [(rules, pos, d1, d2, boards)]  # (one turn at a time: a Pico's heap)
-        pos = then
+        pos = (end or pos).swapped()  # (no whole play made: the turn passes as it stood)
         game = game and pos.cells[OFF] < 15 and pos.cells[OPP + OFF] < 15
 
 
@@ -122,24 +149,30 @@ calls = [0]
 def fast_answers(game):
     try:
         search_fast.install()
-        real = search_fast.find_walk
+        real = search_fast.find_walk, search_fast.back_walk
 
         def counted(*a):
             calls[0] += 1
-            return real(*a)
+            return real[0](*a)
+
+        def counted_back(*a):
+            calls[0] += 1
+            return real[1](*a)
 
         search_fast.find_walk = counted
+        search_fast.back_walk = counted_back
         return answers(game)
     finally:
-        search_fast.find_walk = real
+        search_fast.find_walk, search_fast.back_walk = real
         _Search.deepest = search_fast._deepest
         Turn._find = search_fast._find
+        search_fast._back_class._walk = search_fast._back
 
 
 turns = differ = 0
 figures = [0, 0, 0]
 for key in KEYS:
-    if ruleset(key).search is None:
+    if ruleset(key).search is None or ruleset(key).backwards:
         for turn in cases(key):
             plain, f = answers(turn)
             turns += 1
@@ -148,7 +181,7 @@ for key in KEYS:
 print("search_fast", search_fast.EMITTER, turns, figures[0], differ, figures[1], figures[2], calls[0])
 """
 
-KEYS = ["standard", "nohitting", "mexican", "hypergammon", "portes", "eureka"]
+KEYS = ["standard", "nohitting", "mexican", "hypergammon", "portes", "eureka", "backwards"]
 
 
 def _result(out):
@@ -160,8 +193,8 @@ def _check(emitter, figures, want_emitter):
     turns, lifts, differ, legal, plays, walks = figures
     assert emitter == want_emitter
     assert differ == 0  # every turn's answers the bytecode's
-    assert turns > 30 and lifts > 50 * turns  # the cases are real games' boards
-    assert legal > turns and plays > turns  # legal starts and whole plays among them
+    assert turns > 300 and lifts > 20 * turns  # the cases are real games' boards
+    assert legal > turns and plays > turns // 2  # legal starts and whole plays among them
     assert walks > lifts // 4  # the machine code answered them (not the bytecode behind it)
 
 

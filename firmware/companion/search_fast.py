@@ -1,18 +1,22 @@
-"""The standard search's two walks as machine code (MicroPython's viper emitter), for the image:
-on the emulated Pico a bear-off lift asked the bytecode walks for up to 11 ms (its checker gone:
-"is that a legal start?", then "where may it land?"), and the turn's preparation cut those
-questions off at its 5 ms unit, so the lift asked them again (docs/performance.md, round 7).
+"""The rules searches a lift asks as machine code (MicroPython's viper emitter), for the image:
+on the emulated Pico a bear-off lift asked the bytecode searches for up to 11 ms (its checker
+gone: "is that a legal start?", then "where may it land?"), a Backwards lift for up to 14 ms, and
+the turn's preparation cut those questions off at its 5 ms unit, so the lift asked them again
+(docs/performance.md, round 7).
 
-``install`` puts ``deepest`` and ``find`` in place of ``_Search.deepest`` and ``Turn._find``:
-each hands a search over the standard rules (the search class itself, no rule relaxed, a board's
-question: a play or the start of one) to one viper function that walks the same steps in the same
-order with a stack of its own, and leaves every other search (a variant's own class, a diagnosis
-that relaxes a rule, every play listed) to the bytecode. A position reached is handed back to
-``Turn._found`` as before, so the answers are the bytecode's, which the tests check on every
-interpreter. main.py installs it where the code sits in flash (companion.controller.PREPARES), as
-it builds companion.tracker_fast's tracker: a viper function is compiled into the heap, and the
-.mpy deploy has none to spare.
+``install`` puts ``deepest`` and ``find`` in place of ``_Search.deepest`` and ``Turn._find``, and
+``walk`` in place of Backwards' ``BackSearch._walk``: each hands a search with no rule relaxed (a
+board's question: a play or the start of one) to one viper function that walks the same steps in
+the same order with a stack of its own, and leaves every other search (a variant's own class, a
+diagnosis that relaxes a rule, every play listed) to the bytecode. What a walk needs of the rules
+beyond a step (a position reached: ``Turn._found``; Backwards' reach of a step, its answers
+settled) it asks of the same Python as before, so the answers are the bytecode's, which the tests
+check on every interpreter. main.py installs it where the code sits in flash
+(companion.controller.PREPARES), as it builds companion.tracker_fast's tracker: a viper function
+is compiled into the heap, and the .mpy deploy has none to spare.
 """
+from array import array
+
 from bgrules.turn import Turn, _Search
 from companion.viper_source import compile_source
 
@@ -238,8 +242,262 @@ _SOURCE = (
         '        src -= 1',
     ),
 )
-deepest_walk = find_walk = None  # compiled by install (main.App): an import compiles nothing
+# Backwards' walk (bgrules.variants.backwards.BackSearch._walk) with no rule relaxed: the same
+# steps in the same order, each node's reach and a position's answer asked of the search's own
+# Python (``ask``: 0 the target reached at k dice, 1 the reach of a step either way, 2 the same
+# after an answer settled, 3 the reach after a bear-off); a level's state kept in ``st`` (16
+# half-words a level: the node's gap, pips + 1024, off + 1024, then the walk's place in it).
+_BACK = (
+    '@micropython.viper',
+    'def back_walk(s, ask, st, kn: int) -> int:',
+    '    c = ptr8(s.c)',
+    '    tg = ptr8(s.target)',
+    '    mo = ptr8(s.more)',
+    '    ps = ptr8(s.p_src)',
+    '    pd = ptr8(s.p_dst)',
+    '    ph = ptr8(s.p_hit)',
+    '    pe = ptr8(s.p_die)',
+    '    e = ptr8(s.fast)',
+    '    dd = ptr8(s.q_dice)',
+    '    v = ptr16(st)',
+    '    stop = s.stop',
+    '    k0 = kn & 7',
+    '    n = (kn >> 3) & 7',
+    '    partial = (kn >> 6) & 1',
+    '    block = e[26]',
+    '    first = e[27]',
+    '    higher = e[28]',
+    '    hitting = e[29]',
+    '    outside = int(s.outside)',
+    '    found = 0',
+    '    quit = 0',
+    '    ver = 0',
+    '    nodes = 0',
+    '    L = k0',
+    '    entered = 1',
+    '    g = 0',
+    '    pp = 0',
+    '    of = 0',
+    '    ahead = 0',
+    '    behind = 0',
+    '    best = 0',
+    '    top = 0',
+    '    low = 0',
+    '    again = 0',
+    '    src = 0',
+    '    way = 2',
+    '    gf = 0',
+    '    d = 0',
+    '    while True:',
+    '        b = L << 4',
+    '        if entered:',
+    '            entered = 0',
+    '            g = v[b]',
+    '            pp = v[b + 1] - 1024',
+    '            of = v[b + 2] - 1024',
+    '            src = -1',
+    '            nodes += 1',
+    '            if stop and not nodes & 7:',
+    '                stop()',
+    '            if not g and not pp:',
+    '                i = 0',
+    '                while i < 52 and c[i] == tg[i]:',
+    '                    i += 1',
+    '                if i == 52:',
+    '                    s.outside = outside',
+    '                    s.depth = L',
+    '                    r = int(ask(0, L, 0, 0))',
+    '                    if r & 4:',
+    '                        ver += 1',
+    '                    if r & 1:',
+    '                        found = 1',
+    '                        if not partial:',
+    '                            quit = 1',
+    '                    if r & 8:',
+    '                        quit = 1',
+    '                    if r & 2:',
+    '                        src = 0',
+    '            if src and L == n:',
+    '                src = 0',
+    '            if src:',
+    '                d = dd[L]',
+    '                r = int(ask(1, L, pp, of))',
+    '                ahead = (r & 255) - 1',
+    '                behind = (r >> 8) - 1',
+    '                if ahead < 0 and behind < 0 and of <= 0:',
+    '                    src = 0',
+    '            if src:',
+    '                top = -1',
+    '                if of > 0:',
+    '                    top = 25',
+    '                    while top > 0 and not c[top]:',
+    '                        top -= 1',
+    '                    if top > 6:',
+    '                        top = -1',
+    '                low = 1',
+    '                if c[25] and first:',
+    '                    low = 25',
+    '                    behind = -1',
+    '                best = 99 if of > 0 else (ahead if ahead > behind else behind)',
+    '                again = 0',
+    '                src = 26',
+    '                way = 2',
+    '        else:',
+    '            d = dd[L]',
+    '        if quit:',
+    '            src = 0',
+    '        while src > 0:',
+    '            if way == 2:',
+    '                if g > best:',
+    '                    if g - 1 > best:',
+    '                        src = 0',
+    '                        break',
+    '                    src -= 1',
+    '                    while src >= low and not mo[src]:',
+    '                        src -= 1',
+    '                    if src < low:',
+    '                        src = 0',
+    '                        break',
+    '                    gf = g - 1',
+    '                else:',
+    '                    src -= 1',
+    '                    if src < low:',
+    '                        src = 0',
+    '                        break',
+    '                    if not c[src]:',
+    '                        continue',
+    '                    gf = g - 1 if mo[src] else g',
+    '                if gf > best:',
+    '                    continue',
+    '                way = 0',
+    '            way += 1',
+    '            if way == 1:',
+    '                t = src - d',
+    '                if t > 0:',
+    '                    if ahead < gf:',
+    '                        continue',
+    '                    if c[26 + e[t]] >= block:',
+    '                        continue',
+    '                elif of <= 0 or src != d and src != top:',
+    '                    continue',
+    '                else:',
+    '                    if src != 25 and c[25] and first:',
+    '                        continue',
+    '                    if outside:',
+    '                        continue',
+    '                    if t < 0:',
+    '                        q = src + 1',
+    '                        while q < 7 and not c[q]:',
+    '                            q += 1',
+    '                        if q < 7 or not higher:',
+    '                            continue',
+    '                    t = 0',
+    '            else:',
+    '                t = src + d',
+    '                if src == 25 or t > 24 or behind < gf:',
+    '                    continue',
+    '                if c[26 + e[t]] >= block:',
+    '                    continue',
+    '            o = 26 + e[t]',
+    '            if t and hitting and c[o] == 1 and tg[o]:',
+    '                continue',
+    '            gt = gf + 1 if c[t] >= tg[t] else gf',
+    '            if again:',
+    '                again = 0',
+    '                r = int(ask(2, L, pp, of))',
+    '                ahead = (r & 255) - 1',
+    '                behind = -1 if low == 25 else (r >> 8) - 1',
+    '                best = 99 if of > 0 else (ahead if ahead > behind else behind)',
+    '            if t:',
+    '                if gt > (ahead if way == 1 else behind):',
+    '                    continue',
+    '                pt = pp + t - src',
+    '                ot = of',
+    '            else:',
+    '                pt = pp - src',
+    '                ot = of - 1',
+    '                if int(ask(3, L + 1, pt, ot)) - 1 < gt:',
+    '                    continue',
+    '            v[b + 3] = src',
+    '            v[b + 4] = way',
+    '            v[b + 5] = gf',
+    '            v[b + 6] = ahead + 1',
+    '            v[b + 7] = behind + 1',
+    '            v[b + 8] = best + 1',
+    '            v[b + 9] = top + 1',
+    '            v[b + 10] = low',
+    '            v[b + 11] = ver',
+    '            v[b + 12] = mo[src]',
+    '            v[b + 13] = mo[t]',
+    '            c[src] -= 1',
+    '            h = 0',
+    '            if t:',
+    '                if c[o] == 1 and hitting:',
+    '                    c[o] = 0',
+    '                    c[51] += 1',
+    '                    h = 1',
+    '                c[t] += 1',
+    '                if src > 6:',
+    '                    if t < 7:',
+    '                        outside -= 1',
+    '                elif t > 6:',
+    '                    outside += 1',
+    '            else:',
+    '                c[0] += 1',
+    '            ps[L] = src',
+    '            pd[L] = t',
+    '            ph[L] = h',
+    '            pe[L] = d',
+    '            mo[src] = 1 if c[src] > tg[src] else 0',
+    '            if t:',
+    '                mo[t] = 1 if c[t] > tg[t] else 0',
+    '            v[b + 16] = gt',
+    '            v[b + 17] = pt + 1024',
+    '            v[b + 18] = ot + 1024',
+    '            L += 1',
+    '            entered = 1',
+    '            break',
+    '        if entered:',
+    '            continue',
+    '        if L == k0:',
+    '            s.outside = outside',
+    '            s.depth = k0',
+    '            return found',
+    '        L -= 1',
+    '        b = L << 4',
+    '        src = ps[L]',
+    '        t = pd[L]',
+    '        if t:',
+    '            c[t] -= 1',
+    '            if ph[L]:',
+    '                c[26 + e[t]] = 1',
+    '                c[51] -= 1',
+    '            if src > 6:',
+    '                if t < 7:',
+    '                    outside += 1',
+    '            elif t > 6:',
+    '                outside -= 1',
+    '        else:',
+    '            c[0] -= 1',
+    '        c[src] += 1',
+    '        mo[t] = v[b + 13]',
+    '        mo[src] = v[b + 12]',
+    '        g = v[b]',
+    '        pp = v[b + 1] - 1024',
+    '        of = v[b + 2] - 1024',
+    '        way = v[b + 4]',
+    '        gf = v[b + 5]',
+    '        ahead = v[b + 6] - 1',
+    '        behind = v[b + 7] - 1',
+    '        best = v[b + 8] - 1',
+    '        top = v[b + 9] - 1',
+    '        low = v[b + 10]',
+    '        if v[b + 11] != ver:',
+    '            again = 1',
+)
+deepest_walk = find_walk = back_walk = None  # compiled by install (main.App): an import compiles nothing
 EMITTER = None
+_back_class = _back = None  # BackSearch and its bytecode walk (install)
 _deepest = _Search.deepest  # the bytecode's, for every other search
 _find = Turn._find
 
@@ -286,10 +544,75 @@ def find(turn, dice, k, top, mode, found):
     return bool(find_walk(s, dice, hit, len(dice) << 3 | top << 6 | (2048 if turn.double else 0) | early))
 
 
+def walk(s, k, gap, pips, off):
+    """BackSearch._walk."""
+    dice = s.q_dice
+    if s.relax or type(s) is not _back_class or len(dice) > 4:
+        return _back(s, k, gap, pips, off)
+    turn = s.q_turn
+    mode = s.q_mode
+    _env(s)
+    st = getattr(s, "levels", None)
+    if st is None:
+        st = s.levels = array("H", bytes(192))
+    st[k << 4] = gap
+    st[(k << 4) + 1] = pips + 1024
+    st[(k << 4) + 2] = off + 1024
+    room = s._room
+
+    def ask(op, j, pips, off):
+        if op == 0:
+            return _arrive(s, turn, dice, mode, j)
+        if op == 3:
+            return room(turn, dice, j, pips, off) + 1
+        if op == 2:
+            s._open(turn, dice)
+        d = dice[j]
+        return room(turn, dice, j + 1, pips - d, off) + 1 | room(turn, dice, j + 1, pips + d, off) + 1 << 8
+
+    return bool(back_walk(s, ask, st, k | len(dice) << 3 | (64 if mode == 1 else 0)))
+
+
+def _arrive(s, turn, dice, mode, k):
+    """BackSearch._walk at the target after k dice: 1 found, 2 the node goes no further, 4 an
+    answer settled, 8 none left to find (the walk ends)."""
+    before = s.settled
+    out = 0
+    if turn.double:
+        bit = k
+    elif k:
+        bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
+    else:
+        bit = 0
+    if (s.want & ~s.settled) >> bit & 1:
+        if turn._found(k, mode, dice, s.q_found):
+            if mode != 1:
+                return 3
+            out = 1
+            s.settled |= 1 << bit
+        elif mode == 1 and (k or turn.double or turn.dice_to_play != 1):
+            s.settled |= 1 << bit
+        if not s.want & ~s.settled:
+            out |= 10
+    if not turn.double:
+        out |= 2
+    elif not out & 8:
+        s._open(turn, dice)
+    return out | (4 if s.settled != before else 0)
+
+
 def install():
-    """The standard search's walks as ``deepest_walk`` and ``find_walk`` (compiled now) from here on."""
-    global deepest_walk, find_walk, EMITTER
+    """The standard search's walks as ``deepest_walk`` and ``find_walk``, Backwards' as
+    ``back_walk`` (compiled now) from here on."""
+    global deepest_walk, find_walk, back_walk, EMITTER, _back_class, _back
     if deepest_walk is None:
-        (deepest_walk, find_walk), EMITTER = compile_source(_SOURCE, ("deepest_walk", "find_walk"))
+        (deepest_walk, find_walk, back_walk), EMITTER = compile_source(_SOURCE + (_BACK,),
+                                                                       ("deepest_walk", "find_walk", "back_walk"))
     _Search.deepest = deepest
     Turn._find = find
+    from bgrules.variants.backwards import BackSearch
+
+    if BackSearch._walk is not walk:
+        _back_class = BackSearch
+        _back = BackSearch._walk
+        BackSearch._walk = walk

@@ -25,7 +25,7 @@ def _same(x):
 
 
 def _run(source, names, viper):
-    g = {"micropython": _Plain, "ptr8": _same}
+    g = {"micropython": _Plain, "ptr8": _same, "ptr16": _same}
     if viper:
         import micropython
 
