@@ -562,7 +562,7 @@ def walk(s, k, gap, pips, off):
 
     def ask(op, j, pips, off):
         if op == 0:
-            return _arrive(s, turn, dice, mode, j)
+            return s.answer(turn, dice, mode, j)
         if op == 3:
             return room(turn, dice, j, pips, off) + 1
         if op == 2:
@@ -571,34 +571,6 @@ def walk(s, k, gap, pips, off):
         return room(turn, dice, j + 1, pips - d, off) + 1 | room(turn, dice, j + 1, pips + d, off) + 1 << 8
 
     return bool(back_walk(s, ask, st, k | len(dice) << 3 | (64 if mode == 1 else 0)))
-
-
-def _arrive(s, turn, dice, mode, k):
-    """BackSearch._walk at the target after k dice: 1 found, 2 the node goes no further, 4 an
-    answer settled, 8 none left to find (the walk ends)."""
-    before = s.settled
-    out = 0
-    if turn.double:
-        bit = k
-    elif k:
-        bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
-    else:
-        bit = 0
-    if (s.want & ~s.settled) >> bit & 1:
-        if turn._found(k, mode, dice, s.q_found):
-            if mode != 1:
-                return 3
-            out = 1
-            s.settled |= 1 << bit
-        elif mode == 1 and (k or turn.double or turn.dice_to_play != 1):
-            s.settled |= 1 << bit
-        if not s.want & ~s.settled:
-            out |= 10
-    if not turn.double:
-        out |= 2
-    elif not out & 8:
-        s._open(turn, dice)
-    return out | (4 if s.settled != before else 0)
 
 
 def install():

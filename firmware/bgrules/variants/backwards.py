@@ -328,30 +328,10 @@ class BackSearch(_Search):
         mode = self.q_mode
         any_found = False
         if not gap and not pips and c == target:
-            # the answer bit of k dice used (__init__)
-            if turn.double:
-                bit = k
-            elif k:
-                bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
-            else:
-                bit = 0
-            if (self.want & ~self.settled) >> bit & 1:
-                if turn._found(k, mode, dice, self.q_found):
-                    if mode != FIND_PARTIAL:
-                        return True
-                    any_found = True
-                    self.settled |= 1 << bit
-                elif mode == FIND_PARTIAL and (k or turn.double or turn.dice_to_play != 1):
-                    # refused: "can the rest still be played" depends on this board and the dice
-                    # used only (save the first die of a single playable die: that is the order's)
-                    self.settled |= 1 << bit
-                if not self.want & ~self.settled:
-                    return any_found
-            if not turn.double:
-                # two different dice cannot leave the target and come back to it (a step back
-                # and one forward differ by the dice's difference; a checker borne off stays off)
-                return any_found
-            self._open(turn, dice)
+            r = self.answer(turn, dice, mode, k)
+            if r & 2:
+                return r & 1 == 1
+            any_found = r & 1 == 1
         if k == len(dice):
             return any_found
         d = dice[k]
@@ -501,6 +481,39 @@ class BackSearch(_Search):
                         return any_found
                     again = True
         return any_found
+
+    def answer(self, turn, dice, mode, k):
+        """The walk at the target after k dice: its answer found (1), or refused, and settled;
+        the walk goes no further from here (2); an answer settled (4); none left to find (8,
+        the whole walk ends: companion.search_fast's machine code reads these)."""
+        before = self.settled
+        out = 0
+        # the answer bit of k dice used (__init__)
+        if turn.double:
+            bit = k
+        elif k:
+            bit = 3 if k >= 2 else 1 if dice[0] == turn.d1 else 2
+        else:
+            bit = 0
+        if (self.want & ~self.settled) >> bit & 1:
+            if turn._found(k, mode, dice, self.q_found):
+                if mode != FIND_PARTIAL:
+                    return 3
+                out = 1
+                self.settled |= 1 << bit
+            elif mode == FIND_PARTIAL and (k or turn.double or turn.dice_to_play != 1):
+                # refused: "can the rest still be played" depends on this board and the dice
+                # used only (save the first die of a single playable die: that is the order's)
+                self.settled |= 1 << bit
+            if not self.want & ~self.settled:
+                out |= 10
+        if not turn.double:
+            # two different dice cannot leave the target and come back to it (a step back
+            # and one forward differ by the dice's difference; a checker borne off stays off)
+            out |= 2
+        elif not out & 8:
+            self._open(turn, dice)
+        return out | (4 if self.settled != before else 0)
 
     def _room(self, turn, dice, k, pips, off):
         """After k dice, with the mover ``pips`` away from the target and ``off`` checkers still to
