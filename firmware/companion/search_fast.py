@@ -5,8 +5,9 @@ the turn's preparation cut those questions off at its 5 ms unit, so the lift ask
 (docs/performance.md, round 7).
 
 ``install`` puts ``deepest`` and ``find`` in place of ``_Search.deepest`` and ``Turn._find``, and
-``walk`` in place of Backwards' ``BackSearch._walk``: each hands a search with no rule relaxed (a
-board's question: a play or the start of one) to one viper function that walks the same steps in
+``walk`` in place of Backwards' own (``BackSearch._walk``, given to each search as it is made):
+each hands a search with no rule relaxed (a board's question: a play or the start of one) to one
+viper function that walks the same steps in
 the same order with a stack of its own, and leaves every other search (a variant's own class, a
 diagnosis that relaxes a rule, every play listed) to the bytecode. What a walk needs of the rules
 beyond a step (a position reached: ``Turn._found``; Backwards' reach of a step, its answers
@@ -497,9 +498,9 @@ _BACK = (
 )
 deepest_walk = find_walk = back_walk = None  # compiled by install (main.App): an import compiles nothing
 EMITTER = None
-_back_class = _back = None  # BackSearch and its bytecode walk (install)
 _deepest = _Search.deepest  # the bytecode's, for every other search
 _find = Turn._find
+_init = _Search.__init__
 
 
 def _env(s):
@@ -544,11 +545,19 @@ def find(turn, dice, k, top, mode, found):
     return bool(find_walk(s, dice, hit, len(dice) << 3 | top << 6 | (2048 if turn.double else 0) | early))
 
 
+def _made(s, rules):
+    """_Search.__init__, and a Backwards search given ``walk`` in place of its own walk (the
+    variant's module is imported again for each match of it: its class is a new one each time)."""
+    _init(s, rules)
+    if rules.backwards:
+        s._walk = lambda k, gap, pips, off: walk(s, k, gap, pips, off)
+
+
 def walk(s, k, gap, pips, off):
     """BackSearch._walk."""
     dice = s.q_dice
-    if s.relax or type(s) is not _back_class or len(dice) > 4:
-        return _back(s, k, gap, pips, off)
+    if s.relax or len(dice) > 4:
+        return type(s)._walk(s, k, gap, pips, off)
     turn = s.q_turn
     mode = s.q_mode
     _env(s)
@@ -576,15 +585,10 @@ def walk(s, k, gap, pips, off):
 def install():
     """The standard search's walks as ``deepest_walk`` and ``find_walk``, Backwards' as
     ``back_walk`` (compiled now) from here on."""
-    global deepest_walk, find_walk, back_walk, EMITTER, _back_class, _back
+    global deepest_walk, find_walk, back_walk, EMITTER
     if deepest_walk is None:
         (deepest_walk, find_walk, back_walk), EMITTER = compile_source(_SOURCE + (_BACK,),
                                                                        ("deepest_walk", "find_walk", "back_walk"))
     _Search.deepest = deepest
     Turn._find = find
-    from bgrules.variants.backwards import BackSearch
-
-    if BackSearch._walk is not walk:
-        _back_class = BackSearch
-        _back = BackSearch._walk
-        BackSearch._walk = walk
+    _Search.__init__ = _made
