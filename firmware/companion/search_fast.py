@@ -246,8 +246,10 @@ _SOURCE = (
 # Backwards' walk (bgrules.variants.backwards.BackSearch._walk) with no rule relaxed: the same
 # steps in the same order, each node's reach and a position's answer asked of the search's own
 # Python (``ask``: 0 the target reached at k dice, 1 the reach of a step either way, 2 the same
-# after an answer settled, 3 the reach after a bear-off); a level's state kept in ``st`` (16
-# half-words a level: the node's gap, pips + 1024, off + 1024, then the walk's place in it).
+# after an answer settled, 3 the reach after a bear-off), the reach's quick case (no bear-off to
+# come, the dice left all alike: BackSearch._room's) worked out here from most_left (copied into
+# the search's bytes from 64); a level's state kept in ``st`` (16 half-words a level: the node's
+# gap, pips + 1024, off + 1024, then the walk's place in it).
 _BACK = (
     '@micropython.viper',
     'def back_walk(s, ask, st, kn: int) -> int:',
@@ -265,6 +267,7 @@ _BACK = (
     '    k0 = kn & 7',
     '    n = (kn >> 3) & 7',
     '    partial = (kn >> 6) & 1',
+    '    double = (kn >> 7) & 1',
     '    block = e[26]',
     '    first = e[27]',
     '    higher = e[28]',
@@ -322,9 +325,34 @@ _BACK = (
     '                src = 0',
     '            if src:',
     '                d = dd[L]',
-    '                r = int(ask(1, L, pp, of))',
-    '                ahead = (r & 255) - 1',
-    '                behind = (r >> 8) - 1',
+    '                ol = int(s.open_at)',
+    '                k1 = L + 1',
+    '                sg = -1',
+    '                while sg < 2:',
+    '                    p2 = pp + sg * d',
+    '                    r = -2',
+    '                    m = ol >> k1',
+    '                    if of < 0 or not m:',
+    '                        r = -1',
+    '                    elif k1 == n:',
+    '                        r = 0 if m & 1 and not p2 and not of else -1',
+    '                    elif not of and (double or k1 + 1 == n):',
+    '                        q = p2 if p2 >= 0 else 0 - p2',
+    '                        a = dd[k1]',
+    '                        r = -1',
+    '                        if not q % a:',
+    '                            q = q // a',
+    '                            r = e[64 + 10 * ol + 2 * k1 + (q & 1)]',
+    '                            r = r if r != 255 and r >= q else -1',
+    '                    if sg < 0:',
+    '                        ahead = r',
+    '                    else:',
+    '                        behind = r',
+    '                    sg += 2',
+    '                if ahead == -2 or behind == -2:',
+    '                    r = int(ask(1, L, pp, of))',
+    '                    ahead = (r & 255) - 1',
+    '                    behind = (r >> 8) - 1',
     '                if ahead < 0 and behind < 0 and of <= 0:',
     '                    src = 0',
     '            if src:',
@@ -503,16 +531,20 @@ _find = Turn._find
 _init = _Search.__init__
 
 
-def _env(s):
+def _env(s, size=44):
     """The search's own bytes (made once per search: Turn makes one per turn)."""
     e = getattr(s, "fast", None)
     if e is None:
-        e = s.fast = bytearray(44)
+        e = s.fast = bytearray(size)
         e[0:26] = s.opp
         e[26] = s.block
         e[27] = 1 if s.bar_first else 0
         e[28] = 1 if s.bear_higher else 0
         e[29] = 1 if s.hitting else 0
+        if size > 64:
+            from bgrules.variants.backwards import most_left  # (filled by the first BackSearch)
+
+            e[64:] = most_left
     return e
 
 
@@ -560,7 +592,7 @@ def walk(s, k, gap, pips, off):
         return type(s)._walk(s, k, gap, pips, off)
     turn = s.q_turn
     mode = s.q_mode
-    _env(s)
+    _env(s, 384)
     st = getattr(s, "levels", None)
     if st is None:
         st = s.levels = array("H", bytes(192))
@@ -579,7 +611,7 @@ def walk(s, k, gap, pips, off):
         d = dice[j]
         return room(turn, dice, j + 1, pips - d, off) + 1 | room(turn, dice, j + 1, pips + d, off) + 1 << 8
 
-    return bool(back_walk(s, ask, st, k | len(dice) << 3 | (64 if mode == 1 else 0)))
+    return bool(back_walk(s, ask, st, k | len(dice) << 3 | (64 if mode == 1 else 0) | (128 if turn.double else 0)))
 
 
 def install():
