@@ -106,7 +106,8 @@ class App:
             display_fast.install()
             ids_fast.install()
             prepared.install()
-            search_fast.install()
+            if sys.implementation.name == "micropython":  # (plain functions elsewhere: slower)
+                search_fast.install()
         self.companion = companion
         self.scanner = scanner
         self.classifier = classifier
