@@ -97,17 +97,10 @@ class Buzzer:
 
 class App:
     def __init__(self, companion, scanner, classifier, buttons, leds, oled, serial, buzzer):
-        if PREPARES:  # the code in flash (the image): the tracker's counting, the IDs' packing
-            # and the standard search's walks as machine code, the game screen made only when it changes
-            from companion import display_fast, ids_fast, prepared, search_fast
-            from companion.tracker_fast import FastTracker
+        if PREPARES:  # the code in flash (the image): its machine code (companion.prepared)
+            from companion.prepared import install_image
 
-            companion.tracker = FastTracker()
-            display_fast.install()
-            ids_fast.install()
-            prepared.install()
-            if sys.implementation.name == "micropython":  # (plain functions elsewhere: slower)
-                search_fast.install()
+            install_image(companion)
         self.companion = companion
         self.scanner = scanner
         self.classifier = classifier

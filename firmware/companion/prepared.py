@@ -44,6 +44,8 @@
 # in one piece: docs/performance.md, "Every module at once"), so this module adds few: no private
 # copy of a constant the tests read, the firmware's own words where they read as well.
 
+import sys
+
 try:
     from micropython import const
 except ImportError:
@@ -132,6 +134,21 @@ def install():
     global lifted_point, mask_points
     if lifted_point is None:
         (lifted_point, mask_points), _ = compile_source(_SOURCE, ("lifted_point", "mask_points"))
+
+
+def install_image(companion):
+    """The image's code in flash, by main.App at power-up (the .mpy deploy would hold it in the
+    heap): the tracker's counting, the IDs' packing and the searches' walks as machine code, the
+    game screen made only when it changes, the loops above."""
+    from companion import display_fast, ids_fast, search_fast
+    from companion.tracker_fast import FastTracker
+
+    companion.tracker = FastTracker()
+    display_fast.install()
+    ids_fast.install()
+    install()
+    if sys.implementation.name == "micropython":  # (plain functions elsewhere: slower)
+        search_fast.install()
 
 
 class SearchCut(Exception):

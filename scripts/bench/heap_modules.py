@@ -173,8 +173,8 @@ SET_POSITION = ("bgrules.match_setup",)
 # The .mpy deploy (whose heap this measures) prepares no answers in idle loop steps, reads
 # frames with the bytecode tracker and makes the game screen at every answer: only the image
 # does otherwise, its code in flash
-# (companion.controller.PREPARES; main.App builds companion.tracker_fast's tracker and installs
-# companion.display_fast, companion.ids_fast and companion.search_fast there)
+# (companion.controller.PREPARES; main.App calls companion.prepared.install_image, which builds
+# companion.tracker_fast's tracker and installs companion.display_fast, ids_fast and search_fast)
 IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.search_fast",
               "companion.tracker_fast", "companion.viper_source")
 # A chouette evening's journal keeps no tail (its answers take littlefs's erases: companion.tail;
