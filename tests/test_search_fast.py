@@ -5,7 +5,8 @@ be), where a board shown mid-turn begins a legal play and with which dice left, 
 checker may land, and the play that ends on a position (its steps, for the journal). The cases
 come from random games of the games played with the standard search (the standard game, No
 hitting, Mexican, Hypergammon, Portes...) and of Backwards, a checker at a time to a place the
-bytecode lights, then of random boards bearing off against closed points: entering from the bar,
+bytecode lights, then of random boards bearing off against closed points, and of a few checkers
+among seven closed points (how many dice can be played): entering from the bar,
 hits, steps back, bearing off with higher dice, doubles; each board mid-turn and each frame of a
 checker lifted off it, legal or not. Compared on CPython (the same source as plain functions)
 and as viper under a real MicroPython."""
@@ -51,6 +52,28 @@ def bearing_off(rules):
     return Position(cells)
 
 
+def boxed(rules):
+    # a few of the mover's checkers among seven closed points of the opponent's: steps blocked
+    # either way, so that how many dice can be played is a real question
+    cells = bytearray(52)
+    opp = rules.opposite
+    closed = 0
+    while closed < 7:
+        q = 1 + rnd(24)
+        if not cells[OPP + opp[q]]:
+            cells[OPP + opp[q]] = 2
+            closed += 1
+    cells[OPP + OFF] = 1
+    n = 1 + rnd(4)
+    for _ in range(n):
+        q = 13 + rnd(13)  # (the far half and the bar: steps back to the last points)
+        while q < 25 and cells[OPP + opp[q]]:
+            q = 13 + rnd(12)
+        cells[q] += 1
+    cells[OFF] = 15 - n
+    return Position(cells)
+
+
 def walked(rules, pos, d1, d2):
     # boards a hand makes mid-turn: a checker at a time to a place the (bytecode) turn lights,
     # from the start a few times over; and the last board of a whole play, if one was made
@@ -90,8 +113,10 @@ def cases(key):
     rules = ruleset(key)
     pos = rules.start_position()
     game = True
-    for turn in range(TURNS + TURNS // 3):
-        if turn >= TURNS or not game:
+    for turn in range(TURNS + TURNS // 3 + TURNS // 2):
+        if turn >= TURNS + TURNS // 3:
+            pos = boxed(rules)
+        elif turn >= TURNS or not game:
             game = False
             pos = bearing_off(rules)
         d1 = 1 + rnd(6)
@@ -129,6 +154,10 @@ def answers(all_cases):
         h = digest(0, (t.dice_to_play, t.forced_die))
         for c in boards:
             cells = bytearray(c)
+            for dice in t._orders:  # how many of the dice can be played from this board
+                for k in range(2):
+                    t._s.load(cells)
+                    h = digest(h, t._s.deepest(dice, k, len(dice), BAR, t.double))
             options = t.locate(cells)
             h = digest(h, options)
             figures[1] += 1 if options else 0

@@ -23,224 +23,246 @@ from companion.viper_source import compile_source
 
 # A search's own bytes (``fast``): the opponent's place of each place (0-25), then the rules'
 # block, bar_first, bear_higher, hitting, the checkers outside home (deepest's), and deepest's
-# stack from 32: source, place and hit of each die (four dice at most).
+# stack from 32: source, place, hit and way (1 on, 2 back) of each die (four dice at most).
 # A walk's word: dice index to start from (bits 0-2), dice count (3-5), highest source (6-10),
-# a double (11), stop at the first position found (12, find).
+# a double (11), stop at the first position found (12, find) or steps both ways (12, deepest:
+# Backwards, whose search returns as soon as the dice left are sure to be played).
+# Each function's source is a few strings of 24 lines: a board given the sources holds every
+# string of a module it imports (line by line, ~500 objects: the every-module run of
+# tests/test_heap_budget.py refused this module; in pieces of ~1 KB it leaves 12 KB more free).
 _SOURCE = (
     (
-        '@micropython.viper',
-        'def deepest_walk(cells, dice, env, kn: int) -> int:',
-        '    c = ptr8(cells)',
-        '    e = ptr8(env)',
-        '    dd = ptr8(dice)',
-        '    k0 = kn & 7',
-        '    n = (kn >> 3) & 7',
-        '    double = (kn >> 11) & 1',
-        '    block = e[26]',
-        '    first = e[27]',
-        '    higher = e[28]',
-        '    hitting = e[29]',
-        '    outside = e[30]',
-        '    best = k0',
-        '    lvl = k0',
-        '    src = 25 if c[25] and first else (kn >> 6) & 31',
-        '    while True:',
-        '        t = -1',
-        '        while src > 0:',
-        '            if src != 25 and c[25] and first:',
-        '                src = 0',
-        '                break',
-        '            if c[src]:',
-        '                t = src - dd[lvl]',
-        '                if t > 0:',
-        '                    if c[26 + e[t]] >= block:',
-        '                        t = -1',
-        '                elif outside:',
-        '                    t = -1',
-        '                elif t < 0:',
-        '                    q = src + 1',
-        '                    while q < 7 and not c[q]:',
-        '                        q += 1',
-        '                    t = -1 if q < 7 or not higher else 0',
-        '                if t >= 0:',
-        '                    break',
-        '            src -= 1',
-        '        if src > 0:',
-        '            c[src] -= 1',
-        '            h = 0',
-        '            if t:',
-        '                o = 26 + e[t]',
-        '                if c[o] == 1 and hitting:',
-        '                    c[o] = 0',
-        '                    c[51] += 1',
-        '                    h = 1',
-        '                c[t] += 1',
-        '                if src > 6:',
-        '                    if t < 7:',
-        '                        outside -= 1',
-        '                elif t > 6:',
-        '                    outside += 1',
-        '            else:',
-        '                c[0] += 1',
-        '            e[32 + lvl] = src',
-        '            e[36 + lvl] = t',
-        '            e[40 + lvl] = h',
-        '            lvl += 1',
-        '            if lvl > best:',
-        '                best = lvl',
-        '            if lvl < n:',
-        '                src = 25 if c[25] and first else (src if double else 25)',
-        '                continue',
-        '            src = 0',
-        '        if lvl == k0:',
-        '            return best',
-        '        lvl -= 1',
-        '        src = e[32 + lvl]',
-        '        t = e[36 + lvl]',
-        '        if t:',
-        '            c[t] -= 1',
-        '            if e[40 + lvl]:',
-        '                c[26 + e[t]] = 1',
-        '                c[51] -= 1',
-        '            if src > 6:',
-        '                if t < 7:',
-        '                    outside += 1',
-        '            elif t > 6:',
-        '                outside -= 1',
-        '        else:',
-        '            c[0] -= 1',
-        '        c[src] += 1',
-        '        if best == n:',
-        '            src = 0',
-        '        else:',
-        '            src -= 1',
+        """@micropython.viper
+def deepest_walk(cells, dice, env, kn: int) -> int:
+    c = ptr8(cells)
+    e = ptr8(env)
+    dd = ptr8(dice)
+    k0 = kn & 7
+    n = (kn >> 3) & 7
+    double = (kn >> 11) & 1
+    back = (kn >> 12) & 1
+    block = e[26]
+    first = e[27]
+    higher = e[28]
+    hitting = e[29]
+    outside = e[30]
+    best = k0
+    lvl = k0
+    src = 25 if c[25] and first else (kn >> 6) & 31
+    way = 1
+    while True:
+        t = -1
+        while src > 0:
+            if src != 25 and c[25] and first:
+                src = 0
+                break""",
+        """            if c[src]:
+                if way == 1:
+                    t = src - dd[lvl]
+                    if t > 0:
+                        if c[26 + e[t]] >= block:
+                            t = -1
+                    elif outside:
+                        t = -1
+                    elif t < 0:
+                        q = src + 1
+                        while q < 7 and not c[q]:
+                            q += 1
+                        t = -1 if q < 7 or not higher else 0
+                    if t >= 0:
+                        break
+                    way = 2
+                if back and src != 25:
+                    t = src + dd[lvl]
+                    if t < 25 and c[26 + e[t]] < block:
+                        break
+                    t = -1
+            src -= 1
+            way = 1
+        if src > 0 and back and (lvl + 1 == n or double and t and src != 25):""",
+        """            best = n
+            src = 0
+        if src > 0:
+            e[44 + lvl] = way
+            c[src] -= 1
+            h = 0
+            if t:
+                o = 26 + e[t]
+                if c[o] == 1 and hitting:
+                    c[o] = 0
+                    c[51] += 1
+                    h = 1
+                c[t] += 1
+                if src > 6:
+                    if t < 7:
+                        outside -= 1
+                elif t > 6:
+                    outside += 1
+            else:
+                c[0] += 1
+            e[32 + lvl] = src
+            e[36 + lvl] = t
+            e[40 + lvl] = h
+            lvl += 1""",
+        """            if lvl > best:
+                best = lvl
+            if lvl < n:
+                src = 25 if c[25] and first or back else (src if double else 25)
+                way = 1
+                continue
+            src = 0
+        if lvl == k0:
+            return best
+        lvl -= 1
+        src = e[32 + lvl]
+        t = e[36 + lvl]
+        if t:
+            c[t] -= 1
+            if e[40 + lvl]:
+                c[26 + e[t]] = 1
+                c[51] -= 1
+            if src > 6:
+                if t < 7:
+                    outside += 1
+            elif t > 6:
+                outside -= 1
+        else:
+            c[0] -= 1""",
+        """        c[src] += 1
+        if best == n:
+            src = 0
+        elif back and e[44 + lvl] == 1:
+            way = 2
+        else:
+            src -= 1
+            way = 1""",
     ),
     (
-        '@micropython.viper',
-        'def find_walk(s, dice, hit, kn: int) -> int:',
-        '    c = ptr8(s.c)',
-        '    cum = ptr8(s.cum)',
-        '    tc = ptr8(s.tcum)',
-        '    tg = ptr8(s.target)',
-        '    ps = ptr8(s.p_src)',
-        '    pd = ptr8(s.p_dst)',
-        '    ph = ptr8(s.p_hit)',
-        '    pe = ptr8(s.p_die)',
-        '    e = ptr8(s.fast)',
-        '    dd = ptr8(dice)',
-        '    stop = s.stop',
-        '    k0 = kn & 7',
-        '    n = (kn >> 3) & 7',
-        '    double = (kn >> 11) & 1',
-        '    early = (kn >> 12) & 1',
-        '    block = e[26]',
-        '    first = e[27]',
-        '    higher = e[28]',
-        '    hitting = e[29]',
-        '    outside = int(s.outside)',
-        '    found = 0',
-        '    quit = 0',
-        '    nodes = 0',
-        '    lvl = k0',
-        '    src = 25 if c[25] and first else (kn >> 6) & 31',
-        '    entered = 0',
-        '    while True:',
-        '        if entered:',
-        '            entered = 0',
-        '            i = 0',
-        '            while i < 52 and c[i] == tg[i]:',
-        '                i += 1',
-        '            if i == 52:',
-        '                s.outside = outside',
-        '                if int(hit(lvl)):',
-        '                    found = 1',
-        '                    quit = early',
-        '                src = 0',
-        '            elif lvl == n:',
-        '                src = 0',
-        '            else:',
-        '                nodes += 1',
-        '                if stop and not nodes & 7:',
-        '                    stop()',
-        '                src = 25 if c[25] and first else (ps[lvl - 1] if double else 25)',
-        '        if quit:',
-        '            src = 0',
-        '        while src > 0:',
-        '            if src != 25 and c[25] and first:',
-        '                src = 0',
-        '                break',
-        '            if c[src] and cum[src] > tc[src]:',
-        '                d = dd[lvl]',
-        '                t = src - d',
-        '                if t > 0:',
-        '                    if c[26 + e[t]] >= block:',
-        '                        t = -1',
-        '                elif outside:',
-        '                    t = -1',
-        '                elif t < 0:',
-        '                    q = src + 1',
-        '                    while q < 7 and not c[q]:',
-        '                        q += 1',
-        '                    t = -1 if q < 7 or not higher else 0',
-        '                if t >= 0:',
-        '                    q = src',
-        '                    while q > t and cum[q] > tc[q]:',
-        '                        q -= 1',
-        '                    o = 26 + e[t]',
-        '                    if q == t and not (t and c[o] == 1 and hitting and tg[o]):',
-        '                        q = src',
-        '                        while q > t:',
-        '                            cum[q] -= 1',
-        '                            q -= 1',
-        '                        c[src] -= 1',
-        '                        h = 0',
-        '                        if t:',
-        '                            if c[o] == 1 and hitting:',
-        '                                c[o] = 0',
-        '                                c[51] += 1',
-        '                                h = 1',
-        '                            c[t] += 1',
-        '                            if src > 6:',
-        '                                if t < 7:',
-        '                                    outside -= 1',
-        '                            elif t > 6:',
-        '                                outside += 1',
-        '                        else:',
-        '                            c[0] += 1',
-        '                        ps[lvl] = src',
-        '                        pd[lvl] = t',
-        '                        ph[lvl] = h',
-        '                        pe[lvl] = d',
-        '                        lvl += 1',
-        '                        entered = 1',
-        '                        break',
-        '            src -= 1',
-        '        if entered:',
-        '            continue',
-        '        if lvl == k0:',
-        '            s.outside = outside',
-        '            return found',
-        '        lvl -= 1',
-        '        src = ps[lvl]',
-        '        t = pd[lvl]',
-        '        if t:',
-        '            c[t] -= 1',
-        '            if ph[lvl]:',
-        '                c[26 + e[t]] = 1',
-        '                c[51] -= 1',
-        '            if src > 6:',
-        '                if t < 7:',
-        '                    outside += 1',
-        '            elif t > 6:',
-        '                outside -= 1',
-        '        else:',
-        '            c[0] -= 1',
-        '        c[src] += 1',
-        '        q = src',
-        '        while q > t:',
-        '            cum[q] += 1',
-        '            q -= 1',
-        '        src -= 1',
+        """@micropython.viper
+def find_walk(s, dice, hit, kn: int) -> int:
+    c = ptr8(s.c)
+    cum = ptr8(s.cum)
+    tc = ptr8(s.tcum)
+    tg = ptr8(s.target)
+    ps = ptr8(s.p_src)
+    pd = ptr8(s.p_dst)
+    ph = ptr8(s.p_hit)
+    pe = ptr8(s.p_die)
+    e = ptr8(s.fast)
+    dd = ptr8(dice)
+    stop = s.stop
+    k0 = kn & 7
+    n = (kn >> 3) & 7
+    double = (kn >> 11) & 1
+    early = (kn >> 12) & 1
+    block = e[26]
+    first = e[27]
+    higher = e[28]
+    hitting = e[29]
+    outside = int(s.outside)
+    found = 0
+    quit = 0""",
+        """    nodes = 0
+    lvl = k0
+    src = 25 if c[25] and first else (kn >> 6) & 31
+    entered = 0
+    while True:
+        if entered:
+            entered = 0
+            i = 0
+            while i < 52 and c[i] == tg[i]:
+                i += 1
+            if i == 52:
+                s.outside = outside
+                if int(hit(lvl)):
+                    found = 1
+                    quit = early
+                src = 0
+            elif lvl == n:
+                src = 0
+            else:
+                nodes += 1
+                if stop and not nodes & 7:
+                    stop()
+                src = 25 if c[25] and first else (ps[lvl - 1] if double else 25)
+        if quit:""",
+        """            src = 0
+        while src > 0:
+            if src != 25 and c[25] and first:
+                src = 0
+                break
+            if c[src] and cum[src] > tc[src]:
+                d = dd[lvl]
+                t = src - d
+                if t > 0:
+                    if c[26 + e[t]] >= block:
+                        t = -1
+                elif outside:
+                    t = -1
+                elif t < 0:
+                    q = src + 1
+                    while q < 7 and not c[q]:
+                        q += 1
+                    t = -1 if q < 7 or not higher else 0
+                if t >= 0:
+                    q = src
+                    while q > t and cum[q] > tc[q]:
+                        q -= 1
+                    o = 26 + e[t]
+                    if q == t and not (t and c[o] == 1 and hitting and tg[o]):""",
+        """                        q = src
+                        while q > t:
+                            cum[q] -= 1
+                            q -= 1
+                        c[src] -= 1
+                        h = 0
+                        if t:
+                            if c[o] == 1 and hitting:
+                                c[o] = 0
+                                c[51] += 1
+                                h = 1
+                            c[t] += 1
+                            if src > 6:
+                                if t < 7:
+                                    outside -= 1
+                            elif t > 6:
+                                outside += 1
+                        else:
+                            c[0] += 1
+                        ps[lvl] = src
+                        pd[lvl] = t
+                        ph[lvl] = h
+                        pe[lvl] = d
+                        lvl += 1""",
+        """                        entered = 1
+                        break
+            src -= 1
+        if entered:
+            continue
+        if lvl == k0:
+            s.outside = outside
+            return found
+        lvl -= 1
+        src = ps[lvl]
+        t = pd[lvl]
+        if t:
+            c[t] -= 1
+            if ph[lvl]:
+                c[26 + e[t]] = 1
+                c[51] -= 1
+            if src > 6:
+                if t < 7:
+                    outside += 1
+            elif t > 6:
+                outside -= 1
+        else:
+            c[0] -= 1
+        c[src] += 1""",
+        """        q = src
+        while q > t:
+            cum[q] += 1
+            q -= 1
+        src -= 1""",
     ),
 )
 # Backwards' walk (bgrules.variants.backwards.BackSearch._walk) with no rule relaxed: the same
@@ -251,278 +273,278 @@ _SOURCE = (
 # the search's bytes from 64); a level's state kept in ``st`` (16 half-words a level: the node's
 # gap, pips + 1024, off + 1024, then the walk's place in it).
 _BACK = (
-    '@micropython.viper',
-    'def back_walk(s, ask, st, kn: int) -> int:',
-    '    c = ptr8(s.c)',
-    '    tg = ptr8(s.target)',
-    '    mo = ptr8(s.more)',
-    '    ps = ptr8(s.p_src)',
-    '    pd = ptr8(s.p_dst)',
-    '    ph = ptr8(s.p_hit)',
-    '    pe = ptr8(s.p_die)',
-    '    e = ptr8(s.fast)',
-    '    dd = ptr8(s.q_dice)',
-    '    v = ptr16(st)',
-    '    stop = s.stop',
-    '    k0 = kn & 7',
-    '    n = (kn >> 3) & 7',
-    '    partial = (kn >> 6) & 1',
-    '    double = (kn >> 7) & 1',
-    '    block = e[26]',
-    '    first = e[27]',
-    '    higher = e[28]',
-    '    hitting = e[29]',
-    '    outside = int(s.outside)',
-    '    found = 0',
-    '    quit = 0',
-    '    ver = 0',
-    '    nodes = 0',
-    '    L = k0',
-    '    entered = 1',
-    '    g = 0',
-    '    pp = 0',
-    '    of = 0',
-    '    ahead = 0',
-    '    behind = 0',
-    '    best = 0',
-    '    top = 0',
-    '    low = 0',
-    '    again = 0',
-    '    src = 0',
-    '    way = 2',
-    '    gf = 0',
-    '    d = 0',
-    '    while True:',
-    '        b = L << 4',
-    '        if entered:',
-    '            entered = 0',
-    '            g = v[b]',
-    '            pp = v[b + 1] - 1024',
-    '            of = v[b + 2] - 1024',
-    '            src = -1',
-    '            nodes += 1',
-    '            if stop and not nodes & 7:',
-    '                stop()',
-    '            if not g and not pp:',
-    '                i = 0',
-    '                while i < 52 and c[i] == tg[i]:',
-    '                    i += 1',
-    '                if i == 52:',
-    '                    s.outside = outside',
-    '                    s.depth = L',
-    '                    r = int(ask(0, L, 0, 0))',
-    '                    if r & 4:',
-    '                        ver += 1',
-    '                    if r & 1:',
-    '                        found = 1',
-    '                        if not partial:',
-    '                            quit = 1',
-    '                    if r & 8:',
-    '                        quit = 1',
-    '                    if r & 2:',
-    '                        src = 0',
-    '            if src and L == n:',
-    '                src = 0',
-    '            if src:',
-    '                d = dd[L]',
-    '                ol = int(s.open_at)',
-    '                k1 = L + 1',
-    '                sg = -1',
-    '                while sg < 2:',
-    '                    p2 = pp + sg * d',
-    '                    r = -2',
-    '                    m = ol >> k1',
-    '                    if of < 0 or not m:',
-    '                        r = -1',
-    '                    elif k1 == n:',
-    '                        r = 0 if m & 1 and not p2 and not of else -1',
-    '                    elif not of and (double or k1 + 1 == n):',
-    '                        q = p2 if p2 >= 0 else 0 - p2',
-    '                        a = dd[k1]',
-    '                        r = -1',
-    '                        if not q % a:',
-    '                            q = q // a',
-    '                            r = e[64 + 10 * ol + 2 * k1 + (q & 1)]',
-    '                            r = r if r != 255 and r >= q else -1',
-    '                    if sg < 0:',
-    '                        ahead = r',
-    '                    else:',
-    '                        behind = r',
-    '                    sg += 2',
-    '                if ahead == -2 or behind == -2:',
-    '                    r = int(ask(1, L, pp, of))',
-    '                    ahead = (r & 255) - 1',
-    '                    behind = (r >> 8) - 1',
-    '                if ahead < 0 and behind < 0 and of <= 0:',
-    '                    src = 0',
-    '            if src:',
-    '                top = -1',
-    '                if of > 0:',
-    '                    top = 25',
-    '                    while top > 0 and not c[top]:',
-    '                        top -= 1',
-    '                    if top > 6:',
-    '                        top = -1',
-    '                low = 1',
-    '                if c[25] and first:',
-    '                    low = 25',
-    '                    behind = -1',
-    '                best = 99 if of > 0 else (ahead if ahead > behind else behind)',
-    '                again = 0',
-    '                src = 26',
-    '                way = 2',
-    '        else:',
-    '            d = dd[L]',
-    '        if quit:',
-    '            src = 0',
-    '        while src > 0:',
-    '            if way == 2:',
-    '                if g > best:',
-    '                    if g - 1 > best:',
-    '                        src = 0',
-    '                        break',
-    '                    src -= 1',
-    '                    while src >= low and not mo[src]:',
-    '                        src -= 1',
-    '                    if src < low:',
-    '                        src = 0',
-    '                        break',
-    '                    gf = g - 1',
-    '                else:',
-    '                    src -= 1',
-    '                    if src < low:',
-    '                        src = 0',
-    '                        break',
-    '                    if not c[src]:',
-    '                        continue',
-    '                    gf = g - 1 if mo[src] else g',
-    '                if gf > best:',
-    '                    continue',
-    '                way = 0',
-    '            way += 1',
-    '            if way == 1:',
-    '                t = src - d',
-    '                if t > 0:',
-    '                    if ahead < gf:',
-    '                        continue',
-    '                    if c[26 + e[t]] >= block:',
-    '                        continue',
-    '                elif of <= 0 or src != d and src != top:',
-    '                    continue',
-    '                else:',
-    '                    if src != 25 and c[25] and first:',
-    '                        continue',
-    '                    if outside:',
-    '                        continue',
-    '                    if t < 0:',
-    '                        q = src + 1',
-    '                        while q < 7 and not c[q]:',
-    '                            q += 1',
-    '                        if q < 7 or not higher:',
-    '                            continue',
-    '                    t = 0',
-    '            else:',
-    '                t = src + d',
-    '                if src == 25 or t > 24 or behind < gf:',
-    '                    continue',
-    '                if c[26 + e[t]] >= block:',
-    '                    continue',
-    '            o = 26 + e[t]',
-    '            if t and hitting and c[o] == 1 and tg[o]:',
-    '                continue',
-    '            gt = gf + 1 if c[t] >= tg[t] else gf',
-    '            if again:',
-    '                again = 0',
-    '                r = int(ask(2, L, pp, of))',
-    '                ahead = (r & 255) - 1',
-    '                behind = -1 if low == 25 else (r >> 8) - 1',
-    '                best = 99 if of > 0 else (ahead if ahead > behind else behind)',
-    '            if t:',
-    '                if gt > (ahead if way == 1 else behind):',
-    '                    continue',
-    '                pt = pp + t - src',
-    '                ot = of',
-    '            else:',
-    '                pt = pp - src',
-    '                ot = of - 1',
-    '                if int(ask(3, L + 1, pt, ot)) - 1 < gt:',
-    '                    continue',
-    '            v[b + 3] = src',
-    '            v[b + 4] = way',
-    '            v[b + 5] = gf',
-    '            v[b + 6] = ahead + 1',
-    '            v[b + 7] = behind + 1',
-    '            v[b + 8] = best + 1',
-    '            v[b + 9] = top + 1',
-    '            v[b + 10] = low',
-    '            v[b + 11] = ver',
-    '            v[b + 12] = mo[src]',
-    '            v[b + 13] = mo[t]',
-    '            c[src] -= 1',
-    '            h = 0',
-    '            if t:',
-    '                if c[o] == 1 and hitting:',
-    '                    c[o] = 0',
-    '                    c[51] += 1',
-    '                    h = 1',
-    '                c[t] += 1',
-    '                if src > 6:',
-    '                    if t < 7:',
-    '                        outside -= 1',
-    '                elif t > 6:',
-    '                    outside += 1',
-    '            else:',
-    '                c[0] += 1',
-    '            ps[L] = src',
-    '            pd[L] = t',
-    '            ph[L] = h',
-    '            pe[L] = d',
-    '            mo[src] = 1 if c[src] > tg[src] else 0',
-    '            if t:',
-    '                mo[t] = 1 if c[t] > tg[t] else 0',
-    '            v[b + 16] = gt',
-    '            v[b + 17] = pt + 1024',
-    '            v[b + 18] = ot + 1024',
-    '            L += 1',
-    '            entered = 1',
-    '            break',
-    '        if entered:',
-    '            continue',
-    '        if L == k0:',
-    '            s.outside = outside',
-    '            s.depth = k0',
-    '            return found',
-    '        L -= 1',
-    '        b = L << 4',
-    '        src = ps[L]',
-    '        t = pd[L]',
-    '        if t:',
-    '            c[t] -= 1',
-    '            if ph[L]:',
-    '                c[26 + e[t]] = 1',
-    '                c[51] -= 1',
-    '            if src > 6:',
-    '                if t < 7:',
-    '                    outside += 1',
-    '            elif t > 6:',
-    '                outside -= 1',
-    '        else:',
-    '            c[0] -= 1',
-    '        c[src] += 1',
-    '        mo[t] = v[b + 13]',
-    '        mo[src] = v[b + 12]',
-    '        g = v[b]',
-    '        pp = v[b + 1] - 1024',
-    '        of = v[b + 2] - 1024',
-    '        way = v[b + 4]',
-    '        gf = v[b + 5]',
-    '        ahead = v[b + 6] - 1',
-    '        behind = v[b + 7] - 1',
-    '        best = v[b + 8] - 1',
-    '        top = v[b + 9] - 1',
-    '        low = v[b + 10]',
-    '        if v[b + 11] != ver:',
-    '            again = 1',
+    """@micropython.viper
+def back_walk(s, ask, st, kn: int) -> int:
+    c = ptr8(s.c)
+    tg = ptr8(s.target)
+    mo = ptr8(s.more)
+    ps = ptr8(s.p_src)
+    pd = ptr8(s.p_dst)
+    ph = ptr8(s.p_hit)
+    pe = ptr8(s.p_die)
+    e = ptr8(s.fast)
+    dd = ptr8(s.q_dice)
+    v = ptr16(st)
+    stop = s.stop
+    k0 = kn & 7
+    n = (kn >> 3) & 7
+    partial = (kn >> 6) & 1
+    double = (kn >> 7) & 1
+    block = e[26]
+    first = e[27]
+    higher = e[28]
+    hitting = e[29]
+    outside = int(s.outside)
+    found = 0
+    quit = 0""",
+    """    ver = 0
+    nodes = 0
+    L = k0
+    entered = 1
+    g = 0
+    pp = 0
+    of = 0
+    ahead = 0
+    behind = 0
+    best = 0
+    top = 0
+    low = 0
+    again = 0
+    src = 0
+    way = 2
+    gf = 0
+    d = 0
+    while True:
+        b = L << 4
+        if entered:
+            entered = 0
+            g = v[b]
+            pp = v[b + 1] - 1024
+            of = v[b + 2] - 1024""",
+    """            src = -1
+            nodes += 1
+            if stop and not nodes & 7:
+                stop()
+            if not g and not pp:
+                i = 0
+                while i < 52 and c[i] == tg[i]:
+                    i += 1
+                if i == 52:
+                    s.outside = outside
+                    s.depth = L
+                    r = int(ask(0, L, 0, 0))
+                    if r & 4:
+                        ver += 1
+                    if r & 1:
+                        found = 1
+                        if not partial:
+                            quit = 1
+                    if r & 8:
+                        quit = 1
+                    if r & 2:
+                        src = 0
+            if src and L == n:
+                src = 0""",
+    """            if src:
+                d = dd[L]
+                ol = int(s.open_at)
+                k1 = L + 1
+                sg = -1
+                while sg < 2:
+                    p2 = pp + sg * d
+                    r = -2
+                    m = ol >> k1
+                    if of < 0 or not m:
+                        r = -1
+                    elif k1 == n:
+                        r = 0 if m & 1 and not p2 and not of else -1
+                    elif not of and (double or k1 + 1 == n):
+                        q = p2 if p2 >= 0 else 0 - p2
+                        a = dd[k1]
+                        r = -1
+                        if not q % a:
+                            q = q // a
+                            r = e[64 + 10 * ol + 2 * k1 + (q & 1)]
+                            r = r if r != 255 and r >= q else -1
+                    if sg < 0:
+                        ahead = r
+                    else:""",
+    """                        behind = r
+                    sg += 2
+                if ahead == -2 or behind == -2:
+                    r = int(ask(1, L, pp, of))
+                    ahead = (r & 255) - 1
+                    behind = (r >> 8) - 1
+                if ahead < 0 and behind < 0 and of <= 0:
+                    src = 0
+            if src:
+                top = -1
+                if of > 0:
+                    top = 25
+                    while top > 0 and not c[top]:
+                        top -= 1
+                    if top > 6:
+                        top = -1
+                low = 1
+                if c[25] and first:
+                    low = 25
+                    behind = -1
+                best = 99 if of > 0 else (ahead if ahead > behind else behind)
+                again = 0
+                src = 26
+                way = 2""",
+    """        else:
+            d = dd[L]
+        if quit:
+            src = 0
+        while src > 0:
+            if way == 2:
+                if g > best:
+                    if g - 1 > best:
+                        src = 0
+                        break
+                    src -= 1
+                    while src >= low and not mo[src]:
+                        src -= 1
+                    if src < low:
+                        src = 0
+                        break
+                    gf = g - 1
+                else:
+                    src -= 1
+                    if src < low:
+                        src = 0
+                        break
+                    if not c[src]:
+                        continue""",
+    """                    gf = g - 1 if mo[src] else g
+                if gf > best:
+                    continue
+                way = 0
+            way += 1
+            if way == 1:
+                t = src - d
+                if t > 0:
+                    if ahead < gf:
+                        continue
+                    if c[26 + e[t]] >= block:
+                        continue
+                elif of <= 0 or src != d and src != top:
+                    continue
+                else:
+                    if src != 25 and c[25] and first:
+                        continue
+                    if outside:
+                        continue
+                    if t < 0:
+                        q = src + 1
+                        while q < 7 and not c[q]:
+                            q += 1
+                        if q < 7 or not higher:""",
+    """                            continue
+                    t = 0
+            else:
+                t = src + d
+                if src == 25 or t > 24 or behind < gf:
+                    continue
+                if c[26 + e[t]] >= block:
+                    continue
+            o = 26 + e[t]
+            if t and hitting and c[o] == 1 and tg[o]:
+                continue
+            gt = gf + 1 if c[t] >= tg[t] else gf
+            if again:
+                again = 0
+                r = int(ask(2, L, pp, of))
+                ahead = (r & 255) - 1
+                behind = -1 if low == 25 else (r >> 8) - 1
+                best = 99 if of > 0 else (ahead if ahead > behind else behind)
+            if t:
+                if gt > (ahead if way == 1 else behind):
+                    continue
+                pt = pp + t - src
+                ot = of
+            else:""",
+    """                pt = pp - src
+                ot = of - 1
+                if int(ask(3, L + 1, pt, ot)) - 1 < gt:
+                    continue
+            v[b + 3] = src
+            v[b + 4] = way
+            v[b + 5] = gf
+            v[b + 6] = ahead + 1
+            v[b + 7] = behind + 1
+            v[b + 8] = best + 1
+            v[b + 9] = top + 1
+            v[b + 10] = low
+            v[b + 11] = ver
+            v[b + 12] = mo[src]
+            v[b + 13] = mo[t]
+            c[src] -= 1
+            h = 0
+            if t:
+                if c[o] == 1 and hitting:
+                    c[o] = 0
+                    c[51] += 1
+                    h = 1
+                c[t] += 1
+                if src > 6:""",
+    """                    if t < 7:
+                        outside -= 1
+                elif t > 6:
+                    outside += 1
+            else:
+                c[0] += 1
+            ps[L] = src
+            pd[L] = t
+            ph[L] = h
+            pe[L] = d
+            mo[src] = 1 if c[src] > tg[src] else 0
+            if t:
+                mo[t] = 1 if c[t] > tg[t] else 0
+            v[b + 16] = gt
+            v[b + 17] = pt + 1024
+            v[b + 18] = ot + 1024
+            L += 1
+            entered = 1
+            break
+        if entered:
+            continue
+        if L == k0:
+            s.outside = outside
+            s.depth = k0""",
+    """            return found
+        L -= 1
+        b = L << 4
+        src = ps[L]
+        t = pd[L]
+        if t:
+            c[t] -= 1
+            if ph[L]:
+                c[26 + e[t]] = 1
+                c[51] -= 1
+            if src > 6:
+                if t < 7:
+                    outside += 1
+            elif t > 6:
+                outside -= 1
+        else:
+            c[0] -= 1
+        c[src] += 1
+        mo[t] = v[b + 13]
+        mo[src] = v[b + 12]
+        g = v[b]
+        pp = v[b + 1] - 1024
+        of = v[b + 2] - 1024
+        way = v[b + 4]""",
+    """        gf = v[b + 5]
+        ahead = v[b + 6] - 1
+        behind = v[b + 7] - 1
+        best = v[b + 8] - 1
+        top = v[b + 9] - 1
+        low = v[b + 10]
+        if v[b + 11] != ver:
+            again = 1""",
 )
 deepest_walk = find_walk = back_walk = None  # compiled by install (main.App): an import compiles nothing
 EMITTER = None
@@ -531,7 +553,7 @@ _find = Turn._find
 _init = _Search.__init__
 
 
-def _env(s, size=44):
+def _env(s, size=48):
     """The search's own bytes (made once per search: Turn makes one per turn)."""
     e = getattr(s, "fast", None)
     if e is None:
@@ -578,11 +600,24 @@ def find(turn, dice, k, top, mode, found):
 
 
 def _made(s, rules):
-    """_Search.__init__, and a Backwards search given ``walk`` in place of its own walk (the
-    variant's module is imported again for each match of it: its class is a new one each time)."""
+    """_Search.__init__, and a Backwards search given ``walk`` and ``back_deepest`` in place of
+    its own (the variant's module is imported again for each match of it: its class is a new one
+    each time)."""
     _init(s, rules)
     if rules.backwards:
         s._walk = lambda k, gap, pips, off: walk(s, k, gap, pips, off)
+        s.deepest = lambda dice, k, n, top, double: back_deepest(s, dice, k, n, top, double)
+
+
+def back_deepest(s, dice, k, n, top, double):
+    """BackSearch.deepest: steps both ways, from the bar down whatever ``top``."""
+    if s.relax or k >= n:
+        return type(s).deepest(s, dice, k, n, top, double)
+    if s.stop is not None:
+        s.stop()
+    e = _env(s, 384)
+    e[30] = s.outside
+    return deepest_walk(s.c, dice, e, k | n << 3 | 25 << 6 | (6144 if double else 4096))
 
 
 def walk(s, k, gap, pips, off):
