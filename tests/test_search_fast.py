@@ -65,10 +65,11 @@ def boxed(rules):
             closed += 1
     cells[OPP + OFF] = 1
     n = 1 + rnd(4)
+    low = 1 + 12 * rnd(2)  # the home half (bearing off, or stepping back out first) or the far half
     for _ in range(n):
-        q = 13 + rnd(13)  # (the far half and the bar: steps back to the last points)
+        q = low + rnd(13 if low > 1 else 6)  # (the far half with the bar: steps back to the last points)
         while q < 25 and cells[OPP + opp[q]]:
-            q = 13 + rnd(12)
+            q = low + rnd(12 if low > 1 else 6)
         cells[q] += 1
     cells[OFF] = 15 - n
     return Position(cells)

@@ -546,7 +546,118 @@ def back_walk(s, ask, st, kn: int) -> int:
         if v[b + 11] != ver:
             again = 1""",
 )
-deepest_walk = find_walk = back_walk = None  # compiled by install (main.App): an import compiles nothing
+# Backwards' chain (BackSearch.chain: where a lifted checker may go on, either way, with the dice
+# left) with no rule relaxed: the same steps in the same order, each place reached asked of the
+# turn (``ok``: Turn._goes_on, on the board as stepped) unless already in the answer (``mask``: bit
+# q for place q, in the search's bytes 44-47 as it begins); returns the mask with the places
+# found. A level's step kept in the search's bytes from 48: the place left, reached, the way tried
+# last and the hit (four dice at most).
+_CHAIN = (
+    """@micropython.viper
+def back_chain(s, dice, ok, kn: int) -> int:
+    c = ptr8(s.c)
+    e = ptr8(s.fast)
+    mask = e[44] | e[45] << 8 | e[46] << 16 | e[47] << 24
+    dd = ptr8(dice)
+    been = ptr8(s.been)
+    block = e[26]
+    first = e[27]
+    higher = e[28]
+    hitting = e[29]
+    outside = int(s.outside)
+    n = kn >> 5
+    at = kn & 31
+    q = 0
+    while q < 26:
+        been[q] = 0
+        q += 1
+    j = 0
+    way = 0
+    while True:
+        if way < 2:
+            d = dd[j]
+            stuck = 0
+            if c[25] and first and at != 25:
+                stuck = 1
+            if way == 0:
+                t = at - d
+                if t <= 0:
+                    if stuck or outside:
+                        t = -1
+                    elif t < 0:
+                        q = at + 1
+                        while q < 7 and not c[q]:
+                            q += 1
+                        t = -1 if q < 7 or not higher else 0
+                elif stuck or c[26 + e[t]] >= block:
+                    t = -1""",
+    """            else:
+                t = at + d
+                if at == 25 or stuck or t > 24:
+                    t = -1
+                elif c[26 + e[t]] >= block:
+                    t = -1
+            way += 1
+            if t < 0 or (been[t] >> j) & 1:
+                continue
+            been[t] |= 1 << j
+            if j + 1 == n:
+                if not (mask >> t) & 1 and int(ok(j)):
+                    mask |= 1 << t
+                continue
+            c[at] -= 1
+            h = 0
+            if t:
+                o = 26 + e[t]
+                if c[o] == 1 and hitting:
+                    c[o] = 0
+                    c[51] += 1
+                    h = 1
+                c[t] += 1
+                if at > 6:
+                    if t < 7:
+                        outside -= 1
+                elif t > 6:
+                    outside += 1
+            else:
+                c[0] += 1
+            e[48 + j] = at
+            e[52 + j] = t
+            e[56 + j] = way
+            e[60 + j] = h""",
+    """            if not (mask >> t) & 1:
+                s.outside = outside
+                if int(ok(j)):
+                    mask |= 1 << t
+            if t:
+                j += 1
+                at = t
+                way = 0
+                continue
+        elif j == 0:
+            break
+        else:
+            j -= 1
+        at = e[48 + j]
+        t = e[52 + j]
+        way = e[56 + j]
+        if t:
+            c[t] -= 1
+            if e[60 + j]:
+                c[26 + e[t]] = 1
+                c[51] -= 1
+            if at > 6:
+                if t < 7:
+                    outside += 1
+            elif t > 6:
+                outside -= 1
+        else:
+            c[0] -= 1
+        c[at] += 1
+    s.outside = outside
+    return mask""",
+)
+deepest_walk = find_walk = back_walk = back_chain = None  # compiled by install (main.App): an import compiles nothing
 EMITTER = None
 _deepest = _Search.deepest  # the bytecode's, for every other search
 _find = Turn._find
@@ -607,6 +718,7 @@ def _made(s, rules):
     if rules.backwards:
         s._walk = lambda k, gap, pips, off: walk(s, k, gap, pips, off)
         s.deepest = lambda dice, k, n, top, double: back_deepest(s, dice, k, n, top, double)
+        s.chain = lambda turn, at, dice, j, used, out: chain(s, turn, at, dice, j, used, out)
 
 
 def back_deepest(s, dice, k, n, top, double):
@@ -618,6 +730,27 @@ def back_deepest(s, dice, k, n, top, double):
     e = _env(s, 384)
     e[30] = s.outside
     return deepest_walk(s.c, dice, e, k | n << 3 | 25 << 6 | (6144 if double else 4096))
+
+
+def chain(s, turn, at, dice, j, used, out):
+    """BackSearch.chain, from the lifted checker's place (j = 0)."""
+    if s.relax or j or not dice:
+        return type(s).chain(s, turn, at, dice, j, used, out)
+    mask = 0
+    for q in out:
+        mask |= 1 << q
+    e = _env(s, 384)
+    e[44] = mask & 255  # (a viper function takes four arguments)
+    e[45] = mask >> 8 & 255
+    e[46] = mask >> 16 & 255
+    e[47] = mask >> 24
+    found = back_chain(s, dice, lambda k: 1 if turn._goes_on(dice, k, used) else 0, at | len(dice) << 5) & ~mask
+    q = 0
+    while found:
+        if found & 1:
+            out.append(q)
+        found >>= 1
+        q += 1
 
 
 def walk(s, k, gap, pips, off):
@@ -651,11 +784,11 @@ def walk(s, k, gap, pips, off):
 
 def install():
     """The standard search's walks as ``deepest_walk`` and ``find_walk``, Backwards' as
-    ``back_walk`` (compiled now) from here on."""
-    global deepest_walk, find_walk, back_walk, EMITTER
+    ``back_walk`` and ``back_chain`` (compiled now) from here on."""
+    global deepest_walk, find_walk, back_walk, back_chain, EMITTER
     if deepest_walk is None:
-        (deepest_walk, find_walk, back_walk), EMITTER = compile_source(_SOURCE + (_BACK,),
-                                                                       ("deepest_walk", "find_walk", "back_walk"))
+        (deepest_walk, find_walk, back_walk, back_chain), EMITTER = compile_source(
+            _SOURCE + (_BACK, _CHAIN), ("deepest_walk", "find_walk", "back_walk", "back_chain"))
     _Search.deepest = deepest
     Turn._find = find
     _Search.__init__ = _made
