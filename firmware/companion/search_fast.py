@@ -5,15 +5,16 @@ the turn's preparation cut those questions off at its 5 ms unit, so the lift ask
 (docs/performance.md, round 7).
 
 ``install`` puts ``deepest`` and ``find`` in place of ``_Search.deepest`` and ``Turn._find``, and
-``walk`` in place of Backwards' own (``BackSearch._walk``, given to each search as it is made):
+``walk``, ``back_deepest`` and ``chain`` in place of Backwards' own (``BackSearch._walk``,
+``deepest`` and ``chain``, given to each search as it is made):
 each hands a search with no rule relaxed (a board's question: a play or the start of one) to one
 viper function that walks the same steps in
 the same order with a stack of its own, and leaves every other search (a variant's own class, a
 diagnosis that relaxes a rule, every play listed) to the bytecode. What a walk needs of the rules
 beyond a step (a position reached: ``Turn._found``; Backwards' reach of a step, its answers
 settled) it asks of the same Python as before, so the answers are the bytecode's, which the tests
-check on every interpreter. main.py installs it where the code sits in flash
-(companion.controller.PREPARES), as it builds companion.tracker_fast's tracker: a viper function
+check on every interpreter. companion.prepared.install_image installs it where the code sits in
+flash (companion.controller.PREPARES), as it builds companion.tracker_fast's tracker: a viper function
 is compiled into the heap, and the .mpy deploy has none to spare.
 """
 from array import array
