@@ -1,6 +1,6 @@
 """The image's rules searches as machine code (companion.search_fast: viper walks in place of
-_Search.deepest, Turn._find and Backwards' BackSearch._walk, deepest and chain) give the bytecode's answers to every
-question a board asks: the dice a roll lets a player play (and the die forced when only one can
+_Search.deepest, Turn._find and Backwards' BackSearch._walk, deepest and chain) give the
+bytecode's answers to every question a board asks: the dice a roll lets a player play (and the die forced when only one can
 be), where a board shown mid-turn begins a legal play and with which dice left, where a lifted
 checker may land, and the play that ends on a position (its steps, for the journal). The cases
 come from random games of the games played with the standard search (the standard game, No
