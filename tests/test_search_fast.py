@@ -1,15 +1,15 @@
 """The image's rules searches as machine code (companion.search_fast: viper walks in place of
-_Search.deepest, Turn._find and Backwards' BackSearch._walk, deepest and chain) give the
-bytecode's answers to every question a board asks: the dice a roll lets a player play (and the die forced when only one can
-be), where a board shown mid-turn begins a legal play and with which dice left, where a lifted
-checker may land, and the play that ends on a position (its steps, for the journal). The cases
-come from random games of the games played with the standard search (the standard game, No
+_Search.deepest, Turn._find and Backwards' BackSearch._walk, deepest and chain) give the bytecode's
+answers to every question a board asks: the dice a roll lets a player play (and the die forced when
+only one can be), where a board shown mid-turn begins a legal play and with which dice left, where
+a lifted checker may land, and the play that ends on a position (its steps, for the journal). The
+cases come from random games of the games played with the standard search (the standard game, No
 hitting, Mexican, Hypergammon, Portes...) and of Backwards, a checker at a time to a place the
 bytecode lights, then of random boards bearing off against closed points, and of a few checkers
-among seven closed points (how many dice can be played): entering from the bar,
-hits, steps back, bearing off with higher dice, doubles; each board mid-turn and each frame of a
-checker lifted off it, legal or not. Compared on CPython (the same source as plain functions)
-and as viper under a real MicroPython."""
+among seven closed points (how many dice can be played): entering from the bar, hits, steps back,
+bearing off with higher dice, doubles; each board mid-turn and each frame of a checker lifted off
+it, legal or not. Compared on CPython (the same source as plain functions) and as viper under a
+real MicroPython."""
 
 import pytest
 
