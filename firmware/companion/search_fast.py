@@ -5,8 +5,8 @@ the turn's preparation cut those questions off at its 5 ms unit, so the lift ask
 (docs/performance.md, round 7).
 
 ``install`` puts ``deepest`` and ``find`` in place of ``_Search.deepest`` and ``Turn._find``, and
-``walk``, ``back_deepest``, ``chain`` and ``back_find`` in place of Backwards' own
-(``BackSearch._walk``, ``deepest``, ``chain`` and ``find``, given to each search as it is made):
+``walk``, ``back_deepest`` and ``chain`` in place of Backwards' own (``BackSearch._walk``,
+``deepest`` and ``chain``, given to each search as it is made):
 each hands a search with no rule relaxed (a board's question: a play or the start of one) to one
 viper function that walks the same steps in
 the same order with a stack of its own, and leaves every other search (a variant's own class, a
@@ -658,31 +658,7 @@ def back_chain(s, dice, ok, kn: int) -> int:
     s.outside = outside
     return mask""",
 )
-# What Backwards' find measures of a board against its target (BackSearch.find's loop: the
-# checkers to move, the pips, the sources with more than the target in ``more``), returned as
-# gap + (pips + 2048) * 256.
-_MEASURE = (
-    """@micropython.viper
-def back_measure(cells, target, more) -> int:
-    c = ptr8(cells)
-    tg = ptr8(target)
-    mo = ptr8(more)
-    gap = 0
-    pips = 0
-    i = 0
-    while i < 26:
-        a = c[i] - tg[i]
-        if a > 0:
-            gap += a
-            mo[i] = 1
-        else:
-            mo[i] = 0
-        pips += i * a
-        i += 1
-    mo[0] = 0
-    return gap | (pips + 2048) << 8""",
-)
-deepest_walk = find_walk = back_walk = back_chain = back_measure = None  # compiled by install (main.App): an import compiles nothing
+deepest_walk = find_walk = back_walk = back_chain = None  # compiled by install (main.App): an import compiles nothing
 EMITTER = None
 _deepest = _Search.deepest  # the bytecode's, for every other search
 _find = Turn._find
@@ -744,7 +720,6 @@ def _made(s, rules):
         s._walk = lambda k, gap, pips, off: walk(s, k, gap, pips, off)
         s.deepest = lambda dice, k, n, top, double: back_deepest(s, dice, k, n, top, double)
         s.chain = lambda turn, at, dice, j, used, out: chain(s, turn, at, dice, j, used, out)
-        s.find = lambda turn, dice, k, top, mode, found: back_find(s, turn, dice, k, top, mode, found)
 
 
 def back_deepest(s, dice, k, n, top, double):
@@ -756,24 +731,6 @@ def back_deepest(s, dice, k, n, top, double):
     e = _env(s, 384)
     e[30] = s.outside
     return deepest_walk(s.c, dice, e, k | n << 3 | 25 << 6 | (6144 if double else 4096))
-
-
-def back_find(s, turn, dice, k, top, mode, found):
-    """BackSearch.find, its board measured here first: find takes a measure of the board it
-    loaded and the same target as its own (the other order of the dice uses it so)."""
-    st = s.state
-    c = s.c
-    if not st[5] or c != s.cells or s.target != s.last:
-        if c == s.cells:
-            v = back_measure(c, s.target, s.more)
-            st[0] = v & 255
-            st[1] = (v >> 8) - 2048
-            st[2] = s.target[0] - c[0]
-            st[3] = -1
-            st[4] = 0  # (the steps before a bear-off: counted by find)
-            st[5] = 1
-            s.last[:] = s.target
-    return type(s).find(s, turn, dice, k, top, mode, found)
 
 
 def chain(s, turn, at, dice, j, used, out):
@@ -829,10 +786,10 @@ def walk(s, k, gap, pips, off):
 def install():
     """The standard search's walks as ``deepest_walk`` and ``find_walk``, Backwards' as
     ``back_walk`` and ``back_chain`` (compiled now) from here on."""
-    global deepest_walk, find_walk, back_walk, back_chain, back_measure, EMITTER
+    global deepest_walk, find_walk, back_walk, back_chain, EMITTER
     if deepest_walk is None:
-        (deepest_walk, find_walk, back_walk, back_chain, back_measure), EMITTER = compile_source(
-            _SOURCE + (_BACK, _CHAIN, _MEASURE), ("deepest_walk", "find_walk", "back_walk", "back_chain", "back_measure"))
+        (deepest_walk, find_walk, back_walk, back_chain), EMITTER = compile_source(
+            _SOURCE + (_BACK, _CHAIN), ("deepest_walk", "find_walk", "back_walk", "back_chain"))
     _Search.deepest = deepest
     Turn._find = find
     _Search.__init__ = _made
