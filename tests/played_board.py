@@ -4,8 +4,9 @@ automated players, as `bgc vpico --board --demo` plays it but without a MicroPyt
 
     python tests/played_board.py LINK SEED OUT [COMPUTER [LENGTH]]
 
-On SIGUSR1 the players stop, and after a moment the board's last status, LEDs and OLED rows (and
-its journal) are written to OUT (JSON); the same when the match is over. SIGTERM ends it.
+On SIGUSR1 the players stop, the firmware's loop runs on for a moment (the screen's rows go out a
+few per loop step), and the board's last status, LEDs and OLED rows (and its journal) are written
+to OUT (JSON); the same when the match is over. SIGTERM ends it.
 COMPUTER (0 or 1): that side is the PC's (a `gnu side=` line sets it): the players move its
 checkers as lit, and the board starts no match of its own (the PC starts it)."""
 
@@ -40,6 +41,13 @@ def main(link, seed, out, computer=None, length=3):
     try:
         while state["run"]:
             if state["go"] and not players.finished:
+                sim.step()
+            elif not state["go"] and state["told"] is not None:
+                # paused: the hands stop, the firmware's loop goes on until what it shows is out (a
+                # screen's rows go to the OLED a few per loop step, drivers/oled.py), then stands
+                # still once the state is written
+                if players.tick in sim.on_frame:
+                    sim.on_frame.remove(players.tick)
                 sim.step()
             else:
                 time.sleep(0.01)
