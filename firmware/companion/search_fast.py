@@ -658,7 +658,7 @@ def back_chain(s, dice, ok, kn: int) -> int:
     s.outside = outside
     return mask""",
 )
-deepest_walk = find_walk = back_walk = back_chain = None  # compiled by install (main.App): an import compiles nothing
+deepest_walk = find_walk = back_walk = back_chain = None  # compiled by install (prepared.install_image): an import compiles nothing
 EMITTER = None
 _deepest = _Search.deepest  # the bytecode's, for every other search
 _find = Turn._find
