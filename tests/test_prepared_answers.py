@@ -100,14 +100,11 @@ def compare(key, a, b, start, path, units=4000):
             continue  # (not legal, or not prepared: P.NOT_LEGAL, P.CUT)
         opts = fresh.locate(c)
         for p in range(26):
-            if node[P.HEAD + 5 * p + 4] >= P.ASK:
-                # not prepared (cut off): asked of the engine, its steps back looked up in the table
-                if c[p] and prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
-                    bad.append(("asked", cells, p))
-                continue
-            if prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
+            # (a lift whose frame or places were not prepared, cut off, is asked of the engine:
+            # its steps back looked up in the table)
+            if (c[p] or node[P.HEAD + 5 * p + 4] < P.ASK) and prep.destinations(c, p, opts) != fresh.destinations(c, p, opts):
                 bad.append(("destinations", cells, p))
-            if c[p]:
+            if c[p] and node[P.HEAD + 5 * p + 4] < P.ASK:
                 known[:] = c
                 w = bytearray(c)
                 w[p] -= 1
@@ -125,7 +122,7 @@ for line in open(CASES):
     f = line.split()
     path = [bytes(unhexlify(x)) for x in f[4].split(",")] if len(f) > 4 else []
     bad, hits, prep, size = compare(f[0], int(f[1]), int(f[2]), bytes(unhexlify(f[3])), path)
-    print("case %s %d %d %d %d %d %s" % (f[0], len(bad), hits, len(prep.nodes), size, prep.cuts, bad[:2]))
+    print("case %s %d %d %d %d %d %d %s" % (f[0], len(bad), hits, len(prep.nodes), size, prep.cuts, prep.went_on, bad[:2]))
 """
 
 
@@ -137,17 +134,29 @@ def case_lines(keys, count, seed=33):
     return out
 
 
-def run_cpython(lines, tmp_path, cut_every=0):
+def run_cpython(lines, tmp_path, cut_every=0, walks=False):
+    """The comparison's rows; ``walks``: with the image's searches (companion.search_fast, as
+    plain functions here), whose Backwards walks cut off go on in the next unit."""
     data = tmp_path / "cases.txt"
     data.write_text("".join(lines))
     import io
     from contextlib import redirect_stdout
 
+    from bgrules.turn import _Search
+    from companion import search_fast
+
     buf = io.StringIO()
-    with redirect_stdout(buf):
-        exec(compile(PROGRAM, "prepared_check", "exec"), {"CASES": str(data), "__name__": "check",
-                                                          "CUT_EVERY": cut_every})
-    return [line.split(" ", 7) for line in buf.getvalue().splitlines()]
+    try:
+        if walks:
+            search_fast.install()
+        with redirect_stdout(buf):
+            exec(compile(PROGRAM, "prepared_check", "exec"), {"CASES": str(data), "__name__": "check",
+                                                              "CUT_EVERY": cut_every})
+    finally:
+        _Search.deepest = search_fast._deepest
+        Turn._find = search_fast._find
+        _Search.__init__ = search_fast._init
+    return [line.split(" ", 8) for line in buf.getvalue().splitlines()]
 
 
 def rulesets():
@@ -175,7 +184,7 @@ def test_prepared_answers_under_micropython_in_a_pico_heap(tmp_path):
     data = tmp_path / "cases.txt"
     data.write_text("".join(lines))
     out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
-    rows = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")]
+    rows = [line.split(" ", 8) for line in out.splitlines() if line.startswith("case ")]
     assert len(rows) == len(lines), out[-2000:]
     for row in rows:
         assert row[2] == "0", row
@@ -195,6 +204,23 @@ def test_a_search_cut_off_leaves_its_question_to_the_engine(key, tmp_path):
         assert row[2] == "0", row
     assert sum(int(r[6]) for r in rows) > 0, "no search was cut off"
     assert sum(int(r[3]) for r in rows) > 0, "the table answered nothing"
+
+
+def test_a_backwards_search_cut_off_goes_on_in_the_next_unit(tmp_path):
+    """With the image's walks (companion.search_fast), a Backwards search cut off by the deadline
+    (here at every 7th check) goes on in the next unit from where it stopped, up to GOES_ON units:
+    a question its unit could not finish is still prepared, not left to the lift (on the emulated
+    Pico the lifts that asked the engine such questions were Backwards' worst, up to 19 ms), and
+    every answer the table gives is still the engine's."""
+    lines = case_lines(["backwards"], 8)
+    went = given_up = 0
+    for row in run_cpython(lines, tmp_path, cut_every=7, walks=True):
+        assert row[2] == "0", row
+        given_up += int(row[6])
+        went += int(row[7])
+    assert went > 20, "no search went on"
+    plain = sum(int(r[6]) for r in run_cpython(lines, tmp_path, cut_every=7))
+    assert given_up < plain // 2, (given_up, plain)  # most of the cut questions prepared
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards", "plakoto", "longnardy", "ludus"])
@@ -368,7 +394,7 @@ def test_the_table_of_the_costliest_doubles_fits_its_bound_under_micropython(tmp
     data = tmp_path / "cases.txt"
     data.write_text("standard 1 1 %s \n" % bytes(SPREAD.cells).hex())
     out = upy.run("CASES = 'cases.txt'\n" + PROGRAM, [upy.FIRMWARE_DIR, str(data)])
-    row = [line.split(" ", 7) for line in out.splitlines() if line.startswith("case ")][0]
+    row = [line.split(" ", 8) for line in out.splitlines() if line.startswith("case ")][0]
     assert row[2] == "0" and int(row[4]) == P.NODES
     assert int(row[5]) > 0, row
     if upy.heap_scale() == 1:  # 32-bit objects: the bytes a Pico's table takes (a 64-bit build's are larger)

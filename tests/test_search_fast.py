@@ -15,7 +15,7 @@ import pytest
 
 from firmware_script import run_on_cpython, run_on_micropython, seeded_random
 
-SCRIPT = seeded_random(20261129) + r"""
+CASES = r"""
 from bgrules.position import Position, OPP, BAR, OFF
 from bgrules.rules import ruleset
 from bgrules.turn import Turn, _Search
@@ -171,8 +171,9 @@ def answers(all_cases):
             h = digest(h, steps)
         out.append(h)
     return out, figures
+"""
 
-
+SCRIPT = seeded_random(20261129) + CASES + r"""
 calls = [0]
 
 
@@ -218,6 +219,64 @@ print("search_fast", search_fast.EMITTER, turns, figures[0], differ, figures[1],
 
 KEYS = ["standard", "nohitting", "mexican", "hypergammon", "portes", "eureka", "backwards"]
 
+# A Backwards question cut off by the clock in its walk and asked again from where it stopped
+# (companion.prepared: the next unit of the preparation; search_fast.walk keeps the place in
+# ``s.cut`` and is given it back as ``s.resume``) gives the uncut bytecode's answer: where a board
+# mid-turn begins a legal play, with which dice left, and the play ending on it. The clock stops
+# the walk at every first, second or third check (before a node's questions to the rules, and
+# every 8 nodes).
+RESUMED = seeded_random(20261130) + CASES + r"""
+class Cut(Exception):
+    pass
+
+
+def in_pieces(t, ask, cells, every):
+    s = t._s
+    n = [0]
+
+    def stop():
+        n[0] += 1
+        if n[0] % every == 0:
+            raise Cut()
+
+    went = 0
+    while True:
+        s.stop = stop
+        try:
+            return ask(cells), went
+        except Cut:
+            assert s.cut is not None  # (cut between two nodes: it can go on)
+            s.resume = s.cut
+            s.cut = None
+            went += 1
+        finally:
+            s.stop = None
+
+
+rules = ruleset("backwards")
+asked = went = differ = 0
+for turn in cases("backwards"):
+    for rules, pos, d1, d2, boards in turn:
+        plain = Turn(pos, d1, d2, rules)
+        want = [(plain.locate(bytearray(c)), plain._play_steps(bytearray(c))) for c in boards]
+        search_fast.install()
+        try:
+            t = Turn(pos, d1, d2, rules)
+            for c, w in zip(boards, want):
+                every = 1 + rnd(3)
+                options, k = in_pieces(t, t.locate, bytearray(c), every)
+                t._last = None
+                steps, j = in_pieces(t, t._play_steps, bytearray(c), every)
+                asked += 1
+                went += k + j
+                differ += (options, steps) != w
+        finally:
+            _Search.deepest = search_fast._deepest
+            Turn._find = search_fast._find
+            _Search.__init__ = search_fast._init
+print("resumed", search_fast.EMITTER, asked, went, differ)
+"""
+
 
 def _result(out):
     line = [x for x in out.splitlines() if x.startswith("search_fast ")][-1].split()
@@ -244,3 +303,23 @@ def test_the_fast_search_as_viper_machine_code_answers_as_the_bytecode():
     script = "TURNS = 60\nKEYS = %r\n" % KEYS + SCRIPT
     emitter, figures = _result(run_on_micropython(script))
     _check(emitter, figures, "viper")
+
+
+def _resumed(out):
+    line = [x for x in out.splitlines() if x.startswith("resumed ")][-1].split()
+    return line[1], [int(v) for v in line[2:]]
+
+
+def test_a_backwards_search_cut_off_goes_on_where_it_stopped(tmp_path):
+    emitter, (asked, went, differ) = _resumed(run_on_cpython("TURNS = 200\n" + RESUMED, tmp_path))
+    assert emitter == "python"
+    assert asked > 1000 and went > asked // 4  # a search in four cut off at least once
+    assert differ == 0
+
+
+@pytest.mark.micropython
+def test_a_backwards_search_cut_off_goes_on_where_it_stopped_as_viper():
+    emitter, (asked, went, differ) = _resumed(run_on_micropython("TURNS = 60\n" + RESUMED))
+    assert emitter == "viper"
+    assert asked > 300 and went > asked // 4
+    assert differ == 0

@@ -32,13 +32,15 @@
 #   [2], [3] the next child to prepare: source point, place (children: where each lift may land)
 #   [4]     the play that ends here: 255 not asked, 254 none / not storable, else its step count,
 #           the steps at [5:17] (from, to, hit: three bytes each, four steps at most)
-#   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes), then the
-#           locate() answer of the frame with that checker gone (code as [0]; 255 = not prepared,
-#           254 = not storable: asked again); the frame is prepared a unit before the mask, so
-#           the mask holds only once [1] has passed p
+#   [17 + 5 * p:] for source p (0..25): its destinations as a 26-bit mask (four bytes; bit 31
+#           set: not storable, asked again), then the locate() answer of the frame with that
+#           checker gone (code as [0]; 255 = not prepared, 254 = not storable: asked again); the
+#           frame is prepared a unit before the mask, so the mask holds only once [1] has passed p
 # Positions found not to be legal partial plays are kept as ``NOT_LEGAL`` (one shared object),
 # those whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200
-# distinct ones) as ``CUT``: asked each time.
+# distinct ones) as ``CUT``: asked each time. A search cut off in one of the image's walks (a
+# Backwards question: companion.search_fast.walk) goes on in the next unit where it stopped
+# (``going``), up to GOES_ON units, before it is given up so.
 #
 # The firmware's interned names fill six of MicroPython's pools (1,260 names; a seventh is ~9 KB
 # in one piece: docs/performance.md, "Every module at once"), so this module adds few: no private
@@ -83,6 +85,12 @@ STEP_US = const(1500)
 HEAD = const(17)  # a node's bytes before its 26 sources (5 bytes each)
 ASK = const(254)  # not storable here: the rules are asked each time
 _TODO = const(255)
+_GOING = const(253)  # (_locate: the search was cut off and goes on in the next unit)
+# units a search cut off may go on for (each walks again the steps down to where it stopped)
+GOES_ON = const(8)
+_PLACE = const(0)  # the question a search going on answers: a position's locate,
+_FRAME = const(1)  # a lift's frame's locate,
+_PLAY = const(2)  # a complete position's play
 NOT_LEGAL = b"\x00"  # a position that is not the start of a legal play
 CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
 # a node as placed: every lift still to prepare, from 25 down ([1]; children likewise, [2], [3])
@@ -193,7 +201,11 @@ class Prepared:
         # own (Catch me, Doublets) answers DONE itself
         self.keeps_play = hasattr(turn, "_play_steps")
         self.search = getattr(turn, "_s", None)  # the turn's search state (its stop function)
-        self.cuts = 0  # searches cut off (for the benchmark)
+        self.cuts = 0  # searches cut off for good (for the benchmark)
+        self.went_on = 0  # units that went on with a search cut off before (for the benchmark)
+        # a search cut off that goes on in the next unit: (what it answers: _PLACE, _FRAME,
+        # _PLAY; the node's key; the source point; where it stopped: the search's ``cut``; units)
+        self.going = None
         self.until = 0  # the time (ticks_us) the unit's search is cut off at
         # a step-back position a lift's destinations need (Turn.destinations' probe) not in the
         # table yet: the next unit places it, and the destinations are asked again after it
@@ -230,7 +242,7 @@ class Prepared:
             i = HEAD + 5 * point
             # node[1] == point: only the frame of that lift is prepared, not yet its places (the
             # next unit): the mask still reads "nowhere"
-            if node[i + 4] < ASK and node[1] != point:
+            if node[i + 4] != _TODO and node[1] != point and not node[i + 3] & 128:
                 self.hits += 1
                 return self._hold(key, point, mask_points(node, i))
         self.misses += 1
@@ -302,6 +314,22 @@ class Prepared:
 
     def _next(self):
         """One unit of preparation (one rules search); False when nothing is left to do."""
+        g = self.going
+        if g is not None:
+            key = g[1]
+            node = self.nodes.get(key)
+            if g[0] == _PLACE:
+                if node is None:
+                    self._place(key)
+                    return True
+            elif node is not None and len(node) > 1:
+                if g[0] == _FRAME and node[1] == g[2] and node[HEAD + 5 * g[2] + 4] == _TODO:
+                    self._lift(key, node)
+                    return True
+                if g[0] == _PLAY and node[4] == _TODO:
+                    self._play(key, node)
+                    return True
+            self.going = None
         key = self.pending
         if key is not None:
             self.pending = None
@@ -351,7 +379,9 @@ class Prepared:
     def _place(self, key):
         """The position ``key``: is it the start of a legal play (and with what dice left)?"""
         self.units += 1
-        code = self._locate(bytearray(key))
+        code = self._locate(bytearray(key), _PLACE, key, 0)
+        if code == _GOING:
+            return  # (placed when its search is done)
         if code == 0 or code == ASK:
             self.nodes[key] = NOT_LEGAL if code == 0 else CUT
             return
@@ -374,20 +404,19 @@ class Prepared:
         node[1] = p
         self.units += 1
         i = HEAD + 5 * p
-        if node[i + 4] == _TODO:
-            if c[p]:
-                w = self.work
-                w[:] = c
-                w[p] -= 1
-                if not self.wait0:
-                    w[0] += 1
-                code = self._locate(w)
-            else:
-                code = ASK  # (a checker from beside the board: the sensors see no lift)
-            node[i + 4] = code if code != _TODO else ASK
-            if node[i + 4] != ASK:
-                return  # its places in the next unit
+        if node[i + 4] == _TODO and c[p]:
+            w = self.work
+            w[:] = c
+            w[p] -= 1
+            if not self.wait0:
+                w[0] += 1
+            code = self._locate(w, _FRAME, key, p)
+            if code != _GOING:
+                node[i + 4] = code
+            return  # its places in the next unit
         else:
+            if node[i + 4] == _TODO:
+                node[i + 4] = ASK  # (a checker from beside the board: the sensors see no lift)
             mask = -1
             self._deadline()
             try:
@@ -410,10 +439,10 @@ class Prepared:
                 mask |= 1 << q
                 last = q
             if mask < 0:
-                node[i + 4] = ASK
-                mask = 0
-            for b in range(4):
-                node[i + b] = mask >> (8 * b) & 255
+                node[i + 3] = 128  # (asked each time)
+            else:
+                for b in range(4):
+                    node[i + b] = mask >> (8 * b) & 255
         node[1] = p - 1 if p > 1 else _TODO
 
     def _child(self, node, key):
@@ -513,12 +542,12 @@ class Prepared:
     def _play(self, key, node):
         """The play that ends on the complete position ``key`` (DONE's question)."""
         self.units += 1
-        self._deadline()
+        n = self._resume(_PLAY, key, 0)
         try:
             steps = self.turn._play_steps(bytearray(key))
         except SearchCut:
-            self.cuts += 1
-            node[4] = ASK
+            if self._cut(_PLAY, key, 0, n) == ASK:
+                node[4] = ASK
             return
         finally:
             self._deadline(False)
@@ -532,16 +561,37 @@ class Prepared:
                 node[5 + 3 * k + j] = s[j]
         node[4] = n if n >= 0 else ASK
 
-    def _locate(self, cells):
-        """turn.locate(cells) as a code (_code); ASK when its search was cut off."""
-        self._deadline()
+    def _locate(self, cells, kind, key, p):
+        """turn.locate(cells) as a code (_code), the answer to ``kind`` of the node ``key`` (its
+        source p); ASK when its search was cut off, _GOING when it goes on in the next unit."""
+        n = self._resume(kind, key, p)
         try:
             return self._code(self.turn.locate(cells))
         except SearchCut:
-            self.cuts += 1
-            return ASK
+            return self._cut(kind, key, p, n)
         finally:
             self._deadline(False)
+
+    def _resume(self, kind, key, p):
+        """The unit's deadline set; the question's search given where it was cut off, when it
+        was (``going``); the units it went on for before."""
+        self._deadline()
+        g = self.going
+        if g is None or g[0] != kind or g[2] != p or g[1] != key:
+            return 0
+        self.going = None
+        self.search.resume = g[3]
+        self.went_on += 1
+        return g[4]
+
+    def _cut(self, kind, key, p, n):
+        """A search cut off: _GOING when it may go on in the next unit, else ASK."""
+        cut = getattr(self.search, "cut", None)
+        if cut is not None and n < GOES_ON:
+            self.going = (kind, key, p, cut, n + 1)
+            return _GOING
+        self.cuts += 1
+        return ASK
 
     def _deadline(self, on=True):
         """The turn's searches cut off UNIT_US from now (on), or never again (off)."""
@@ -549,6 +599,8 @@ class Prepared:
         if s is not None:
             self.until = ticks_add(ticks_us(), UNIT_US)
             s.stop = self.stop if on else None
+            if getattr(s, "cut", None) is not None or not on and getattr(s, "resume", None) is not None:
+                s.cut = s.resume = None
 
     def stop(self):
         """The turn's search, at each node: SearchCut once the unit's time is up."""

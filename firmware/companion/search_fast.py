@@ -286,7 +286,7 @@ def back_walk(s, ask, st, kn: int) -> int:
     e = ptr8(s.fast)
     dd = ptr8(s.q_dice)
     v = ptr16(st)
-    stop = s.stop
+    stop = (kn >> 8) & 1
     k0 = kn & 7
     n = (kn >> 3) & 7
     partial = (kn >> 6) & 1
@@ -300,6 +300,9 @@ def back_walk(s, ask, st, kn: int) -> int:
     quit = 0""",
     """    ver = 0
     nodes = 0
+    R = v[94] - 1
+    skip1 = 0
+    chk = 0
     L = k0
     entered = 1
     g = 0
@@ -324,8 +327,9 @@ def back_walk(s, ask, st, kn: int) -> int:
             of = v[b + 2] - 1024""",
     """            src = -1
             nodes += 1
-            if stop and not nodes & 7:
-                stop()
+            chk = stop if L > R else 0
+            if chk and not nodes & 7:
+                ask(4, L, 0, 0)
             if not g and not pp:
                 i = 0
                 while i < 52 and c[i] == tg[i]:
@@ -333,6 +337,8 @@ def back_walk(s, ask, st, kn: int) -> int:
                 if i == 52:
                     s.outside = outside
                     s.depth = L
+                    if chk:
+                        ask(4, L, 0, 0)
                     r = int(ask(0, L, 0, 0))
                     if r & 4:
                         ver += 1
@@ -373,6 +379,8 @@ def back_walk(s, ask, st, kn: int) -> int:
     """                        behind = r
                     sg += 2
                 if ahead == -2 or behind == -2:
+                    if chk:
+                        ask(4, L, 0, 0)
                     r = int(ask(1, L, pp, of))
                     ahead = (r & 255) - 1
                     behind = (r >> 8) - 1
@@ -393,7 +401,10 @@ def back_walk(s, ask, st, kn: int) -> int:
                 best = 99 if of > 0 else (ahead if ahead > behind else behind)
                 again = 0
                 src = 26
-                way = 2""",
+                way = 2
+                if L < R:
+                    src = v[b + 14] + 1
+                    skip1 = 1 if v[b + 15] == 2 else 0""",
     """        else:
             d = dd[L]
         if quit:
@@ -423,6 +434,10 @@ def back_walk(s, ask, st, kn: int) -> int:
                     continue
                 way = 0
             way += 1
+            if skip1:
+                skip1 = 0
+                if way == 1 and src == v[b + 14]:
+                    continue
             if way == 1:
                 t = src - d
                 if t > 0:
@@ -470,6 +485,8 @@ def back_walk(s, ask, st, kn: int) -> int:
                 ot = of - 1
                 if int(ask(3, L + 1, pt, ot)) - 1 < gt:
                     continue
+            if L < R and (src != v[b + 14] or way != v[b + 15]):
+                R = -1
             v[b + 3] = src
             v[b + 4] = way
             v[b + 5] = gf
@@ -515,6 +532,7 @@ def back_walk(s, ask, st, kn: int) -> int:
             s.outside = outside
             s.depth = k0""",
     """            return found
+        R = -1
         L -= 1
         b = L << 4
         src = ps[L]
@@ -716,6 +734,7 @@ def _made(s, rules):
     its own (the variant's module is imported again for each match of it: its class is a new one
     each time)."""
     _init(s, rules)
+    s.cut = s.resume = None  # (a Backwards walk cut off, to go on: walk)
     if rules.backwards:
         s._walk = lambda k, gap, pips, off: walk(s, k, gap, pips, off)
         s.deepest = lambda dice, k, n, top, double: back_deepest(s, dice, k, n, top, double)
@@ -755,12 +774,17 @@ def chain(s, turn, at, dice, j, used, out):
 
 
 def walk(s, k, gap, pips, off):
-    """BackSearch._walk."""
+    """BackSearch._walk. A walk cut off by the clock (its search's ``stop``: companion.prepared,
+    checked between two nodes only) leaves in ``s.cut`` where it was: the order of the dice, the
+    answers settled and found, and the steps down to the node it was entering; given back as
+    ``s.resume`` to the same question, the walk goes down those steps again (nothing before them
+    walked twice) and on from that node, so the answer is the uncut walk's."""
     dice = s.q_dice
     if s.relax or len(dice) > 4:
         return type(s)._walk(s, k, gap, pips, off)
     turn = s.q_turn
     mode = s.q_mode
+    found = s.q_found
     _env(s, 384)
     st = getattr(s, "levels", None)
     if st is None:
@@ -768,19 +792,49 @@ def walk(s, k, gap, pips, off):
     st[k << 4] = gap
     st[(k << 4) + 1] = pips + 1024
     st[(k << 4) + 2] = off + 1024
+    st[94] = st[95] = 0  # (1 + the level of the steps to walk down again; 1 + the level the clock stopped)
+    r = s.resume
+    if r is not None:
+        if r[0] != dice:
+            return False  # an order of the dice the cut walk had finished
+        s.resume = None
+        s.settled = r[1]
+        found.extend(r[2])
+        s._open(turn, dice)
+        path = r[3]
+        for j in range(0, len(path), 2):
+            st[((k + j // 2) << 4) + 14] = path[j]
+            st[((k + j // 2) << 4) + 15] = path[j + 1]
+        st[94] = k + len(path) // 2 + 1
     room = s._room
+    stop = s.stop
+    s.stop = None  # (a cut inside a node's questions could not go on: the walk's checks only)
 
     def ask(op, j, pips, off):
         if op == 0:
             return s.answer(turn, dice, mode, j)
         if op == 3:
             return room(turn, dice, j, pips, off) + 1
+        if op == 4:
+            st[95] = j + 1
+            stop()
+            st[95] = 0
+            return 0
         if op == 2:
             s._open(turn, dice)
         d = dice[j]
         return room(turn, dice, j + 1, pips - d, off) + 1 | room(turn, dice, j + 1, pips + d, off) + 1 << 8
 
-    return bool(back_walk(s, ask, st, k | len(dice) << 3 | (64 if mode == 1 else 0) | (128 if turn.double else 0)))
+    kn = k | len(dice) << 3 | (64 if mode == 1 else 0) | (128 if turn.double else 0) | (256 if stop else 0)
+    try:
+        return bool(back_walk(s, ask, st, kn))
+    except Exception:
+        j = st[95] - 1
+        if j >= k:  # (the clock: SearchCut)
+            s.cut = (dice, s.settled, found[:], bytes(st[(i << 4) + 3 + w] for i in range(k, j) for w in (0, 1)))
+        raise
+    finally:
+        s.stop = stop
 
 
 def install():

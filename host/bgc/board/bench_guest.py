@@ -237,7 +237,7 @@ if PLAYS is not None:
     main.gc = TimedGc(gc)
 LAST = ["boot"]  # the last input the App answered (where a collection happens)
 stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": Times(600), "auto": [],
-         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0], "lookups": [0, 0, 0],
+         "prep": [0, 0, 0], "prep_turn": Times(300), "idle": [0, 0], "lookups": [0, 0, 0, 0],
          "journal": Times(300), "done_own": Times(300), "move": Times(600), "move_after": [Times(300), Times(300)],
          "move_in_answer": 0,
          "min_free": 1 << 30, "min_free_turns": 1 << 30, "min_free_own": 1 << 30, "done_worst": (0,),
@@ -558,6 +558,7 @@ for _ in range(2000):
             lk[0] += pr.hits
             lk[1] += pr.misses
             lk[2] += getattr(pr, "cuts", 0)
+            lk[3] += getattr(pr, "went_on", 0)
         turns += 1
         press(p)
         if companion.phase == "ask":
@@ -711,9 +712,10 @@ def print_match(st, heap_import, variant):
               " idle loop steps: %d, lifts that came before the board's position was prepared: %d"
               % (ms(med), ms(worst), st["idle"][0], st["idle"][1]))
     if "lookups" in st:
-        hits, misses, cuts = st["lookups"]
+        lk = st["lookups"]
         print("  the tracker's rules questions in play: %d answered by a lookup, %d asked of the engine"
-              " (not prepared yet, or never: the fallback); preparation searches cut off: %d" % (hits, misses, cuts))
+              " (not prepared yet, or never: the fallback); preparation searches given up (cut off):"
+              " %d; units that went on with a search cut off before: %d" % (lk[0], lk[1], lk[2], lk[3] if len(lk) > 3 else 0))
         n, _, worst, med = st["done_own"]
         _, _, jworst, jmed = st["journal"]
         print("  DONE answer without its journal append: median %s, worst %s; the append inside DONE:"
