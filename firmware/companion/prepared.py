@@ -237,6 +237,11 @@ class Prepared:
     def destinations(self, cells, point, options):
         """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
         key = bytes(cells)
+        if point == self.held_p and key == self.held:
+            # the lift the hand holds, asked again when it is put down (which checker moved):
+            # its places as answered at the lift, looked up or asked of the engine
+            self.hits += 1
+            return self.held_to
         node = self.nodes.get(key)
         if node is not None and len(node) > 1 and 0 <= point <= 25:
             i = HEAD + 5 * point
@@ -485,7 +490,7 @@ class Prepared:
 
     def _held(self):
         """The next place the lifted checker may land on (its lift looked up: ``held``), placed
-        (one search); False, and the lift forgotten, once they are all in the table. The hand
+        (one search); False once they are all in the table. The hand
         carries the checker for a few hundred ms: a placement then finds its position prepared,
         wherever the breadth-first order had reached (before, those positions waited for every
         lift of the board's position: most of the lookups the standard match missed)."""
@@ -503,7 +508,7 @@ class Prepared:
                     self.held_q = k
                     self._place(child)
                     return True
-        self.held = None
+        self.held_q = k  # (all placed: the lift is kept, for destinations)
         return False
 
     def _landed(self, key, p, q):
