@@ -527,3 +527,76 @@ def test_a_lift_asked_again_when_the_checker_is_put_down_is_not_asked_twice():
     # another lift is another question
     assert prep.destinations(known, 8, options) == Turn(start, 6, 5).destinations(start.cells, 8)
     assert prep.misses == 3
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards"])
+def test_a_stack_read_as_five_or_more_is_prepared_down_to_where_its_lifts_show(key, monkeypatch):
+    """A point of six or more reads "five or more" (companion.tracker), so the board's next frame
+    after lifts from it shows them all at once, once four are left: here 8 on the one point,
+    2-2 to bear off, three off unseen and the fourth lifted. That frame's questions (is four off a
+    legal start, is three off one, where may a checker from the one point go from there) are
+    looked up once the board's position is prepared (Prepared.done). Found in the emulated
+    Backwards match: such a frame asked the engine three questions, 19.5 ms (issue 33)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    rules = ruleset(key)
+    cells = bytearray(52)
+    cells[0] = 7
+    cells[1] = 8
+    cells[P.OPP + 19] = 15 if key == "standard" else 0
+    if key == "backwards":
+        cells[P.OPP + 6] = 15
+    start = Position(cells)
+    turn = Turn(start, 2, 2, rules)
+    fresh = Turn(start, 2, 2, rules)
+    known = bytearray(cells)
+    prep = Prepared(turn, known, 0)
+    for _ in range(300):
+        if prep.done():
+            break
+        assert prep.step()
+    assert prep.done()
+    misses = prep.misses
+    off = []
+    for j in (3, 4):
+        c = bytearray(cells)
+        c[1] -= j
+        c[0] += j
+        off.append(c)
+        assert prep.locate(c) == fresh.locate(c) != []
+    assert 0 in prep.destinations(off[0], 1, fresh.locate(off[0])) == fresh.destinations(off[0], 1)
+    assert prep.misses == misses, "the frame after lifts the sensors could not see went to the engine"
+
+
+def test_the_position_after_a_checker_borne_off_is_prepared_before_the_next_lift_shows_it(monkeypatch):
+    """A checker borne off is put nowhere: the board's position stands until the next lift, whose
+    frame then shows both gone. Once the hand holds a checker that may go off, the position with it
+    off and its lifts are prepared with the board's own, so that frame is looked up (found in the
+    emulated Backwards match, 5-1: 16 ms when asked of the engine, issue 33)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    cells = bytearray(52)
+    cells[0] = 2
+    cells[1], cells[2], cells[3], cells[4], cells[5], cells[6] = 5, 2, 2, 2, 1, 1
+    cells[P.OPP + 19] = 15
+    start = Position(cells)
+    turn = Turn(start, 5, 1)
+    fresh = Turn(start, 5, 1)
+    known = bytearray(cells)
+    prep = Prepared(turn, known, 0)
+    options = prep.locate(known)
+    assert 0 in prep.destinations(known, 5, options)  # the hand holds the 5 point's checker
+    for _ in range(300):
+        if prep.done():
+            break
+        assert prep.step()
+    assert prep.done()
+    misses = prep.misses
+    gone = bytearray(cells)
+    gone[5] -= 1
+    gone[0] += 1  # borne off, nothing placed: the board's position stands
+    both = bytearray(gone)
+    both[1] -= 1
+    both[0] += 1  # the next lift, from the one point, shows both gone
+    assert prep.locate(gone) == fresh.locate(gone) != []
+    assert prep.locate(both) == fresh.locate(both)
+    assert prep.destinations(gone, 1, fresh.locate(gone)) == fresh.destinations(gone, 1)
+    assert prep.misses == misses, "the frame after a checker borne off went to the engine"

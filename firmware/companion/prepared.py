@@ -294,11 +294,17 @@ class Prepared:
 
     def _lifted_from_known(self, cells):
         """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
-        frame of a lift: that checker counted off, or waiting again); (None, 0) otherwise."""
-        p = lifted_point(cells, self.known, self.wait0)
+        frame of a lift: that checker counted off, or waiting again); or of ``known`` with the
+        checker the hand held borne off (nothing is put down then: the next lift's frame shows
+        both gone, _unseen); (None, 0) otherwise."""
+        key = self.known
+        p = lifted_point(cells, key, self.wait0)
+        if p < 0 and self.held == key and 0 in self.held_to:
+            key = self._landed(key, self.held_p, 0)
+            p = lifted_point(cells, key, self.wait0)
         if p < 0:
             return None, 0
-        node = self.nodes.get(bytes(self.known))
+        node = self.nodes.get(bytes(key))
         if node is None or len(node) == 1:
             return None, 0
         return node, p
@@ -344,7 +350,7 @@ class Prepared:
         if self.held is not None and self._held():
             return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
-        if self._unit(key):
+        if self._unit(key) or self._unseen(key, True):
             return True
         order = self.order
         while self.at < len(order):
@@ -355,9 +361,48 @@ class Prepared:
 
     def done(self):
         """Nothing left to prepare for the position the board shows (its lifts, and where each
-        may land)."""
-        node = self.nodes.get(bytes(self.known))
-        return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO)
+        may land), nor for those the sensors may show next without a frame between (_unseen)."""
+        key = bytes(self.known)
+        node = self.nodes.get(key)
+        return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO
+                                     and not self._unseen(key, False))
+
+    def _unseen(self, key, do):
+        """A unit of work (done when ``do``) on a position the board may go to from ``key`` with
+        no frame of its own: a checker borne off is put nowhere, so the board's position stands
+        until the next lift shows both (the lift held, when it may go off); and a point of six
+        or more reads "five or more" (companion.tracker), so its lifts show only once four are
+        left: the positions after each bear-off from it, their play and lifts (the tracker's
+        questions about such a frame are theirs). False when there is none."""
+        node = self.nodes.get(key)
+        if node is None or len(node) == 1:
+            return False
+        for p in range(1, 7):
+            if key[p] < 6 and not (p == self.held_p and key == self.held and 0 in self.held_to):
+                continue
+            k = key
+            for _ in range(self.turn.dice_to_play):
+                child = self._landed(k, p, 0)
+                c = self.nodes.get(child)
+                if c is None:
+                    if len(self.nodes) >= NODES:
+                        return False
+                    if do:
+                        self._place(child)
+                    return True
+                if len(c) == 1:
+                    break
+                if c[4] == _TODO or c[1] != _TODO:
+                    if do:
+                        if c[4] == _TODO:
+                            self._play(child, c)
+                        else:
+                            self._lift(child, c)
+                    return True
+                if child[p] < 5:
+                    break  # (its next lift from p shows)
+                k = child
+        return False
 
     def _unit(self, key):
         """One unit of work on the node ``key`` (made first if new); False when it has none."""
