@@ -529,6 +529,15 @@ def test_a_lift_asked_again_when_the_checker_is_put_down_is_not_asked_twice():
     assert prep.misses == 3
 
 
+def prepare_until_done(prep):
+    """Units until Prepared.done() (the board's position and what it may show next prepared)."""
+    for _ in range(300):
+        if prep.done():
+            return
+        assert prep.step()
+    assert prep.done()
+
+
 @pytest.mark.parametrize("key", ["standard", "backwards"])
 def test_a_stack_read_as_five_or_more_is_prepared_down_to_where_its_lifts_show(key, monkeypatch):
     """A point of six or more reads "five or more" (companion.tracker), so the board's next frame
@@ -550,11 +559,7 @@ def test_a_stack_read_as_five_or_more_is_prepared_down_to_where_its_lifts_show(k
     fresh = Turn(start, 2, 2, rules)
     known = bytearray(cells)
     prep = Prepared(turn, known, 0)
-    for _ in range(300):
-        if prep.done():
-            break
-        assert prep.step()
-    assert prep.done()
+    prepare_until_done(prep)
     misses = prep.misses
     off = []
     for j in (3, 4):
@@ -584,11 +589,7 @@ def test_the_position_after_a_checker_borne_off_is_prepared_before_the_next_lift
     prep = Prepared(turn, known, 0)
     options = prep.locate(known)
     assert 0 in prep.destinations(known, 5, options)  # the hand holds the 5 point's checker
-    for _ in range(300):
-        if prep.done():
-            break
-        assert prep.step()
-    assert prep.done()
+    prepare_until_done(prep)
     misses = prep.misses
     gone = bytearray(cells)
     gone[5] -= 1
