@@ -17,7 +17,7 @@ import pytest
 
 from bgc.rules.engine import colour_counts
 from mqtt_helpers import BoardProcess, Mosquitto, free_port, needs_mosquitto
-from test_club_relay import relay, stop
+from test_club_relay import ctrl_c_reaches_it, relay, stop
 from test_web_view import page
 from web_helpers import CHROMIUM, Browser, wait_for
 
@@ -39,7 +39,7 @@ def cards(browser):
 def club(broker, web_port):
     return subprocess.Popen([sys.executable, "-m", "bgc", "club", "--broker", broker.url("viewer"), "--password-file",
                              broker.password_file("viewer"), "--web-port", str(web_port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_it)
 
 
 def test_the_club_page_shows_every_board_late_viewers_included_and_follows_one(tmp_path):

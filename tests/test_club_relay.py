@@ -55,12 +55,20 @@ class PlayedBoard:
         self.sim.remove_flash()
 
 
+def ctrl_c_reaches_it():
+    """(preexec_fn) Ctrl-C as a terminal sends it, even where the tests run with SIGINT ignored: a
+    suite started in the background by a shell without job control, whose children inherit that,
+    and a Python started so never turns SIGINT into KeyboardInterrupt (``stop`` then kills it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def relay(broker, board, name, *extra):
     env = dict(os.environ)
     env.pop("BGC_MQTT_PASSWORD", None)
     return subprocess.Popen([sys.executable, "-m", "bgc", "relay", "--port", board.link, "--broker", broker.url(name),
                              "--password-file", broker.password_file(name), "--board", name, "--wait", "60"] + list(extra),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=ctrl_c_reaches_it)
 
 
 def stop(proc, sig=signal.SIGINT):

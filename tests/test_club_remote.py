@@ -17,7 +17,7 @@ from bgc.logs import journals
 from bgc.logs.export import export_text
 from bgc.net.remote import RemoteMatch, state_key
 from mqtt_helpers import BoardProcess, Listener, Mosquitto, needs_mosquitto
-from test_club_relay import stop
+from test_club_relay import ctrl_c_reaches_it, stop
 from web_helpers import wait_for
 
 
@@ -25,7 +25,7 @@ def remote(broker, board, name, opponent, length=1):
     return subprocess.Popen([sys.executable, "-m", "bgc", "remote", "--port", board.link, "--broker", broker.url(name),
                              "--password-file", broker.password_file(name), "--board", name, "--opponent", opponent,
                              "--length", str(length), "--wait", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_it)
 
 
 @needs_mosquitto
