@@ -297,8 +297,8 @@ def back_walk(s, ask, st, kn: int) -> int:
     hitting = e[29]
     outside = int(s.outside)
     found = 0
-    quit = 0""",
-    """    ver = 0
+    quit = 0
+    ver = 0
     nodes = 0
     R = v[94] - 1
     skip1 = 0
@@ -318,14 +318,14 @@ def back_walk(s, ask, st, kn: int) -> int:
     way = 2
     gf = 0
     d = 0
-    while True:
-        b = L << 4
+    while True:""",
+    """        b = L << 4
         if entered:
             entered = 0
             g = v[b]
             pp = v[b + 1] - 1024
-            of = v[b + 2] - 1024""",
-    """            src = -1
+            of = v[b + 2] - 1024
+            src = -1
             nodes += 1
             chk = stop if L > R else 0
             if chk and not nodes & 7:
@@ -343,16 +343,16 @@ def back_walk(s, ask, st, kn: int) -> int:
                     if r & 4:
                         ver += 1
                     if r & 1:
-                        found = 1
-                        if not partial:
+                        found = 1""",
+    """                        if not partial:
                             quit = 1
                     if r & 8:
                         quit = 1
                     if r & 2:
                         src = 0
             if src and L == n:
-                src = 0""",
-    """            if src:
+                src = 0
+            if src:
                 d = dd[L]
                 ol = int(s.open_at)
                 k1 = L + 1
@@ -365,8 +365,8 @@ def back_walk(s, ask, st, kn: int) -> int:
                         r = -1
                     elif k1 == n:
                         r = 0 if m & 1 and not p2 and not of else -1
-                    elif not of and (double or k1 + 1 == n):
-                        q = p2 if p2 >= 0 else 0 - p2
+                    elif not of and (double or k1 + 1 == n):""",
+    """                        q = p2 if p2 >= 0 else 0 - p2
                         a = dd[k1]
                         r = -1
                         if not q % a:
@@ -375,8 +375,8 @@ def back_walk(s, ask, st, kn: int) -> int:
                             r = r if r != 255 and r >= q else -1
                     if sg < 0:
                         ahead = r
-                    else:""",
-    """                        behind = r
+                    else:
+                        behind = r
                     sg += 2
                 if ahead == -2 or behind == -2:
                     if chk:
@@ -384,8 +384,8 @@ def back_walk(s, ask, st, kn: int) -> int:
                     r = int(ask(1, L, pp, of))
                     ahead = (r & 255) - 1
                     behind = (r >> 8) - 1
-                if ahead < 0 and behind < 0 and of <= 0:
-                    src = 0
+                if ahead < 0 and behind < 0 and of <= 0:""",
+    """                    src = 0
             if src:
                 top = -1
                 if of > 0:
@@ -404,14 +404,14 @@ def back_walk(s, ask, st, kn: int) -> int:
                 way = 2
                 if L < R:
                     src = v[b + 14] + 1
-                    skip1 = 1 if v[b + 15] == 2 else 0""",
-    """        else:
+                    skip1 = 1 if v[b + 15] == 2 else 0
+        else:
             d = dd[L]
         if quit:
             src = 0
         while src > 0:
-            if way == 2:
-                if g > best:
+            if way == 2:""",
+    """                if g > best:
                     if g - 1 > best:
                         src = 0
                         break
@@ -428,15 +428,15 @@ def back_walk(s, ask, st, kn: int) -> int:
                         src = 0
                         break
                     if not c[src]:
-                        continue""",
-    """                    gf = g - 1 if mo[src] else g
+                        continue
+                    gf = g - 1 if mo[src] else g
                 if gf > best:
                     continue
                 way = 0
             way += 1
             if skip1:
-                skip1 = 0
-                if way == 1 and src == v[b + 14]:
+                skip1 = 0""",
+    """                if way == 1 and src == v[b + 14]:
                     continue
             if way == 1:
                 t = src - d
@@ -456,9 +456,9 @@ def back_walk(s, ask, st, kn: int) -> int:
                         q = src + 1
                         while q < 7 and not c[q]:
                             q += 1
-                        if q < 7 or not higher:""",
-    """                            continue
-                    t = 0
+                        if q < 7 or not higher:
+                            continue""",
+    """                    t = 0
             else:
                 t = src + d
                 if src == 25 or t > 24 or behind < gf:
@@ -478,10 +478,10 @@ def back_walk(s, ask, st, kn: int) -> int:
             if t:
                 if gt > (ahead if way == 1 else behind):
                     continue
-                pt = pp + t - src
-                ot = of
-            else:""",
-    """                pt = pp - src
+                pt = pp + t - src""",
+    """                ot = of
+            else:
+                pt = pp - src
                 ot = of - 1
                 if int(ask(3, L + 1, pt, ot)) - 1 < gt:
                     continue
@@ -504,10 +504,10 @@ def back_walk(s, ask, st, kn: int) -> int:
                 if c[o] == 1 and hitting:
                     c[o] = 0
                     c[51] += 1
-                    h = 1
-                c[t] += 1
-                if src > 6:""",
-    """                    if t < 7:
+                    h = 1""",
+    """                c[t] += 1
+                if src > 6:
+                    if t < 7:
                         outside -= 1
                 elif t > 6:
                     outside += 1
@@ -530,12 +530,12 @@ def back_walk(s, ask, st, kn: int) -> int:
             continue
         if L == k0:
             s.outside = outside
-            s.depth = k0""",
-    """            return found
+            s.depth = k0
+            return found
         R = -1
         L -= 1
-        b = L << 4
-        src = ps[L]
+        b = L << 4""",
+    """        src = ps[L]
         t = pd[L]
         if t:
             c[t] -= 1
@@ -555,8 +555,8 @@ def back_walk(s, ask, st, kn: int) -> int:
         g = v[b]
         pp = v[b + 1] - 1024
         of = v[b + 2] - 1024
-        way = v[b + 4]""",
-    """        gf = v[b + 5]
+        way = v[b + 4]
+        gf = v[b + 5]
         ahead = v[b + 6] - 1
         behind = v[b + 7] - 1
         best = v[b + 8] - 1
@@ -604,13 +604,13 @@ def back_chain(s, dice, ok, kn: int) -> int:
                     if stuck or outside:
                         t = -1
                     elif t < 0:
-                        q = at + 1
-                        while q < 7 and not c[q]:
+                        q = at + 1""",
+    """                        while q < 7 and not c[q]:
                             q += 1
                         t = -1 if q < 7 or not higher else 0
                 elif stuck or c[26 + e[t]] >= block:
-                    t = -1""",
-    """            else:
+                    t = -1
+            else:
                 t = at + d
                 if at == 25 or stuck or t > 24:
                     t = -1
@@ -627,8 +627,8 @@ def back_chain(s, dice, ok, kn: int) -> int:
             c[at] -= 1
             h = 0
             if t:
-                o = 26 + e[t]
-                if c[o] == 1 and hitting:
+                o = 26 + e[t]""",
+    """                if c[o] == 1 and hitting:
                     c[o] = 0
                     c[51] += 1
                     h = 1
@@ -643,8 +643,8 @@ def back_chain(s, dice, ok, kn: int) -> int:
             e[48 + j] = at
             e[52 + j] = t
             e[56 + j] = way
-            e[60 + j] = h""",
-    """            if not (mask >> t) & 1:
+            e[60 + j] = h
+            if not (mask >> t) & 1:
                 s.outside = outside
                 if int(ok(j)):
                     mask |= 1 << t
@@ -656,8 +656,8 @@ def back_chain(s, dice, ok, kn: int) -> int:
         elif j == 0:
             break
         else:
-            j -= 1
-        at = e[48 + j]
+            j -= 1""",
+    """        at = e[48 + j]
         t = e[52 + j]
         way = e[56 + j]
         if t:
