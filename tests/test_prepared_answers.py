@@ -116,6 +116,10 @@ def compare(key, a, b, start, path, units=4000):
             fresh._last = None
             if prep.is_legal(c) != fresh.is_legal(c) or turn.play_to(c).steps != fresh.play_to(c).steps:
                 bad.append(("play", cells))
+    for cells in list(prep.nodes):  # (a position no legal play ends on, not legal or not complete: looked up)
+        fresh._last = turn._last = None
+        if prep.is_legal(bytearray(cells)) != fresh.is_legal(bytearray(cells)):
+            bad.append(("is_legal", cells))
     return bad, prep.hits - before, prep, size
 
 for line in open(CASES):
@@ -601,3 +605,88 @@ def test_the_position_after_a_checker_borne_off_is_prepared_before_the_next_lift
     assert prep.locate(both) == fresh.locate(both)
     assert prep.destinations(gone, 1, fresh.locate(gone)) == fresh.destinations(gone, 1)
     assert prep.misses == misses, "the frame after a checker borne off went to the engine"
+
+
+def test_a_checker_held_that_may_go_off_shares_the_units_with_the_position_it_leaves(monkeypatch):
+    """In Backwards a checker lifted in the home board may land on many points (forward, backward,
+    off): placing them all, then the board's own lifts, took the units of the whole time the hand
+    carried it, and a checker borne off is put nowhere, so the next lift's frame (both gone) came
+    before the position with it off was prepared: 16 ms asked of the engine in the emulated
+    Backwards match (5-1, issue 33). The two now take turns: by the time every place of the held
+    checker is placed, the next lifts from the 6 and 4 points after the bear-off are looked up."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset("backwards")
+    cells = bytearray(52)
+    cells[0] = 2
+    cells[1], cells[2], cells[3], cells[4], cells[5], cells[6] = 5, 2, 2, 2, 1, 1
+    cells[P.OPP + 6] = 15
+    start = Position(cells)
+    turn = Turn(start, 5, 1, rules)
+    fresh = Turn(start, 5, 1, rules)
+    known = bytearray(cells)
+    prep = Prepared(turn, known, 0)
+    options = prep.locate(known)
+    places = prep.destinations(known, 5, options)
+    assert 0 in places and len(places) >= 6  # off, and on points forward and backward
+    for _ in range(100):
+        if all(prep._landed(bytes(known), 5, q) in prep.nodes for q in places):
+            break
+        assert prep.step()
+    gone = bytearray(cells)
+    gone[5] -= 1
+    gone[0] += 1  # borne off, nothing placed: the board's position stands
+    misses = prep.misses
+    for p in (6, 4):  # (each the frame of a next lift while the hand still held the one gone)
+        both = bytearray(gone)
+        both[p] -= 1
+        both[0] += 1  # the next lift shows both gone
+        assert prep.locate(both) == fresh.locate(both)
+    for p in (6, 4):
+        assert prep.destinations(gone, p, fresh.locate(gone)) == fresh.destinations(gone, p)
+    assert prep.misses == misses, "the next lift after the bear-off went to the engine"
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards"])
+def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypatch):
+    """DONE asks the rules about the play the board shows, and about every position that differs
+    from it only in the counts of points the sensors read "five or more" (is another play as
+    legal? companion.tracker's final()): each a whole search when DONE is pressed (Backwards'
+    worst DONE asked nine, issue 33). The preparation now asks them while the board is still, from
+    the frame as it stands (here 6-1 borne off, two checkers lifted and not put down, beside two
+    stacks of six): DONE then asks the engine nothing and gives the unprepared tracker's answer."""
+    from types import SimpleNamespace
+
+    from bgc.board.virtual.frames import ideal_frame
+    from companion.tracker import LIFTED, Tracker
+    from test_tracker_order_of_dice import _counts
+
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    cells = bytearray(52)
+    cells[0], cells[1], cells[3], cells[4], cells[6] = 1, 1, 6, 6, 1
+    cells[P.OPP + 6] = 15
+    start = Position(cells)
+    trackers = []
+    for prepares in (True, False):
+        turn = T(start, 6, 1, rules)
+        assert "6/off 1/off" in [p.notation() for p in turn.plays()]
+        white, black = _counts(start, rules)  # (Black is the mover)
+        tr = Tracker()
+        tr.begin(start, False, turn, rules)
+        tr.update(ideal_frame(white, black))
+        match = SimpleNamespace(turn=turn)
+        for src in (6, 1):
+            black[rules.opposite[src]] -= 1
+            assert tr.update(ideal_frame(white, black)) == LIFTED
+        for _ in range(300 if prepares else 0):
+            if tr.prepared is not None and tr.prepared.done():
+                break
+            assert P.step(tr, match)
+        trackers.append(tr)
+    prep = trackers[0].prepared
+    assert prep.done() and len(prep.finals) > 1  # the play seen and the stacks' other counts
+    misses = prep.misses
+    found, reason = trackers[0].final()
+    assert prep.misses == misses, "DONE asked the engine"
+    assert (found, reason) == trackers[1].final() and len(found) == 1

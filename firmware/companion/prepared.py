@@ -44,7 +44,9 @@
 #
 # The firmware's interned names fill six of MicroPython's pools (1,260 names; a seventh is ~9 KB
 # in one piece: docs/performance.md, "Every module at once"), so this module adds few: no private
-# copy of a constant the tests read, the firmware's own words where they read as well.
+# copy of a constant the tests read, the firmware's own words where they read as well; and its
+# functions are explained in comments, not docstrings: the every-module check compiles it from
+# source (tests/test_heap_budget.py), where each docstring is a string of the parse tree, ~6 KB here.
 
 import sys
 
@@ -135,19 +137,19 @@ lifted_point = mask_points = None
 
 
 def install():
-    """The loops above compiled, once: by main.App at power-up (a collection and the compiler:
-    ~50 ms on the emulated Pico, which the first turn's first idle step took when it compiled
-    them: a lift in it waited that long), else by the first Prepared (the tests; a board back
-    from a chouette evening, which unloads this module)."""
+    # The loops above compiled, once: by main.App at power-up (a collection and the compiler:
+    # ~50 ms on the emulated Pico, which the first turn's first idle step took when it compiled
+    # them: a lift in it waited that long), else by the first Prepared (the tests; a board back
+    # from a chouette evening, which unloads this module).
     global lifted_point, mask_points
     if lifted_point is None:
         (lifted_point, mask_points), _ = compile_source(_SOURCE, ("lifted_point", "mask_points"))
 
 
 def install_image(companion):
-    """The image's code in flash, by main.App at power-up (the .mpy deploy would hold it in the
-    heap): the tracker's counting, the IDs' packing and the searches' walks as machine code, the
-    game screen made only when it changes, the loops above."""
+    # The image's code in flash, by main.App at power-up (the .mpy deploy would hold it in the
+    # heap): the tracker's counting, the IDs' packing and the searches' walks as machine code, the
+    # game screen made only when it changes, the loops above.
     from companion import display_fast, ids_fast, search_fast
     from companion.tracker_fast import FastTracker
 
@@ -164,16 +166,17 @@ class SearchCut(Exception):
 
 
 def step(t, m):
-    """One unit of the preparation of the turn the tracker ``t`` follows in match ``m``, the table
-    made first if the turn has none (Companion.prepare); False when nothing is left to do, or
-    when nothing is prepared for this turn: the computer's play (companion.computer_turn: 16
-    positions at most) or a turn without a play."""
+    # One unit of the preparation of the turn the tracker ``t`` follows in match ``m``, the table
+    # made first if the turn has none (Companion.prepare); False when nothing is left to do, or
+    # when nothing is prepared for this turn: the computer's play (companion.computer_turn: 16
+    # positions at most) or a turn without a play.
     p = t.prepared
     if p is None:
         turn = t.turn
         if turn is None or turn is not m.turn or not turn.dice_to_play:
             return False
         p = t.prepared = Prepared(turn, t.known, t.wait0)
+        p.final = t.final
     return p.step()
 
 
@@ -216,11 +219,15 @@ class Prepared:
         self.held_p = 0
         self.held_to = None
         self.held_q = 0
+        # the tracker's final() (given by step()), and the positions DONE on the frame as it
+        # stands asks about (None: the frame changed since)
+        self.final = None
+        self.finals = None
 
     # --- the lookups -------------------------------------------------------------------------
 
     def locate(self, cells):
-        """turn.locate(cells), from the table when prepared."""
+        # turn.locate(cells), from the table when prepared.
         node = self.nodes.get(bytes(cells))
         if node is not None and node is not CUT:
             self.hits += 1
@@ -235,7 +242,7 @@ class Prepared:
         return self.turn.locate(cells)
 
     def destinations(self, cells, point, options):
-        """turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes)."""
+        # turn.destinations(cells, point, options) (options: locate(cells), as the tracker passes).
         key = bytes(cells)
         if point == self.held_p and key == self.held:
             # the lift the hand holds, asked again when it is put down (which checker moved):
@@ -256,8 +263,8 @@ class Prepared:
         return self._hold(key, point, self.turn.destinations(cells, point, options, self._looked_up))
 
     def _hold(self, key, point, places):
-        """``places``, remembered as the lift the hand holds (a checker of ``key`` lifted from
-        ``point``): the next units place where it may land (_held)."""
+        # ``places``, remembered as the lift the hand holds (a checker of ``key`` lifted from
+        # ``point``): the next units place where it may land (_held).
         if self.held != key or self.held_p != point:
             self.held = key
             self.held_p = point
@@ -266,9 +273,14 @@ class Prepared:
         return places
 
     def is_legal(self, cells):
-        """turn.is_legal(cells): the play prepared for a complete position is handed to the turn
-        (Turn._last, where is_legal, play_to and check look first)."""
+        # turn.is_legal(cells): the play prepared for a complete position is handed to the turn
+        # (Turn._last, where is_legal, play_to and check look first); a position prepared that no
+        # legal play ends on (no legal play begins so, or dice are left to play) is not legal.
         node = self.nodes.get(bytes(cells))
+        if node is NOT_LEGAL or node is not None and len(node) > 1 and self.keeps_play \
+                and b"" not in self._opt(node[0]):
+            self.hits += 1
+            return False
         if node is not None and len(node) > 1 and node[4] < ASK:
             n = node[4]
             steps = []
@@ -285,18 +297,18 @@ class Prepared:
         return self.opts[code - 1] if code else []
 
     def _looked_up(self, cells):
-        """turn.locate(cells) for a step back of a lift the table has not prepared: the table's
-        answer for that position when it holds one (a search saved), else the engine's."""
+        # turn.locate(cells) for a step back of a lift the table has not prepared: the table's
+        # answer for that position when it holds one (a search saved), else the engine's.
         node = self.nodes.get(bytes(cells))
         if node is not None and node is not CUT:
             return self._opt(node[0])
         return self.turn.locate(cells)
 
     def _lifted_from_known(self, cells):
-        """(node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
-        frame of a lift: that checker counted off, or waiting again); or of ``known`` with the
-        checker the hand held borne off (nothing is put down then: the next lift's frame shows
-        both gone, _unseen); (None, 0) otherwise."""
+        # (node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
+        # frame of a lift: that checker counted off, or waiting again); or of ``known`` with the
+        # checker the hand held borne off (nothing is put down then: the next lift's frame shows
+        # both gone, _unseen); (None, 0) otherwise.
         key = self.known
         p = lifted_point(cells, key, self.wait0)
         if p < 0 and self.held == key and 0 in self.held_to:
@@ -312,9 +324,9 @@ class Prepared:
     # --- the preparation ---------------------------------------------------------------------
 
     def step(self):
-        """Units of preparation for one loop step: another while the step has taken less than
-        STEP_US (a unit of a lift's frame takes ~1.4 ms on the Pico, the scan of the loop step
-        ~2); False when nothing was left to do."""
+        # Units of preparation for one loop step: another while the step has taken less than
+        # STEP_US (a unit of a lift's frame takes ~1.4 ms on the Pico, the scan of the loop step
+        # ~2); False when nothing was left to do.
         t = ticks_us()
         did = False
         while self._next():
@@ -324,7 +336,7 @@ class Prepared:
         return did
 
     def _next(self):
-        """One unit of preparation (one rules search); False when nothing is left to do."""
+        # One unit of preparation (one rules search); False when nothing is left to do.
         g = self.going
         if g is not None:
             key = g[1]
@@ -347,10 +359,15 @@ class Prepared:
             if key not in self.nodes:
                 self._place(key)
                 return True
-        if self.held is not None and self._held():
-            return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
-        if self._unit(key) or self._unseen(key, True):
+        if self.held is not None:
+            # a checker held that may be borne off: where it lands and the position with it off
+            # take turns (that one shows only with the next lift, which then waits for nothing)
+            if self.units & 1 and self.held == key and 0 in self.held_to and self._unseen(key, True):
+                return True
+            if self._held():
+                return True
+        if self._finals(True) or self._unit(key) or self._unseen(key, True):
             return True
         order = self.order
         while self.at < len(order):
@@ -360,23 +377,61 @@ class Prepared:
         return False
 
     def done(self):
-        """Nothing left to prepare for the position the board shows (its lifts, and where each
-        may land), nor for those the sensors may show next without a frame between (_unseen)."""
+        # Nothing left to prepare for the position the board shows (its lifts, and where each
+        # may land), nor for those the sensors may show next without a frame between (_unseen).
         key = bytes(self.known)
         node = self.nodes.get(key)
         return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO
-                                     and not self._unseen(key, False))
+                                     and not self._unseen(key, False) and not self._finals(False))
+
+    def _finals(self, do):
+        # A unit of work (done when ``do``) on DONE's questions on the frame as it stands: the
+        # position it reads (most often the board's, or with the checkers lifted borne off), and,
+        # once that is a complete play, the positions differing from it only where the sensors
+        # count "five or more" (asked of the tracker's final()), each placed and its play prepared. They
+        # were whole searches at DONE: Backwards' worst DONE asked nine (issue 33). A position
+        # that is not complete leaves the rest: DONE there is refused, or a checker went unseen
+        # onto a full point. False when there is nothing to do.
+        f = self.finals
+        if f is None:
+            if self.final is None:
+                return False
+            if do:
+                self.units += 1
+                f = self.finals = []
+                self.final(lambda w: f.append(bytes(w)))
+            return True
+        for i in range(len(f)):
+            q = f[i]
+            c = self.nodes.get(q)
+            if c is None:
+                if len(self.nodes) >= NODES:
+                    return False
+                if do:
+                    self._place(q)
+                return True
+            if len(c) == 1:
+                if i == 0:
+                    return False
+                continue
+            if c[4] == _TODO:
+                if do:
+                    self._play(q, c)
+                return True
+            if i == 0 and b"" not in self._opt(c[0]):
+                return False
+        return False
 
     def _unseen(self, key, do):
-        """A unit of work (done when ``do``) on a position the board may go to from ``key`` with
-        no frame of its own: a checker borne off is put nowhere, so the board's position stands
-        until the next lift shows both (the lift held, when it may go off); and a point of six
-        or more reads "five or more" (companion.tracker), so its lifts show only once four are
-        left: the positions after each bear-off from it, their play and lifts (the tracker's
-        questions about such a frame are theirs). False when there is none."""
+        # A unit of work (done when ``do``) on a position the board may go to from ``key`` with
+        # no frame of its own: a checker borne off is put nowhere, so the board's position stands
+        # until the next lift shows both (the lift held, when it may go off); and a point of six
+        # or more reads "five or more" (companion.tracker), so its lifts show only once four are
+        # left: the positions after each bear-off from it, their play and lifts (the tracker's
+        # questions about such a frame are theirs). False when there is none.
         node = self.nodes.get(key)
-        if node is None or len(node) == 1:
-            return False
+        if node is not None and len(node) == 1:
+            return False  # (not placed yet: the held checker's, whose lift was answered, is legal)
         for p in range(1, 7):
             if key[p] < 6 and not (p == self.held_p and key == self.held and 0 in self.held_to):
                 continue
@@ -405,7 +460,7 @@ class Prepared:
         return False
 
     def _unit(self, key):
-        """One unit of work on the node ``key`` (made first if new); False when it has none."""
+        # One unit of work on the node ``key`` (made first if new); False when it has none.
         node = self.nodes.get(key)
         if node is None:
             if len(self.nodes) >= NODES:
@@ -427,7 +482,7 @@ class Prepared:
         return False
 
     def _place(self, key):
-        """The position ``key``: is it the start of a legal play (and with what dice left)?"""
+        # The position ``key``: is it the start of a legal play (and with what dice left)?
         self.units += 1
         code = self._locate(bytearray(key), _PLACE, key, 0)
         if code == _GOING:
@@ -442,8 +497,8 @@ class Prepared:
         self.order.append(key)
 
     def _lift(self, key, node):
-        """The lift from the next source point of ``key`` that holds a checker, in two units:
-        the frame with that checker gone (one search), then where it may land (one or more)."""
+        # The lift from the next source point of ``key`` that holds a checker, in two units:
+        # the frame with that checker gone (one search), then where it may land (one or more).
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
         while p > 0 and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
@@ -496,10 +551,10 @@ class Prepared:
         node[1] = p - 1 if p > 1 else _TODO
 
     def _child(self, node, key):
-        """The next position a prepared lift of ``key`` may land on, placed (one search); or the
-        places of one source looked through, all already in the table. A unit never looks
-        through more than one source's places: all of a node's (26 x 26 bits, a landed position
-        made for each) took up to ~30 ms on the Pico, where a unit should take a few."""
+        # The next position a prepared lift of ``key`` may land on, placed (one search); or the
+        # places of one source looked through, all already in the table. A unit never looks
+        # through more than one source's places: all of a node's (26 x 26 bits, a landed position
+        # made for each) took up to ~30 ms on the Pico, where a unit should take a few.
         p = node[2]
         q = node[3]
         while p != _TODO:
@@ -534,11 +589,11 @@ class Prepared:
         return False
 
     def _held(self):
-        """The next place the lifted checker may land on (its lift looked up: ``held``), placed
-        (one search); False once they are all in the table. The hand
-        carries the checker for a few hundred ms: a placement then finds its position prepared,
-        wherever the breadth-first order had reached (before, those positions waited for every
-        lift of the board's position: most of the lookups the standard match missed)."""
+        # The next place the lifted checker may land on (its lift looked up: ``held``), placed
+        # (one search); False once they are all in the table. The hand
+        # carries the checker for a few hundred ms: a placement then finds its position prepared,
+        # wherever the breadth-first order had reached (before, those positions waited for every
+        # lift of the board's position: most of the lookups the standard match missed).
         key = self.held
         p = self.held_p
         places = self.held_to
@@ -557,8 +612,8 @@ class Prepared:
         return False
 
     def _landed(self, key, p, q):
-        """``key`` with a checker moved from p to q as the sensors see it (q = 0: borne off; a
-        blot of the other side on q taken to its bar)."""
+        # ``key`` with a checker moved from p to q as the sensors see it (q = 0: borne off; a
+        # blot of the other side on q taken to its bar).
         w = self.work
         w[:] = key
         w[p] -= 1
@@ -573,11 +628,11 @@ class Prepared:
         return bytes(w)
 
     def _probe(self, cells):
-        """turn.locate(cells) for a step back of the lift being prepared (Turn.destinations'
-        probe, a whole search each: the most of a lift's time on the Pico, docs/performance.md):
-        the table's answer; a position not in it yet ends this unit (``pending``: the next one
-        places it, as any position, then the destinations are asked again); one whose own search
-        was cut off ends it as cut off (the same search would be cut again here)."""
+        # turn.locate(cells) for a step back of the lift being prepared (Turn.destinations'
+        # probe, a whole search each: the most of a lift's time on the Pico, docs/performance.md):
+        # the table's answer; a position not in it yet ends this unit (``pending``: the next one
+        # places it, as any position, then the destinations are asked again); one whose own search
+        # was cut off ends it as cut off (the same search would be cut again here).
         key = bytes(cells)
         node = self.nodes.get(key)
         if node is None:
@@ -590,7 +645,7 @@ class Prepared:
         return self._opt(node[0])
 
     def _play(self, key, node):
-        """The play that ends on the complete position ``key`` (DONE's question)."""
+        # The play that ends on the complete position ``key`` (DONE's question).
         self.units += 1
         n = self._resume(_PLAY, key, 0)
         try:
@@ -612,8 +667,8 @@ class Prepared:
         node[4] = n if n >= 0 else ASK
 
     def _locate(self, cells, kind, key, p):
-        """turn.locate(cells) as a code (_code), the answer to ``kind`` of the node ``key`` (its
-        source p); ASK when its search was cut off, _GOING when it goes on in the next unit."""
+        # turn.locate(cells) as a code (_code), the answer to ``kind`` of the node ``key`` (its
+        # source p); ASK when its search was cut off, _GOING when it goes on in the next unit.
         n = self._resume(kind, key, p)
         try:
             return self._code(self.turn.locate(cells))
@@ -623,8 +678,8 @@ class Prepared:
             self._deadline(False)
 
     def _resume(self, kind, key, p):
-        """The unit's deadline set; the question's search given where it was cut off, when it
-        was (``going``); the units it went on for before."""
+        # The unit's deadline set; the question's search given where it was cut off, when it
+        # was (``going``); the units it went on for before.
         self._deadline()
         g = self.going
         if g is None or g[0] != kind or g[2] != p or g[1] != key:
@@ -635,7 +690,7 @@ class Prepared:
         return g[4]
 
     def _cut(self, kind, key, p, n):
-        """A search cut off: _GOING when it may go on in the next unit, else ASK."""
+        # A search cut off: _GOING when it may go on in the next unit, else ASK.
         cut = getattr(self.search, "cut", None)
         if cut is not None and n < GOES_ON:
             self.going = (kind, key, p, cut, n + 1)
@@ -644,7 +699,7 @@ class Prepared:
         return ASK
 
     def _deadline(self, on=True):
-        """The turn's searches cut off UNIT_US from now (on), or never again (off)."""
+        # The turn's searches cut off UNIT_US from now (on), or never again (off).
         s = self.search
         if s is not None:
             self.until = ticks_add(ticks_us(), UNIT_US)
@@ -653,12 +708,12 @@ class Prepared:
                 s.cut = s.resume = None
 
     def stop(self):
-        """The turn's search, at each node: SearchCut once the unit's time is up."""
+        # The turn's search, at each node: SearchCut once the unit's time is up.
         if ticks_diff(ticks_us(), self.until) > 0:
             raise SearchCut()
 
     def _code(self, options):
-        """``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``."""
+        # ``options`` (a locate() answer) as a code: 0 = [], else 1 + its index in ``opts``.
         if not options:
             return 0
         opts = self.opts

@@ -395,6 +395,8 @@ class Tracker:
                 break
         prev[:] = seen
         self._clear()
+        if self.prepared is not None:
+            self.prepared.finals = None  # (DONE's questions on this frame: asked again)
         turn = self.turn
         if turn is None:
             return self._hold()
@@ -695,10 +697,11 @@ class Tracker:
         self._returned(cand, deficit, self.base)
         return bool(self._locate(self.base))
 
-    def _search_ranged(self, cand, surplus, deficit, final=False):
+    def _search_ranged(self, cand, surplus, deficit, final=False, ask=None):
         """The first legal position that differs from ``cand`` only in the count of places the
         sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
-        With ``final`` every legal complete play other than ``cand`` itself is collected (a list)."""
+        With ``final`` every legal complete play other than ``cand`` itself is collected (a list):
+        each position so counted is handed to ``ask`` (default: is it a legal complete play?)."""
         ranged = []
         for i in range(1, 26):
             if self.rng[i]:
@@ -716,6 +719,7 @@ class Tracker:
         out = []
         lo = self.lo
         budget = [k]
+        ask = ask or (self.prepared or turn).is_legal
 
         def rec(j):
             if j == len(ranged):
@@ -727,7 +731,7 @@ class Tracker:
                 if final:
                     if budget[0] == k:
                         return None  # every count as seen: that is ``cand``, which final() judged
-                    if (self.prepared or turn).is_legal(w):
+                    if ask(w):
                         out.append(bytes(w))
                     return None
                 return bytes(w) if self._locate(w) else None
@@ -785,10 +789,12 @@ class Tracker:
 
     # --- DONE --------------------------------------------------------------------------------
 
-    def final(self):
+    def final(self, ask=None):
         """At DONE: (positions, reason). ``positions`` lists the distinct legal complete plays
         the current frame can be (one: play it; several: ask the player); when it is empty,
-        ``reason`` says why DONE is refused and ``self.work`` holds the position as seen."""
+        ``reason`` says why DONE is refused and ``self.work`` holds the position as seen.
+        With ``ask`` (companion.prepared: DONE's questions asked before DONE is pressed) each
+        position DONE reads is handed to it instead of to the rules; nothing is refused then."""
         turn = self.turn
         start = self.start.cells
         seen = self.seen
@@ -814,14 +820,15 @@ class Tracker:
             cand[0] = start[0]
         else:
             cand[0] = CHECKERS - on if on <= CHECKERS else 0
+        is_legal = ask or (self.prepared or turn).is_legal
         found = []
-        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and (self.prepared or turn).is_legal(cand):
+        if on <= CHECKERS - start[0] + getattr(turn, "grows", 0) and is_legal(cand):
             found.append(bytes(cand))
-        more = self._search_ranged(cand, 0, 0, True)
+        more = self._search_ranged(cand, 0, 0, True, is_legal)
         for f in more:
             if f not in found:
                 found.append(f)
-        if found:
+        if found or ask is not None:
             return [bytearray(f) for f in found], ""
         # DONE says the play is finished, so the checkers missing from the board are borne off
         # (15 a side) and the refusal names the rule that breaks. Only when the engine can name
