@@ -64,3 +64,20 @@ def pytest_sessionfinish(session, exitstatus):
         else:
             print(text, file=sys.stderr)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# ------------------------------------------------------------------ the longest modules first
+# --dist loadscope gives each worker whole modules, in the order collected: a module of several
+# minutes collected late ran alone on one worker while the other had finished (the suite's tail).
+# These took a minute or more of one worker each in the runs of docs/performance.md ("The
+# suite's time"), longest first; they are collected first, the rest in their own order after.
+LONGEST_FIRST = ("test_variants_board.py", "test_pico_emulated.py", "test_computer_money.py",
+                 "test_sim_reliability.py", "test_club_remote.py", "test_journal_tail.py",
+                 "test_computer_offline.py", "test_computer_play.py", "test_computer_sim.py",
+                 "test_variant_tavli.py", "test_hw_boards.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    last = len(LONGEST_FIRST)
+    items.sort(key=lambda item: rank.get(os.path.basename(str(item.path)), last))
