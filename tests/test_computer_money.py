@@ -4,12 +4,10 @@ money session ends after its games, with the Jacoby rule. A module of its own: i
 test_computer_play's match each take one worker (pytest's --dist loadscope keeps a module on one)."""
 
 import os
-import subprocess
-import threading
 
 from bgc import cli
 from bgc.logs import journals
-from test_computer_play import BGC, needs_engine
+from test_computer_play import demo_board, needs_engine
 
 
 @needs_engine
@@ -17,31 +15,13 @@ def test_bgc_play_a_money_session_ends_after_its_games_with_the_jacoby_rule(tmp_
     """`bgc play --length 0 --games 2`: a money session on the board, the Jacoby rule on (GNU
     Backgammon's money default), beavers off; the PC stops after the second game and says the
     score; the journal holds the two games with those rules."""
-    link = str(tmp_path / "pico")
-    flash = str(tmp_path / "flash")
-    board = subprocess.Popen(BGC + ["vpico", "--board", "--demo", "--computer", "black", "--link", link,
-                                    "--flash", flash, "--seed", "5"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        said = []
-        for line in board.stdout:
-            said.append(line)
-            if "the automated players wait for `bgc play" in line:
-                break
-        assert said and "wait for `bgc play" in said[-1], "".join(said)
-        threading.Thread(target=board.stdout.read, daemon=True).start()
+    with demo_board(tmp_path, 5) as (link, flash):
         status = cli.main(["play", "--port", link, "--computer", "black", "--length", "0", "--games", "2",
                            "--wait", "180"])
         out, err = capsys.readouterr()
         assert status == 0, out + err
         assert "new money session of 2 games, Jacoby" in out
         assert "the money session's 2 games are played: You " in out
-    finally:
-        board.terminate()
-        try:
-            board.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            board.kill()
     path = sorted(os.path.join(flash, "journal", n) for n in os.listdir(os.path.join(flash, "journal"))
                   if n.endswith(".jnl"))[-1]
     log = journals.load(path)

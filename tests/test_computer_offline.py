@@ -11,19 +11,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import threading
 import time
 
 import pytest
 
 from bgc import cli
-from bgc.logs import analysis, export, journals
+from bgc.logs import export, journals
 from bgc.rules import gnubg_ref
-
-needs_engine = pytest.mark.skipif(analysis.engine_version() is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
-                                  reason="PyPI gnubg missing and BGC_SKIP_GNUBG=1")
-BGC = [sys.executable, "-m", "bgc"]
+from test_computer_play import BGC, demo_board, needs_engine
 
 
 def board_status(link, until, timeout=60):
@@ -55,53 +50,38 @@ def board_status(link, until, timeout=60):
 
 @needs_engine
 def test_the_board_says_computer_offline_and_the_match_goes_on_when_bgc_play_is_back(tmp_path, capsys):
-    link = str(tmp_path / "pico")
-    flash = str(tmp_path / "flash")
-    board = subprocess.Popen(BGC + ["vpico", "--board", "--demo", "--computer", "black", "--link", link,
-                                    "--flash", flash, "--seed", "5"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     host = None
-    try:
-        said = []
-        for line in board.stdout:
-            said.append(line)
-            if "the automated players wait for `bgc play" in line:
-                break
-        assert said and "wait for `bgc play" in said[-1], "".join(said)
-        threading.Thread(target=board.stdout.read, daemon=True).start()
-        host = subprocess.Popen(BGC + ["play", "--port", link, "--computer", "black", "--length", "1"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        plays = 0
-        printed = []
-        for line in host.stdout:
-            printed.append(line)
-            if "(GNU Backgammon) plays" in line:
-                plays += 1
-                if plays == 3:
-                    break
-        assert plays == 3, "".join(printed)
-        host.send_signal(signal.SIGKILL)  # the PC goes away: no goodbye on the line
-        host.wait(timeout=20)
-        gone = time.monotonic()
-        st = board_status(link, lambda ev: ev.get("offline"), timeout=90)
-        assert st is not None, "the board never said the computer is offline"
-        assert st["msg"] == "Computer offline" and st["computer"] == 1
-        # it waits for the computer's decision, and said so no sooner than the timeout
-        assert st["phase"] in ("roll", "moving", "doubled", "resign")
-        assert time.monotonic() - gone >= 5.0
-        status = cli.main(["play", "--port", link, "--computer", "black", "--wait", "180"])
-        out, err = capsys.readouterr()
-        assert status == 0, out + err
-        assert "reading it from the board's journal" in out and "gnubg (expert)" in out
-        assert "GNU Backgammon (expert) plays black: the match goes on" in out and "match over:" in out
-    finally:
-        if host is not None and host.poll() is None:
-            host.kill()
-        board.terminate()
+    with demo_board(tmp_path, 5) as (link, flash):
         try:
-            board.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            board.kill()
+            host = subprocess.Popen(BGC + ["play", "--port", link, "--computer", "black", "--length", "1"],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True)
+            plays = 0
+            printed = []
+            for line in host.stdout:
+                printed.append(line)
+                if "(GNU Backgammon) plays" in line:
+                    plays += 1
+                    if plays == 3:
+                        break
+            assert plays == 3, "".join(printed)
+            host.send_signal(signal.SIGKILL)  # the PC goes away: no goodbye on the line
+            host.wait(timeout=20)
+            gone = time.monotonic()
+            st = board_status(link, lambda ev: ev.get("offline"), timeout=90)
+            assert st is not None, "the board never said the computer is offline"
+            assert st["msg"] == "Computer offline" and st["computer"] == 1
+            # it waits for the computer's decision, and said so no sooner than the timeout
+            assert st["phase"] in ("roll", "moving", "doubled", "resign")
+            assert time.monotonic() - gone >= 5.0
+            status = cli.main(["play", "--port", link, "--computer", "black", "--wait", "180"])
+            out, err = capsys.readouterr()
+            assert status == 0, out + err
+            assert "reading it from the board's journal" in out and "gnubg (expert)" in out
+            assert "GNU Backgammon (expert) plays black: the match goes on" in out and "match over:" in out
+        finally:
+            if host is not None and host.poll() is None:
+                host.kill()
     names = sorted(n for n in os.listdir(os.path.join(flash, "journal")) if n.endswith(".jnl"))
     assert names == ["m0001.jnl"], names  # one match, one journal: nothing started twice
     path = os.path.join(flash, "journal", names[0])

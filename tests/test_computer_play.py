@@ -4,6 +4,7 @@ person's side and moving the computer's checkers), `bgc play --port` the PC with
 The match ends, every play is legal by GNU Backgammon's generator, and the exports name the
 computer and its level and are read back by the gnubg program without a warning."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -20,15 +21,17 @@ needs_engine = pytest.mark.skipif(analysis.engine_version() is None and os.envir
 BGC = [sys.executable, "-m", "bgc"]
 
 
-@needs_engine
-def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports_it(tmp_path, capsys):
+@contextlib.contextmanager
+def demo_board(tmp_path, seed):
+    """`bgc vpico --board --demo --computer black` (its flash and link under ``tmp_path``), waited
+    for until its hands wait for `bgc play`, and stopped at the end: yields (link, flash). The
+    firmware is deployed onto the empty flash through the port first."""
     link = str(tmp_path / "pico")
     flash = str(tmp_path / "flash")
     board = subprocess.Popen(BGC + ["vpico", "--board", "--demo", "--computer", "black", "--link", link,
-                                    "--flash", flash, "--seed", "3"],
+                                    "--flash", flash, "--seed", str(seed)],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        # the firmware is deployed onto the empty flash through the port, then the board waits
         said = []
         for line in board.stdout:
             said.append(line)
@@ -36,6 +39,18 @@ def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports
                 break
         assert said and "wait for `bgc play" in said[-1], "".join(said)
         threading.Thread(target=board.stdout.read, daemon=True).start()  # keep its pipe from filling
+        yield link, flash
+    finally:
+        board.terminate()
+        try:
+            board.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            board.kill()
+
+
+@needs_engine
+def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports_it(tmp_path, capsys):
+    with demo_board(tmp_path, 3) as (link, flash):
         status = cli.main(["play", "--port", link, "--computer", "black", "--level", "expert", "--length", "1",
                            "--wait", "180", "--teach"])
         out, err = capsys.readouterr()
@@ -44,12 +59,6 @@ def test_bgc_play_against_the_virtual_pico_board_plays_a_whole_match_and_exports
         assert "(GNU Backgammon) plays" in out
         # --teach: GNU Backgammon's marks on the hands' plays, sent to the board over the port
         assert "teacher: " in out and "error" not in out.lower()
-    finally:
-        board.terminate()
-        try:
-            board.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            board.kill()
     path = sorted(os.path.join(flash, "journal", n) for n in os.listdir(os.path.join(flash, "journal"))
                   if n.endswith(".jnl"))[-1]
     log = journals.load(path)

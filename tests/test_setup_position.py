@@ -173,31 +173,13 @@ def test_bgc_setup_against_the_computer_on_the_virtual_pico_board_ends_and_expor
     # Backgammon's IDs for it)
     ids = gnubg_boards([["new match 3", "set score 1 1", "set cube value 2", "set cube owner 0",
                          "set turn 1", "set board 2+4OAADb7g4AAA"]])[0]
-    link = str(tmp_path / "pico")
-    flash = str(tmp_path / "flash")
-    board = subprocess.Popen([sys.executable, "-m", "bgc", "vpico", "--board", "--demo", "--computer", "black",
-                              "--link", link, "--flash", flash, "--seed", "2"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        said = []
-        for line in board.stdout:
-            said.append(line)
-            if "the automated players wait for `bgc play" in line:
-                break
-        assert said and "wait for `bgc play" in said[-1], "".join(said)
-        import threading
+    from test_computer_play import demo_board
 
-        threading.Thread(target=board.stdout.read, daemon=True).start()
+    with demo_board(tmp_path, 2) as (link, flash):
         status = cli.main(["setup", ids["pos"], ids["match"], "--port", link, "--computer", "black", "--wait", "180"])
         out, err = capsys.readouterr()
         assert status == 0, out + err
         assert "score You 1, gnubg (expert) 1" in out and "match over:" in out
-    finally:
-        board.terminate()
-        try:
-            board.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            board.kill()
     jdir = os.path.join(flash, "journal")
     path = os.path.join(jdir, sorted(n for n in os.listdir(jdir) if n.endswith(".jnl"))[-1])
     log = journals.load(path)

@@ -430,8 +430,9 @@ class Prepared:
         # left: the positions after each bear-off from it, their play and lifts (the tracker's
         # questions about such a frame are theirs). False when there is none.
         node = self.nodes.get(key)
+        # (``key`` not placed yet goes on: the held checker's lift was answered, so it is legal)
         if node is not None and len(node) == 1:
-            return False  # (not placed yet: the held checker's, whose lift was answered, is legal)
+            return False
         for p in range(1, 7):
             if key[p] < 6 and not (p == self.held_p and key == self.held and 0 in self.held_to):
                 continue

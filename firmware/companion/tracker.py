@@ -701,7 +701,7 @@ class Tracker:
         """The first legal position that differs from ``cand`` only in the count of places the
         sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
         With ``final`` every legal complete play other than ``cand`` itself is collected (a list):
-        each position so counted is handed to ``ask`` (default: is it a legal complete play?)."""
+        each position so counted is handed to ``ask`` (final()'s: is it a legal complete play?)."""
         ranged = []
         for i in range(1, 26):
             if self.rng[i]:
@@ -719,7 +719,6 @@ class Tracker:
         out = []
         lo = self.lo
         budget = [k]
-        ask = ask or (self.prepared or turn).is_legal
 
         def rec(j):
             if j == len(ranged):
