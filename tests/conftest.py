@@ -67,8 +67,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 # ------------------------------------------------------------------ the longest modules first
-# --dist loadscope gives each worker whole modules, in the order collected: a module of several
-# minutes collected late ran alone on one worker while the other had finished (the suite's tail).
+# --dist loadscope gives each worker whole modules, in the order collected (with
+# --no-loadscope-reorder, pyproject.toml: else by their count of tests, the many-test modules
+# first): a module of several minutes started late ran alone on one worker while the other had
+# finished (the suite's tail).
 # These took a minute or more of one worker each in the runs of docs/performance.md ("The
 # suite's time"), longest first; they are collected first, the rest in their own order after.
 LONGEST_FIRST = ("test_variants_board.py", "test_pico_emulated.py", "test_computer_money.py",
