@@ -19,6 +19,10 @@ from bgc.rules import gnubg_ref
 needs_engine = pytest.mark.skipif(analysis.engine_version() is None and os.environ.get("BGC_SKIP_GNUBG") == "1",
                                   reason="PyPI gnubg missing and BGC_SKIP_GNUBG=1")
 BGC = [sys.executable, "-m", "bgc"]
+# The hands decide three times as fast as a person (`bgc vpico --pace`): the matches play in real
+# time, and at a person's pace these tests took minutes each; what the sensors see of each hand,
+# checker and press is a person's.
+PACE = 3
 
 
 @contextlib.contextmanager
@@ -29,7 +33,7 @@ def demo_board(tmp_path, seed):
     link = str(tmp_path / "pico")
     flash = str(tmp_path / "flash")
     board = subprocess.Popen(BGC + ["vpico", "--board", "--demo", "--computer", "black", "--link", link,
-                                    "--flash", flash, "--seed", str(seed)],
+                                    "--flash", flash, "--seed", str(seed), "--pace", str(PACE)],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         said = []

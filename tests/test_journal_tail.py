@@ -78,7 +78,7 @@ def test_no_journal_append_waits_for_a_flash_erase_on_the_emulated_pico(monkeypa
     tree = bench_pico.compile_tree(os.path.join(bench_pico.CACHE, "pico_mpy_tail_test"))
     monkeypatch.setattr(bench_pico, "DEVICE_ARGS", ("--flash-erase-ms", str(ERASE_MS), "--flash-page-ms", "0"))
     try:
-        out, _ = bench_pico.emulate([("tail", "N = %d\n" % APPENDS + APPEND_GUEST)], puts=[(tree, "/lib")],
+        out, _ = bench_pico.emulate([("tail", "N = %d\n" % APPENDS + APPEND_GUEST)], flash_in=bench_pico.flash_holding(tree),
                                     xip=True, device=True, max_emu_s=300, timeout=900)
     except bench_pico.BenchError as exc:
         if "no emulator" in str(exc) or "npm" in str(exc):

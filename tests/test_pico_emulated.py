@@ -77,7 +77,7 @@ def test_firmware_boots_imports_and_answers_on_the_emulated_pico():
     out, _ = bench_pico.emulate(
         [("boot", bench_pico.BOOT), ("imports", bench_pico.IMPORT),
          ("checks", "GOOD = %r\nBAD = %r\n" % (good.id(), bad.id()) + CHECKS)],
-        puts=[(tree, "/lib")], max_emu_s=30, timeout=300)
+        flash_in=bench_pico.flash_holding(tree), max_emu_s=30, timeout=300)
     boot = bench_pico.results(out, "HEAP_BOOT")[0]
     after = bench_pico.results(out, "HEAP_IMPORT")[0]
     assert boot > 200_000, out
@@ -107,13 +107,17 @@ def test_the_bench_match_of_a_running_game_plays_turns_on_the_emulated_pico(vari
     assert len(plays) == RUNNING_TURNS, "the harness's players played %d turns of %s" % (len(plays), variant)
     # the first play leaves the head (the mover's 24, where all fifteen start)
     assert plays[0] and plays[0][0][0] == 24
-    tree = bench_pico.compile_tree(str(tmp_path / "lib"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")])
+    tree = bench_pico.compile_tree(str(tmp_path / "lib"))
+    frames = bench_pico.compile_tree(str(tmp_path / "frames"), [os.path.join(ROOT, "host", "bgc", "board", "virtual", "frames.py")],
+                                     firmware=False)
     data = str(tmp_path / "data")
     bench_pico.write_data(data, [], plays)
     match = ("import os\nos.mkdir('/journal')\nJOURNAL_DIR = '/journal'\nPLAYS = '/data/plan.txt'\n"
              "VARIANT = %r\n" % variant + bench_pico.MATCH)
     out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("match", match)],
-                                puts=[(tree, "/lib"), (data, "/data")], max_emu_s=120, timeout=1500)
+                                flash_in=bench_pico.flash_holding(tree),
+                                puts=[(os.path.join(frames, "frames.mpy"), "/lib/frames.mpy"), (data, "/data")],
+                                max_emu_s=120, timeout=1500)
     st = bench_pico.results(out, "MATCH")[0]
     assert st["turns"] == RUNNING_TURNS and st["phase"] == "moving", st
     assert st["done"][0] >= RUNNING_TURNS  # a DONE answered for every turn

@@ -73,6 +73,13 @@ class Browser:
 
     def js(self, expression):
         r = self._call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in r:
+            # a page that failed to load (or a renderer that died) would otherwise read as None
+            details = r["exceptionDetails"]
+            raise RuntimeError("the page threw evaluating %r: %s (page: %s)" % (
+                expression[:60], details.get("exception", {}).get("description") or details.get("text"),
+                self._call("Runtime.evaluate", {"expression": "location.href", "returnByValue": True})
+                .get("result", {}).get("value")))
         return r.get("result", {}).get("value")
 
     def dom(self):

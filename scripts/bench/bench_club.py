@@ -55,6 +55,14 @@ finally:
     return json.loads(out)
 
 
+def page_ready(page):
+    """The club page's script has run (its figures exist); False while the page is still loading."""
+    try:
+        return page.js("typeof latencies") == "object"
+    except RuntimeError:  # no execution context yet
+        return False
+
+
 def cpu_seconds(pid):
     """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
     with open("/proc/%d/stat" % pid) as f:
@@ -115,6 +123,8 @@ def run(boards=64, seconds=60.0, pace=1.0, browser=True, out=sys.stdout):
         if browser:
             page = Browser(size=(1920, 1080))
             page.open(url)
+            if not wait_for(lambda: page_ready(page), 30):
+                raise RuntimeError("the club page %s did not load in 30 s" % url)
         stop = threading.Event()
         cpu0, wall0, club0 = time.process_time(), time.monotonic(), cpu_seconds(club.pid)
         broker0 = cpu_seconds(broker.proc.pid)

@@ -190,6 +190,41 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
 
 
 
+def flash_holding(tree, remote="/lib"):
+    """A saved 2 MB flash of the stock MicroPython with ``tree`` copied to ``remote``, for
+    ``emulate(flash_in=...)``: copying the firmware's ~70 files through the emulated REPL takes
+    ~45 s of the host a run, so it is done once per content (the tree's files and the stock
+    firmware) and kept in build/, shared by the runs and the tests' workers."""
+    import fcntl
+    import glob
+    import hashlib
+    import time
+
+    h = hashlib.sha256(remote.encode())
+    with open(os.path.join(find_emulator(), "firmware.uf2"), "rb") as f:
+        h.update(f.read())
+    for root, dirs, files in os.walk(tree):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            h.update(os.path.relpath(path, tree).encode() + b"\0")
+            with open(path, "rb") as f:
+                h.update(f.read())
+    os.makedirs(CACHE, exist_ok=True)
+    saved = os.path.join(CACHE, "flash-%s.bin" % h.hexdigest()[:20])
+    with open(saved + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker making the same flash: wait for it
+        if not os.path.isfile(saved):
+            for old in glob.glob(os.path.join(CACHE, "flash-*.bin")):
+                if time.time() - os.path.getatime(old) > 86400:
+                    os.remove(old)  # (a firmware of days ago: 2 MB each)
+            part = saved + ".part"
+            emulate([("copied", "import os\nprint(len(os.listdir(%r)))\n" % remote)], puts=[(tree, remote)],
+                    flash_out=part, max_emu_s=30, timeout=600)
+            os.replace(part, saved)
+    return saved
+
+
 # A chouette evening's modules (scripts/bench/heap_modules.py: every module but the variants'), imported
 # after main, measured, and dropped again so the match that follows has the heap a board has.
 CHOUETTE = r"""

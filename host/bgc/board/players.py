@@ -52,7 +52,7 @@ class Handling:
     tracker must live with."""
 
     def __init__(self, slide=True, hesitate=0.3, wander=0.1, touch_down=0.25, mixed_hit=0.3,
-                 illegal=0.0, carry_mm=(25.0, 45.0), hover_mm=(10.0, 20.0), frame_ms=10):
+                 illegal=0.0, carry_mm=(25.0, 45.0), hover_mm=(10.0, 20.0), frame_ms=10, pace=1.0):
         self.slide = slide  # sweep over the points in between
         self.hesitate = hesitate  # hold low over the destination before putting down
         self.wander = wander  # hold over a wrong point on the way
@@ -62,10 +62,21 @@ class Handling:
         self.carry_mm = carry_mm
         self.hover_mm = hover_mm
         self.frame_ms = frame_ms
+        # how many times a person's speed the hands decide at: the pauses before a lift, a press
+        # or a hesitation over a point are this many times shorter. What the sensors must see
+        # (a placement held, a hover, a press held down) keeps its length.
+        if not pace >= 1:
+            raise ValueError("pace is 1 (a person's) or more, got %r" % (pace,))
+        self.pace = pace
 
     @classmethod
     def careful(cls):
         return cls(slide=False, hesitate=0.0, wander=0.0, touch_down=0.0, mixed_hit=0.0, illegal=0.0)
+
+
+# The actions whose waits are a person deciding (scaled by Handling.pace); the others' waits are
+# how long the sensors see a hand, a checker or a finger, which the firmware's reading depends on.
+DECIDING = ("lift", "lift_tower", "take_waiting", "noop", "call", "down")
 
 
 class Action:
@@ -514,7 +525,7 @@ class Players:
             if a.kind == "wait_led":
                 if simmod.point_led(sim.board, a.args[0]) == a.args[1] or self.wait <= 0:
                     self.queue.pop(0)
-                    self.wait = self.queue[0].frames if self.queue else 0
+                    self.wait = self._frames_before(self.queue[0]) if self.queue else 0
                 else:
                     self.wait -= 1
                 return
@@ -537,7 +548,7 @@ class Players:
             self.history.append((sim.frames, a))
             if len(self.history) > 40:
                 del self.history[:20]
-            self.wait = self.queue[0].frames if self.queue else 0
+            self.wait = self._frames_before(self.queue[0]) if self.queue else 0
             if not self.queue:
                 self.idle = 0
             return
@@ -552,9 +563,16 @@ class Players:
                 return
         self.decide(sim)
 
+    def _frames_before(self, action):
+        """The frames the hand waits before ``action`` (fewer at a brisker pace when it decides)."""
+        pace = self.h.pace
+        if pace == 1 or action.kind not in DECIDING:
+            return action.frames
+        return max(1, int(action.frames / pace + 0.5))
+
     def _do(self, actions):
         self.queue = list(actions)
-        self.wait = self.queue[0].frames if self.queue else 0
+        self.wait = self._frames_before(self.queue[0]) if self.queue else 0
 
     def decide(self, sim):
         st = sim.status()

@@ -10,7 +10,7 @@ import time
 from bgrules.chouette import signed
 
 from ..errors import UserError
-from ..pico.events import read_events
+from ..pico.events import read_arrived, read_events
 
 REPLY = {"chouette": ("new",), "join": ("join",), "leave": ("leave",), "cubes": ("cubes",),
          "partner": ("partner",), "cdouble": ("cube",), "boxdouble": ("cube",),
@@ -109,7 +109,7 @@ def talk(ser, command, timeout=3.0):
     deadline = time.monotonic() + timeout
     buf = b""
     while time.monotonic() < deadline:
-        chunk = ser.read(4096)
+        chunk = read_arrived(ser)
         if not chunk:
             continue
         found, buf = read_events(buf + chunk)

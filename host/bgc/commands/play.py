@@ -137,7 +137,7 @@ def play(args, new_cmd, new_text, setup=False):
     from ..board.computer import computer_name, read_engine_level, read_side
     from ..logs.analysis import AnalysisError
     from ..pico import device
-    from ..pico.events import describe, read_events
+    from ..pico.events import describe, read_arrived, read_events
     from .watch import _open, _wait_back
 
     engine = getattr(args, "engine", "gnubg")
@@ -196,7 +196,7 @@ def play(args, new_cmd, new_text, setup=False):
                 send('{"cmd": "status"}')
                 asked = time.monotonic()
             try:
-                chunk = link["ser"].read(4096)
+                chunk = read_arrived(link["ser"])
             except (OSError, serial.SerialException, TypeError, AttributeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):

@@ -34,7 +34,7 @@ def run(args):
     from ..net.broker import broker_from_args, check_name
     from ..net.relay import Relay
     from ..pico import device
-    from ..pico.events import read_events
+    from ..pico.events import read_arrived, read_events
     from .watch import _open, wait_replugged
 
     check_name(args.board, "--board")
@@ -59,7 +59,7 @@ def run(args):
         while True:
             relay.check()
             try:
-                chunk = ser.read(4096)
+                chunk = read_arrived(ser)
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):

@@ -43,7 +43,7 @@ def run(args):
     from ..net.relay import Relay
     from ..net.remote import RemoteMatch
     from ..pico import device
-    from ..pico.events import describe, read_events
+    from ..pico.events import describe, read_arrived, read_events
     from .watch import _open, wait_replugged
 
     check_name(args.board, "--board")
@@ -98,7 +98,7 @@ def run(args):
                 send('{"cmd": "status"}')  # the board was still starting when it was asked
                 status_asked = time.monotonic()
             try:
-                chunk = ser.read(4096)
+                chunk = read_arrived(ser)
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):

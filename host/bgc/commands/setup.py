@@ -128,7 +128,7 @@ def _send(args, cmd, text):
     import serial
 
     from ..pico import device
-    from ..pico.events import read_events
+    from ..pico.events import read_arrived, read_events
     from .watch import _open
 
     port = args.port or device.choose_port(None)
@@ -145,7 +145,7 @@ def _send(args, cmd, text):
                 ser.write(b'{"cmd": "status"}\n')  # the board was still starting
                 asked = time.monotonic()
             try:
-                chunk = ser.read(4096)
+                chunk = read_arrived(ser)
             except (OSError, serial.SerialException):
                 raise UserError("the board went away on %s\nhint: plug it in again and run bgc setup again" % port)
             found, buf = read_events(buf + chunk)

@@ -37,6 +37,9 @@ def register(subparsers):
     p.add_argument("--seed", type=int, default=1, help="board: seed of the sensors' noise, the dice and the "
                    "players (default 1)")
     p.add_argument("--length", type=int, default=1, help="demo: match length in points (default 1)")
+    p.add_argument("--pace", type=float, default=1.0, metavar="N",
+                   help="demo, chouette: the automated hands decide N times as fast as a person (default 1; "
+                   "how long the sensors see each hand, checker and press stays a person's)")
     p.add_argument("--games", type=int, default=4, help="chouette: games in the evening (default 4)")
     p.add_argument("--firmware", metavar="DIR", default=None,
                    help="board: the firmware tree to deploy onto a flash that has none (default: the one "
@@ -90,6 +93,8 @@ def run(args):
             raise UserError(str(exc))
         if not (args.board and args.demo):
             raise UserError("--computer is for the automated players: bgc vpico --board --demo --computer black")
+    if args.pace != 1 and not (args.demo or args.chouette):
+        raise UserError("--pace is the automated players' speed: bgc vpico --board --demo --pace 3")
     if not args.board and (args.demo or args.chouette or args.web):
         raise UserError("--demo, --chouette and --web play on the virtual board: add --board")
     # (a --flash folder made for this run is gone again if it stops before anything is written in it)
@@ -132,6 +137,8 @@ def run_board(args):
 
     if not 1 <= args.length <= 64:
         raise UserError("--length must be 1..64, got %s\nhint: a match of 1 to 64 points" % shown(args.length, 10))
+    if not 1 <= args.pace <= 20:
+        raise UserError("--pace must be 1..20, got %s\nhint: 1 is a person's speed, 3 a brisk demo" % shown(args.pace, 10))
     if not 1 <= args.games <= 50:
         raise UserError("--games must be 1..50, got %s" % shown(args.games, 10))
     rules = read_variant(args.variant)
@@ -281,7 +288,8 @@ def _play(sim, args, out, stop, chouette):
     if chouette:
         from ..board.chouette_players import EVENING, EVENING_NAMES, ChouettePlayers
 
-        players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say)
+        players = ChouettePlayers(sim, games=args.games, plan=EVENING, seed=args.seed, on_note=say,
+                                  handling=P.Handling(pace=args.pace))
         sim.serial.send("chouette names=" + ",".join(EVENING_NAMES))
     else:
         side = None
@@ -289,7 +297,8 @@ def _play(sim, args, out, stop, chouette):
             from ..board.computer import read_side
 
             side = read_side(args.computer)
-        players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25), on_note=say, computer=side)
+        players = P.Players(sim, seed=args.seed, handling=P.Handling(illegal=0.25, pace=args.pace), on_note=say,
+                            computer=side)
         if side is None:  # against the computer, `bgc play` starts the match over the port
             sim.serial.send("new length=%d variant=%s" % (args.length, sim.rules.key))
         else:

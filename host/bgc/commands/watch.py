@@ -14,7 +14,7 @@ import time
 from bgrules.chouette import signed
 
 from ..errors import UserError, shown
-from ..pico.events import describe, read_events
+from ..pico.events import describe, read_arrived, read_events
 
 RETRY = 0.3
 
@@ -182,7 +182,7 @@ def run(args):
     try:
         while True:
             try:
-                chunk = ser.read(4096)
+                chunk = read_arrived(ser)
             except (OSError, serial.SerialException, TypeError):
                 chunk = None
             if chunk is None or (not chunk and not os.path.exists(port)):

@@ -6,6 +6,18 @@ import json
 from bgrules.chouette import signed
 
 
+def read_arrived(ser, most=4096):
+    """The bytes the board has sent: waits up to the port's timeout for the first one, then takes
+    what has arrived with it (at most ``most``). ``ser.read(4096)`` alone would wait the whole
+    timeout for 4096 bytes, so each event line was handled up to that long after it came."""
+    chunk = ser.read(1)
+    if chunk:
+        waiting = ser.in_waiting
+        if waiting:
+            chunk += ser.read(min(waiting, most - 1))
+    return chunk
+
+
 def read_events(buf):
     """The whole event lines in ``buf`` (bytes read from a board) as [(text, event)], and the
     bytes after the last newline, kept for the next read. Lines that are not an event (REPL
