@@ -220,6 +220,9 @@ TABLE = [
     ("vpico --flash a regular file", ["vpico", "--flash", "{text}"], "is not a directory"),
     ("vpico --link under /proc", ["vpico", "--link", "{proc}"], "cannot make the link"),
     ("vpico --link a regular file", ["vpico", "--link", "{text}"], "not a symlink"),
+    ("vpico --pace without players", ["vpico", "--board", "--pace", "3"], "--pace is the automated players'"),
+    ("vpico --pace 0", ["vpico", "--board", "--demo", "--pace", "0"], "--pace must be 1..20"),
+    ("vpico --pace nan", ["vpico", "--board", "--demo", "--pace", "nan"], "--pace must be 1..20"),
     ("vpico --flash a new folder, --link under /proc", ["vpico", "--flash", "{new_folder}", "--link", "{proc}"],
      "cannot make the link"),
     # watch
