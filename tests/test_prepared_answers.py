@@ -585,7 +585,7 @@ def test_the_position_after_a_checker_borne_off_is_prepared_before_the_next_lift
     cells = bytearray(52)
     cells[0] = 2
     cells[1], cells[2], cells[3], cells[4], cells[5], cells[6] = 5, 2, 2, 2, 1, 1
-    cells[P.OPP + 19] = 15
+    cells[P.OPP + 6] = 15
     start = Position(cells)
     turn = Turn(start, 5, 1)
     fresh = Turn(start, 5, 1)
@@ -644,6 +644,52 @@ def test_a_checker_held_that_may_go_off_shares_the_units_with_the_position_it_le
     for p in (6, 4):
         assert prep.destinations(gone, p, fresh.locate(gone)) == fresh.destinations(gone, p)
     assert prep.misses == misses, "the next lift after the bear-off went to the engine"
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards"])
+def test_after_a_bear_off_the_lift_the_die_left_bears_off_is_prepared_first(key, monkeypatch):
+    """A position's lifts were prepared from the 25 point down, so after 5-1's five borne off the
+    lift that bears off with the one, the likeliest next, was its position's last: the emulated
+    Backwards match's worst lift (turn 51: 15.8 ms, its frame and places asked of the engine,
+    issue 33). In a bear-off the lifts now begin at the point the highest die left bears off
+    from: that lift's frame is looked up before the six point's, and every answer is the engine's."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    cells = bytearray(52)
+    cells[0] = 2
+    cells[1], cells[2], cells[3], cells[4], cells[5], cells[6] = 5, 2, 2, 2, 1, 1
+    cells[P.OPP + 19] = 15
+    start = Position(cells)
+    turn = T(start, 5, 1, rules)
+    fresh = T(start, 5, 1, rules)
+    known = bytearray(cells)
+    prep = Prepared(turn, known, 0)
+    assert 0 in prep.destinations(known, 5, prep.locate(known))
+    gone = bytearray(cells)
+    gone[5] -= 1
+    gone[0] += 1  # the five borne off: put nowhere, the board's position stands
+    frames = {}
+    for p in (1, 6):
+        f = bytearray(gone)
+        f[p] -= 1
+        f[0] += 1  # the next lift's frame shows both gone
+        frames[p] = f
+    looked_up = {}
+    for unit in range(300):
+        for p, f in frames.items():
+            if p not in looked_up:
+                misses = prep.misses
+                assert prep.locate(f) == fresh.locate(f)
+                if prep.misses == misses:
+                    looked_up[p] = unit
+        if len(looked_up) == 2:
+            break
+        assert prep.step(), "the preparation ended before both lifts were prepared"
+    assert looked_up[1] < looked_up[6], looked_up
+    misses = prep.misses
+    assert prep.destinations(gone, 1, fresh.locate(gone)) == fresh.destinations(gone, 1)
+    assert prep.misses == misses, "the lift bearing off with the one went to the engine"
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards"])

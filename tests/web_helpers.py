@@ -71,9 +71,11 @@ class Browser:
                                                                "screenWidth": width, "screenHeight": height})
             self._call("Page.navigate", {"url": url})
 
-    def js(self, expression):
+    def js(self, expression, must=False):
+        """The value of ``expression`` in the page; None if it threw (a page still loading, where
+        the callers poll), or with ``must`` a RuntimeError saying what it threw and where."""
         r = self._call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
-        if "exceptionDetails" in r:
+        if must and "exceptionDetails" in r:
             # a page that failed to load (or a renderer that died) would otherwise read as None
             details = r["exceptionDetails"]
             raise RuntimeError("the page threw evaluating %r: %s (page: %s)" % (

@@ -28,7 +28,8 @@
 #
 # A node is one position (bytes of its 52 cells) -> a bytearray:
 #   [0]     its locate() answer: 0 = [] (not the start of a legal play), else 1 + index in ``opts``
-#   [1]     the next source point (25 down to 0) whose lift is still to prepare; 255 = all done
+#   [1]     the next source point whose lift is still to prepare (down from _first_source, round
+#           from 25); 255 = all done
 #   [2], [3] the next child to prepare: source point, place (children: where each lift may land)
 #   [4]     the play that ends here: 255 not asked, 254 none / not storable, else its step count,
 #           the steps at [5:17] (from, to, hit: three bytes each, four steps at most)
@@ -95,7 +96,8 @@ _FRAME = const(1)  # a lift's frame's locate,
 _PLAY = const(2)  # a complete position's play
 NOT_LEGAL = b"\x00"  # a position that is not the start of a legal play
 CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
-# a node as placed: every lift still to prepare, from 25 down ([1]; children likewise, [2], [3])
+# a node as placed: every lift still to prepare, from 25 down ([1]: _place sets where they begin;
+# children, [2], [3], from 25 down once every lift is prepared)
 _FRESH = bytes((0, 25, 25, 0, 0) + (0,) * (HEAD - 5) + (0, 0, 0, 0, _TODO) * 26)
 
 
@@ -159,6 +161,13 @@ def install_image(companion):
     install()
     if sys.implementation.name == "micropython":  # (plain functions elsewhere: slower)
         search_fast.install()
+
+
+def _after(p, first):
+    # The source after p in a node's order: first, first - 1, ..., 1, then 25, 24, ..., first + 1
+    # (_TODO: every source done).
+    p = p - 1 if p > 1 else 25
+    return _TODO if p == first else p
 
 
 class SearchCut(Exception):
@@ -493,18 +502,35 @@ class Prepared:
             return
         node = bytearray(_FRESH)  # (a copy: no loop over the 26 sources, a good part of a unit on a Pico)
         node[0] = code
+        node[1] = self._first_source(key, code)
         node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
         self.nodes[key] = node
         self.order.append(key)
+
+    def _first_source(self, key, code):
+        # The point a node's lifts are prepared from: down from there, then round from 25 (_after).
+        # 25, but in a bear-off with dice left: the point the highest die left bears off from.
+        # After a checker borne off the hand most often bears off the next with the other die,
+        # and the frame of that lift shows both gone (_unseen): its answer was the node's last.
+        for p in range(7, 26):
+            if key[p]:
+                return 25
+        first = 25
+        for left in self.opts[code - 1]:
+            for d in left:
+                if d <= 6 and key[d] and (first == 25 or d > first):
+                    first = d
+        return first
 
     def _lift(self, key, node):
         # The lift from the next source point of ``key`` that holds a checker, in two units:
         # the frame with that checker gone (one search), then where it may land (one or more).
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
-        while p > 0 and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
-            p -= 1
-        if p <= 0:
+        first = 25 if p == _TODO else self._first_source(key, node[0])
+        while p != _TODO and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
+            p = _after(p, first)
+        if p == _TODO:
             node[1] = _TODO
             return
         node[1] = p
@@ -549,7 +575,7 @@ class Prepared:
             else:
                 for b in range(4):
                     node[i + b] = mask >> (8 * b) & 255
-        node[1] = p - 1 if p > 1 else _TODO
+        node[1] = _after(p, first)
 
     def _child(self, node, key):
         # The next position a prepared lift of ``key`` may land on, placed (one search); or the

@@ -59,7 +59,7 @@ def page_ready(page):
     """The club page's script has run (its figures exist); False while the page is still loading."""
     try:
         return page.js("typeof latencies") == "object"
-    except RuntimeError:  # no execution context yet
+    except RuntimeError:  # (no page to evaluate in yet)
         return False
 
 
@@ -166,7 +166,7 @@ def run(boards=64, seconds=60.0, pace=1.0, browser=True, out=sys.stdout):
                    "chromium_cpu_percent": round(100 * page_cpu / wall, 1)}
         if page is not None:
             time.sleep(1.0)
-            got = json.loads(page.js(FIGURES_JS))
+            got = json.loads(page.js(FIGURES_JS, must=True))
             lat = got["lat"][len(got["lat"]) // 10:]  # the first tenth: the page filling in
             frames = got["frames"]
             figures.update(cards=got["cards"], shown_seq=got["seq"], sent_seq={r.name: r.seq for r in relays},

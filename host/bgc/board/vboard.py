@@ -63,6 +63,11 @@ SETUP = (
     "    sys.path.remove(%r)\n" % (GUEST_MOUNT, GUEST_MOUNT)
 )
 MUX_FIELD = 127 << MUX_SHIFT
+# The least time between two frames of sensor reads: a Pico's loop step (its 128 reads and their
+# classification take ~2 ms on the emulated Pico, docs/performance.md). The PC's MicroPython loops
+# several times faster; without it the firmware read each 10 ms frame of the board ~7 times and
+# the virtual Pico and its host took a core and a half between them.
+SCAN_GAP_S = 0.0025
 
 
 class RealClock(vclock.Clock):
@@ -192,6 +197,7 @@ class BoardSim(simmod.Sim):
         self._cut_budget = None
         self._real_open = open
         self._next_frame = None
+        self._scan_due = 0.0
         self._guest_dir = tempfile.mkdtemp(prefix="bgc-vboard-")
         vb = os.path.join(self._guest_dir, "vb")
         os.makedirs(vb)
@@ -303,6 +309,10 @@ class BoardSim(simmod.Sim):
 
     def _vb_scan(self, out, oe, pull_up, pull_down):
         """Every sensor as the ADC reads it at each multiplexer address, and the input pads."""
+        wait = self._scan_due - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._scan_due = time.monotonic() + SCAN_GAP_S
         with self.lock:
             self.scans += 1
             b = self.board
