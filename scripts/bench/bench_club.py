@@ -165,8 +165,13 @@ def run(boards=64, seconds=60.0, pace=1.0, browser=True, out=sys.stdout):
                    "broker_cpu_percent": round(100 * broker_cpu / wall, 1),
                    "chromium_cpu_percent": round(100 * page_cpu / wall, 1)}
         if page is not None:
-            time.sleep(1.0)
+            # the page catches up (every board's last state drawn; on a loaded machine that takes
+            # seconds), at most 30 s: a state still missing then is lost, as the caller asserts
+            sent = {r.name: r.seq for r in relays}
+            wait_for(lambda: json.loads(page.js(FIGURES_JS, must=True))["seq"] == sent, 30)
             got = json.loads(page.js(FIGURES_JS, must=True))
+            if not got["lat"]:
+                raise RuntimeError("the club page drew no board's state in %.0f s (cards: %d)" % (wall, got["cards"]))
             lat = got["lat"][len(got["lat"]) // 10:]  # the first tenth: the page filling in
             frames = got["frames"]
             figures.update(cards=got["cards"], shown_seq=got["seq"], sent_seq={r.name: r.seq for r in relays},
