@@ -84,11 +84,3 @@ def pytest_collection_modifyitems(session, config, items):
     last = len(LONGEST_FIRST)
     items.sort(key=lambda item: rank.get(os.path.basename(str(item.path)), last))
 
-
-# ------------------------------------------------------------------ one worker more than the cores
-# `-n auto` (pyproject.toml) starts this many workers. A third of the suite's time is matches played
-# in real time (the board's hands behind `bgc vpico`, two boards through a broker, Chromium's
-# page), each using half a core or so while it waits for the clock: with one worker per core the
-# machine sat a sixth idle (docs/performance.md, "The suite's time").
-def pytest_xdist_auto_num_workers(config):
-    return (os.cpu_count() or 1) + 1
