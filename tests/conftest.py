@@ -83,4 +83,3 @@ def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     last = len(LONGEST_FIRST)
     items.sort(key=lambda item: rank.get(os.path.basename(str(item.path)), last))
-

@@ -527,7 +527,7 @@ class Prepared:
         # the frame with that checker gone (one search), then where it may land (one or more).
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
-        first = 25 if p == _TODO else self._first_source(key, node[0])
+        first = self._first_source(key, node[0])
         while p != _TODO and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
             p = _after(p, first)
         if p == _TODO:

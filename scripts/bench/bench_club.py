@@ -174,7 +174,7 @@ def run(boards=64, seconds=60.0, pace=1.0, browser=True, out=sys.stdout):
                 raise RuntimeError("the club page drew no board's state in %.0f s (cards: %d)" % (wall, got["cards"]))
             lat = got["lat"][len(got["lat"]) // 10:]  # the first tenth: the page filling in
             frames = got["frames"]
-            figures.update(cards=got["cards"], shown_seq=got["seq"], sent_seq={r.name: r.seq for r in relays},
+            figures.update(cards=got["cards"], shown_seq=got["seq"], sent_seq=sent,
                            latency_ms={"n": len(lat), "median": statistics.median(lat),
                                                             "p99": pct(lat, 0.99), "max": max(lat)},
                            frame_ms={"n": len(frames), "median": round(statistics.median(frames), 2),
