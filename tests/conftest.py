@@ -83,3 +83,35 @@ def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     last = len(LONGEST_FIRST)
     items.sort(key=lambda item: rank.get(os.path.basename(str(item.path)), last))
+
+
+# ------------------------------------------------------------------ the virtual board put back
+# The virtual board (bgc.board.virtual.install, what a Sim does) makes itself the process's
+# ``time``, ``machine`` and ``os``: a module imported while it is installed keeps its clock for
+# good. Under --dist loadscope a worker runs module after module, so a module that leaves it
+# installed hands a frozen clock to whichever module that worker runs next (the club page's relays
+# then waited on virtual time: "one event sent in 12 s"). Each module must put it back (close()
+# every Sim); this says which one did not, and puts it back itself.
+import time as _REAL_TIME  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _virtual_board_put_back(request):
+    yield
+    if sys.modules.get("time") is _REAL_TIME:
+        return
+    from bgc.board import virtual
+
+    virtual.uninstall()
+    sys.modules["time"] = _REAL_TIME
+    pytest.fail("%s left the virtual board installed (the process's time was its clock): close() every "
+                "Sim it makes" % os.path.basename(str(request.path)), pytrace=False)
+
+
+# ------------------------------------------------------------------ one worker more than the cores
+# `-n auto` (pyproject.toml) starts this many workers. A third of the suite's time is matches played
+# in real time (the board's hands behind `bgc vpico`, two boards through a broker, Chromium's
+# page), each using half a core or so while it waits for the clock: with one worker per core the
+# machine sat partly idle (docs/performance.md, "The suite's time").
+def pytest_xdist_auto_num_workers(config):
+    return (os.cpu_count() or 1) + 1

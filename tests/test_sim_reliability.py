@@ -268,14 +268,18 @@ def test_a_note_outside_an_answer_is_no_reason_for_the_players_to_press_again():
     from bgc.board import sim as simmod
 
     sim = simmod.Sim(seed=1)
-    players = P.Players(sim, seed=1, handling=P.Handling(illegal=0.0))
-    sim.serial.send("new length=1")
-    frames = notes = 0
-    while not players.finished and frames < 100_000:
-        if frames % 23 == 22 and sim.app is not None:
-            sim.app.companion.emit("note", {"text": "a note outside an answer"})
-            notes += 1
-        sim.step()
-        frames += 1
+    try:
+        players = P.Players(sim, seed=1, handling=P.Handling(illegal=0.0))
+        sim.serial.send("new length=1")
+        frames = notes = 0
+        while not players.finished and frames < 100_000:
+            if frames % 23 == 22 and sim.app is not None:
+                sim.app.companion.emit("note", {"text": "a note outside an answer"})
+                notes += 1
+            sim.step()
+            frames += 1
+    finally:
+        sim.close()
+        sim.remove_flash()
     assert players.finished and players.stats["turns"] > 20 and notes > 300, (frames, players.stats)
     assert players.stats["false_illegal"] == 0, players.false_flags[:3]

@@ -18,6 +18,7 @@ builds again from the same flash directory; the checkers and the hand stay where
 so a torn journal line is exercised too.
 """
 
+import atexit
 import builtins
 import json
 import os
@@ -237,6 +238,8 @@ class Sim:
         self.buzzer = buzzer
         self._own_flash = flash_dir is None
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="bgc-sim-flash-")
+        if self._own_flash:  # a flash nobody named is gone when the process ends (remove_flash: sooner)
+            atexit.register(shutil.rmtree, self.flash_dir, True)
         os.makedirs(self.flash_dir, exist_ok=True)
         self.journal_dir = os.path.join(self.flash_dir, "journal")
         if not os.path.lexists(self.journal_dir):
@@ -605,8 +608,6 @@ class Sim:
         self.app = None
         self._purge_firmware()
         virtual.uninstall()
-        if self._own_flash and os.environ.get("BGC_SIM_KEEP") is None:
-            pass  # the caller may still want the journal; remove_flash() deletes it
 
     def remove_flash(self):
         shutil.rmtree(self.flash_dir, ignore_errors=True)

@@ -56,7 +56,7 @@ def register(sub):
     speed.add_argument("--delay", type=int, metavar="MS", default=None,
                        help="demo: real-time pause after each view (default 0 when not a terminal, else 150)")
     p.add_argument("--flash", metavar="DIR", default=None,
-                   help="the Pico's flash as a directory (kept; default: a new temporary directory)")
+                   help="the Pico's flash as a directory (kept; default: a new temporary directory, deleted on exit)")
     p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
@@ -210,6 +210,16 @@ def _make_sim(simmod, args, setup="start", boot=True):
                           rules=read_variant(args.variant))
     except simmod.SimError as exc:
         raise UserError(str(exc))
+
+
+def _sim_and_web(simmod, args):
+    """The Sim and, with --web, its live view; the Sim closed again when the view cannot start."""
+    sim = _make_sim(simmod, args)
+    try:
+        return sim, (web_for_sim(sim, args) if args.web else None)
+    except BaseException:
+        sim.close()
+        raise
 
 
 def view_text(sim, pixels=False):
@@ -381,8 +391,7 @@ def run_demo(args, simmod):
     delay = 0 if args.fast else args.delay
     if delay is None:
         delay = 150 if (out.isatty() or args.web) else 0
-    sim = _make_sim(simmod, args)
-    server = web_for_sim(sim, args) if args.web else None
+    sim, server = _sim_and_web(simmod, args)
     if server is not None and not out.isatty():
         # The page is the view: the players move at a pace a watcher can follow.
         sleep = simmod.real_time().sleep
@@ -575,8 +584,7 @@ def _lit(sim):
 
 # ------------------------------------------------------------------ interactive
 def run_interactive(args, simmod):
-    sim = _make_sim(simmod, args)
-    server = web_for_sim(sim, args) if args.web else None
+    sim, server = _sim_and_web(simmod, args)
     out = sys.stdout
     computer = _computer_at(sim, args)
     sim.run_ms(100)
