@@ -245,8 +245,14 @@ stats = {"frame": Times(2000), "loop": Times(2000), "done": Times(300), "roll": 
 on_frame = companion.on_frame
 on_button = companion.on_button
 
+SLOW_US = 10000  # issue 33's target for a lift's answer: answers over it are listed (the first 12)
+SLOW = []
+def _asked():  # the turn's questions so far: answered by a lookup, asked of the engine
+    pr = getattr(companion.tracker, "prepared", None)
+    return (pr.hits, pr.misses) if pr is not None else (0, 0)
 def timed_frame(f, now):
     a = mem_alloc()
+    asked = _asked()
     t = ticks_us()
     on_frame(f, now)
     dt = diff(ticks_us(), t)
@@ -255,6 +261,10 @@ def timed_frame(f, now):
         if dt > stats["frame_worst"][0]:  # where: the turn, its position and dice (rarely)
             m = companion.match
             stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
+        if dt > SLOW_US and len(SLOW) < 12:  # where, and what answered it (rarely)
+            after = _asked()
+            SLOW.append((dt, turns + 1, companion.match.position_id(), companion.match.dice,
+                         after[0] - asked[0], after[1] - asked[1]))
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"
@@ -594,7 +604,7 @@ else:
            "prep": (stats["prep"][0], stats["prep"][1] // max(1, stats["prep"][0]), stats["prep"][2], 0), "prep_turn": summary(stats["prep_turn"]), "idle": stats["idle"],
            "lookups": stats["lookups"], "journal": summary(stats["journal"]), "done_own": summary(stats["done_own"]),
            "move": summary(stats["move"]), "move_after_done": summary(stats["move_after"][0]),
-           "move_after_other": summary(stats["move_after"][1]), "move_in_answer": stats["move_in_answer"]}
+           "move_after_other": summary(stats["move_after"][1]), "move_in_answer": stats["move_in_answer"], "slow": SLOW, "slow_us": SLOW_US}
     stats = None
     print("MATCH", repr(out))
 """
@@ -681,6 +691,9 @@ def print_match(st, heap_import, variant):
     where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
     print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
           % (n, ms(med), ms(mean), ms(worst), where))
+    for dt, turn, pos, dice, hits, misses in st.get("slow", ()):
+        print("    over %s: %s in turn %d (position %s, dice %d-%d): %d questions by lookup, %d asked of the engine"
+              % (ms(st["slow_us"]), ms(dt), turn, pos, dice[0], dice[1], hits, misses))
     n, mean, worst, _ = st["loop"]
     print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
     worst, scan, steps = st["sense"]
