@@ -111,6 +111,41 @@ def test_scanner_costs_one_register_write_and_one_adc_read_per_cell(board):
     assert board.pin_writes - p == 2  # the enable line, on and off
 
 
+def test_off_the_chip_the_frame_read_in_one_call_is_the_bytecode_loops_frame():
+    """drivers.hall on the Pico scans with machine code (drivers.fastloops); off the chip it takes
+    the virtual board's scan_frame, the same register walk in one call: the same 128 readings
+    (noise and a trembling held checker included), register writes and ADC reads as its bytecode
+    loop."""
+    seen = {}
+    for kernel in (True, False):
+        b = virtual.install(seed=11)
+        try:
+            from drivers import hall
+            from machine import scan_frame
+
+            assert hall.scan_frame is scan_frame
+            b.place(37, virtual.WHITE)
+            b.place(80, virtual.BLACK, 3)
+            b.place(12, virtual.WHITE, 2)
+            b.lift(12)
+            sc = hall.HallScanner()
+            if not kernel:
+                hall.scan_frame = None
+            try:
+                frames = []
+                for _ in range(6):
+                    frames.append(list(sc.scan()))
+                    b.clock.advance_ms(7)
+            finally:
+                hall.scan_frame = scan_frame
+            seen[kernel] = (frames, b.mem_writes, b.adc_reads, b.pin_writes, b.out)
+        finally:
+            virtual.uninstall()
+    assert seen[True] == seen[False]
+    frames = seen[True][0]
+    assert frames[0] != frames[1]  # (the readings move: noise, the tremor)
+
+
 def test_wrong_select_lines_read_the_wrong_cell_and_disabled_bank_reads_nothing(board):
     from machine import ADC, Pin, mem32
     from drivers import pinmap

@@ -29,7 +29,11 @@ try:
 
     scan_frame = machine_code("scan_frame")
 except (ImportError, SyntaxError):
-    scan_frame = None
+    # Off the chip: a virtual board's machine module walks its registers in one call (the
+    # simulator's, bgc.board.virtual); else the bytecode loop below.
+    import machine
+
+    scan_frame = getattr(machine, "scan_frame", None)
 
 # RP2040 SIO block (datasheet 2.3.1.7): writes set / clear the given bits of GPIO_OUT.
 SIO_GPIO_OUT_SET = const(0xD0000014)

@@ -99,6 +99,15 @@ class _Mem32:
 mem32 = _Mem32()
 
 
+def scan_frame(raw, steps, cells, n, channel, settle):
+    """The hall grid's frame in one call, as drivers.fastloops.scan_frame does it on the Pico (not
+    an rp2 ``machine`` function: drivers.hall takes it where it finds it, off the chip)."""
+    b = _board
+    if b is None:
+        _b()
+    b.scan_frame(raw, steps, cells, n, channel)
+
+
 class ADC:
     CORE_TEMP = 4
 
