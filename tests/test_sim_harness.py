@@ -275,3 +275,23 @@ def test_the_sim_sets_out_the_games_own_start_on_its_own_track(key, tmp_path):
     white, black = TEXT_STARTS[key]
     assert {p: w[p] for p in range(1, 25) if w[p]} == white
     assert {p: b[p] for p in range(1, 25) if b[p]} == black
+
+
+def test_bgc_sim_demo_without_a_flash_folder_keeps_the_journal_it_names(tmp_path):
+    """`bgc sim --demo` ends with "Journal: PATH" (bgc replay / bgc export read it): without
+    --flash that path is in a temporary folder of its own, which the run leaves for the player
+    (a Sim's own temporary flash, made by a test, is removed when the process ends)."""
+    import os
+    import subprocess
+
+    from companion import journal as J
+
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "bgc", "sim", "--demo", "--fast", "--quiet", "--seed", "2"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    journal = r.stdout.split("Journal: ", 1)[1].split()[0]
+    assert journal.startswith(str(tmp_path)) and journal.endswith(".jnl")
+    with open(journal) as f:
+        records, problem = J.parse(f.read())
+    assert problem is None and [r for r in records if r["a"] == "end"]  # the whole match is there

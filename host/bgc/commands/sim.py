@@ -12,6 +12,7 @@
 import json
 import os
 import sys
+import tempfile
 
 from ..errors import UserError, shown
 from ..rules.engine import add_variant_argument, read_variant
@@ -56,7 +57,7 @@ def register(sub):
     speed.add_argument("--delay", type=int, metavar="MS", default=None,
                        help="demo: real-time pause after each view (default 0 when not a terminal, else 150)")
     p.add_argument("--flash", metavar="DIR", default=None,
-                   help="the Pico's flash as a directory (kept; default: a new temporary directory, deleted on exit)")
+                   help="the Pico's flash as a directory (kept; default: a new temporary directory)")
     p.add_argument("--pixels", action="store_true", help="draw the OLED as pixels instead of reading its text")
     p.add_argument("--verbose", "-v", action="store_true", help="script: print each line as it runs")
     p.add_argument("--quiet", "-q", action="store_true", help="demo: only the result")
@@ -206,7 +207,9 @@ def _run(args, simmod):
 
 def _make_sim(simmod, args, setup="start", boot=True):
     try:
-        return simmod.Sim(flash_dir=args.flash, seed=args.seed, setup=setup, boot=boot,
+        # (a temporary flash made here, not by the Sim: the journal it names at the end is kept)
+        flash = args.flash or tempfile.mkdtemp(prefix="bgc-sim-flash-")
+        return simmod.Sim(flash_dir=flash, seed=args.seed, setup=setup, boot=boot,
                           rules=read_variant(args.variant))
     except simmod.SimError as exc:
         raise UserError(str(exc))
