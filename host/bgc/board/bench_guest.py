@@ -247,12 +247,14 @@ on_button = companion.on_button
 
 SLOW_US = 10000  # issue 33's target for a lift's answer: answers over it are listed (the first 12)
 SLOW = []
-def _asked():  # the turn's questions so far: answered by a lookup, asked of the engine
+ASKED = [0, 0]  # the turn's questions before this answer: by a lookup, of the engine (no allocation)
+def _asked():
     pr = getattr(companion.tracker, "prepared", None)
-    return (pr.hits, pr.misses) if pr is not None else (0, 0)
+    ASKED[0] = pr.hits if pr is not None else 0
+    ASKED[1] = pr.misses if pr is not None else 0
 def timed_frame(f, now):
     a = mem_alloc()
-    asked = _asked()
+    _asked()
     t = ticks_us()
     on_frame(f, now)
     dt = diff(ticks_us(), t)
@@ -262,9 +264,10 @@ def timed_frame(f, now):
             m = companion.match
             stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
         if dt > SLOW_US and len(SLOW) < 12:  # where, and what answered it (rarely)
-            after = _asked()
+            hits, misses = ASKED
+            _asked()
             SLOW.append((dt, turns + 1, companion.match.position_id(), companion.match.dice,
-                         after[0] - asked[0], after[1] - asked[1]))
+                         ASKED[0] - hits, ASKED[1] - misses))
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"

@@ -454,52 +454,6 @@ class Board(Sio):
             code = ADC_FULL - 1
         return (code << 4) | (code >> 8)
 
-    def scan_frame(self, raw, steps, cells, n, channel):
-        """drivers.fastloops.scan_frame's register walk (the Pico's machine-code scan) in one call:
-        for each of the ``n`` steps one write of the address (a positive mask to GPIO_OUT_SET, a
-        negative one to GPIO_OUT_CLR), then one conversion of ADC ``channel`` stored at
-        ``cells[step]``. The same writes, reads, noise draws and readings as the bytecode loop
-        of drivers.hall, with adc_read written out (a frame of the simulator is mostly this).
-        Allocation-free (integers only)."""
-        if 26 + channel != ADC_COMMON_GPIO:  # (no sensor there: read by read)
-            for i in range(n):
-                m = steps[i]
-                self.mem_write(0xD0000014 if m > 0 else 0xD0000018, m if m > 0 else -m)
-                raw[cells[i]] = self.adc_read(26 + channel)
-            return
-        if self._stale:
-            self.update()
-        elif self._hand_ms >= 0 and self._hand_ms != self.clock.ms:
-            self._hand_codes()  # (the clock stands still within a frame: once is enough)
-        codes = self._codes
-        noise = self._noise
-        ni = self._ni
-        out = self.out
-        oe = self.oe
-        enabled = (oe >> MUX_EN_PIN) & 1
-        for i in range(n):
-            m = steps[i]
-            if m > 0:
-                out |= m & 0x3FFFFFFF
-            else:
-                out &= ~(-m & 0x3FFFFFFF)
-            lv = out & oe
-            code = noise[ni]
-            if enabled and not (lv >> MUX_EN_PIN) & 1:
-                code += codes[(lv >> MUX_SHIFT) & 127]
-            ni += 1
-            if ni == NOISE_N:
-                ni = 0
-            if code < 0:
-                code = 0
-            elif code >= ADC_FULL:
-                code = ADC_FULL - 1
-            raw[cells[i]] = (code << 4) | (code >> 8)
-        self.out = out
-        self._ni = ni
-        self.mem_writes += n
-        self.adc_reads += n
-
     # ---------------------------------------------------------------- buttons
     def _run_schedule(self):
         s = self._schedule

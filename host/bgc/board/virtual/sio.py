@@ -70,3 +70,20 @@ class Sio:
         if addr == 0xD0000020:
             return self.oe
         raise ValueError("virtual board: mem32 read of 0x%08x is not modelled" % addr)
+
+    def scan_frame(self, raw, steps, cells, n, channel):
+        """drivers.fastloops.scan_frame's register walk (the Pico's machine-code scan) in one call:
+        for each of the ``n`` steps one write of the address (a positive mask to GPIO_OUT_SET, a
+        negative one to GPIO_OUT_CLR), then one conversion of ADC ``channel`` (the board's
+        adc_read) stored at ``cells[step]``: the bytecode loop of drivers.hall without its two
+        calls a cell into the virtual machine module. Allocation-free (integers only; a method
+        called, never bound)."""
+        gpio = 26 + channel
+        for i in range(n):
+            m = steps[i]
+            if m > 0:
+                self.out |= m & 0x3FFFFFFF
+            else:
+                self.out &= ~(-m & 0x3FFFFFFF)
+            raw[cells[i]] = self.adc_read(gpio)
+        self.mem_writes += n

@@ -20,8 +20,8 @@
 # The RP2040's registers are modelled through mem32 (SIO), not as memory: the firmware's viper
 # scan loop (drivers.fastloops), which dereferences them, cannot run here, so drivers.fastloops is
 # stood in by a module without machine code; drivers.hall then takes the virtual machine's
-# scan_frame (BoardLink.scan_frame: the same register walk in one call) and drivers.classify
-# keeps its bytecode loop.
+# scan_frame (Sio.scan_frame: the same register walk in one call) and drivers.classify keeps its
+# bytecode loop.
 
 import sys
 
@@ -87,28 +87,6 @@ class BoardLink(Sio):
             codes = self._codes
             return (codes[i] << 8) | codes[i + 1]
         return call("vb_adc", gpio, self.out, self.oe, self.pull_up, self.pull_down)
-
-    def scan_frame(self, raw, steps, cells, n, channel):
-        # bgc.board.virtual's Board.scan_frame here: the frame's readings came with vb_scan
-        codes = self._codes
-        oe = self.oe
-        out = self.out
-        for i in range(n):
-            m = steps[i]
-            if m > 0:
-                out |= m & 0x3FFFFFFF
-            else:
-                out &= ~(-m & 0x3FFFFFFF)
-            lv = out & oe
-            if 26 + channel == ADC_COMMON and (oe >> MUX_EN) & 1 and not (lv >> MUX_EN) & 1:
-                j = ((lv >> MUX_SHIFT) & 127) * 2
-                raw[cells[i]] = (codes[j] << 8) | codes[j + 1]
-                self.adc_reads += 1
-            else:
-                self.out = out
-                raw[cells[i]] = self.adc_read(26 + channel)
-        self.out = out
-        self.mem_writes += n
 
     def neopixel_write(self, gpio, data, bpp):
         call("vb_leds", gpio, bytes(data).hex(), bpp, self.oe)
