@@ -46,3 +46,42 @@ def test_bench_port_refuses_an_unknown_variant(capsys):
     assert cli.main(["bench", "--port", "/nonexistent", "--variant", "nosuch"]) != 0
     err = capsys.readouterr().err
     assert "unknown variant 'nosuch'" in err and "hint:" in err
+
+
+class _BoardThatStopsAnswering:
+    """A board whose first step fails, and which then no longer answers (a crashed firmware)."""
+    device_name = "/dev/ttyACM7"
+
+    def __init__(self):
+        self.answering = True
+
+    def exec(self, code):
+        from mpremote.transport import TransportError
+
+        if not self.answering:
+            raise TransportError("timeout waiting for first EOF reception")
+        return b""
+
+    def fs_writefile(self, path, data):
+        pass
+
+    def exec_raw(self, code, timeout=None):
+        self.answering = False
+        return b"", b"Traceback (most recent call last):\r\nMemoryError: memory allocation failed, allocating 4097 bytes\r\n"
+
+
+def test_a_failed_step_is_reported_before_a_board_that_no_longer_answers(monkeypatch, capsys):
+    import contextlib
+
+    from bgc import cli
+    from bgc.pico import device
+
+    board = _BoardThatStopsAnswering()
+    monkeypatch.setattr(device, "connect", lambda port, soft_reset=False: contextlib.nullcontext(board))
+    monkeypatch.setattr(device, "device_info", lambda transport: {"version_str": "1.27.0"})
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "1"]) != 0
+    err = capsys.readouterr().err
+    assert "the board's boot step failed" in err and "MemoryError: memory allocation failed" in err, err
+    assert err.index("boot step failed") < err.index("could not remove /bench from the board"), err
+    assert "mpremote connect /dev/ttyACM7 rm -r :/bench" in err, err
+    assert 'File "/' not in err  # a message, not the host's traceback

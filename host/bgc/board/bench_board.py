@@ -61,6 +61,7 @@ def run(args):
     with device.connect(args.port, soft_reset=True) as transport:
         print("board on %s: %s" % (transport.device_name, device.device_info(transport)["version_str"]))
         transport.exec("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % BENCH_DIR)
+        failure = None
         try:
             transport.fs_writefile(BENCH_DIR + "/frames.py", frame_code)
             transport.fs_writefile(BENCH_DIR + "/plan.txt", plan)
@@ -69,11 +70,15 @@ def run(args):
                 text, err = transport.exec_raw(code, timeout=None)
                 text = text.decode("utf-8", "replace")
                 if err:
-                    raise UserError("the board's %s step failed:\n%s" % (name, (text + err.decode("utf-8", "replace"))[-2000:]))
+                    failure = "the board's %s step failed:\n%s" % (name, (text + err.decode("utf-8", "replace"))[-2000:])
+                    break
                 out.append(text)
                 print("  %s: %.1f s" % (name, time.monotonic() - t))
         finally:
-            _remove_tree(transport, BENCH_DIR)
+            left = _remove_tree(transport, BENCH_DIR, args.port)
+        if failure or left:
+            # The step's own failure first: a board that no longer answers after it must not hide it.
+            raise UserError("\n".join(m for m in (failure, left) if m))
     text = "".join(out)
     print("Board: firmware as installed on it (frozen image or .mpy files); times from time.ticks_us() on the board")
     heap_import = G.print_basics(text)
@@ -81,7 +86,19 @@ def run(args):
     return 0
 
 
-def _remove_tree(transport, path):
+def _remove_tree(transport, path, port):
+    """Remove the benchmark's folder from the board; what went wrong, if it could not."""
+    from mpremote.transport import TransportError
+
+    try:
+        _exec_remove_tree(transport, path)
+    except (TransportError, OSError) as exc:
+        return ("could not remove %s from the board: %s\nhint: reset the board, then "
+                "`mpremote connect %s rm -r :%s`" % (path, exc, port, path))
+    return None
+
+
+def _exec_remove_tree(transport, path):
     transport.exec(
         "import os\n"
         "def _rm(p):\n"

@@ -198,6 +198,7 @@ class BoardSim(simmod.Sim):
         self._real_open = open
         self._next_frame = None
         self._scan_due = 0.0
+        self._i2c_pending = {}  # (sda, scl, addr): the first pieces of a write still coming
         self._guest_dir = tempfile.mkdtemp(prefix="bgc-vboard-")
         vb = os.path.join(self._guest_dir, "vb")
         os.makedirs(vb)
@@ -243,6 +244,7 @@ class BoardSim(simmod.Sim):
         """Cut the power now, wait ``off_ms``, power up again: the firmware boots from the flash."""
         with self.lock:
             simmod.power_lost(self.board)
+            self._i2c_pending.clear()
             self.powercuts += 1
             self.pico.power_cycle()
         time.sleep(off_ms / 1000.0)
@@ -344,11 +346,18 @@ class BoardSim(simmod.Sim):
 
     def _vb_i2c_scan(self, sda, scl):
         with self.lock:
+            self._i2c_pending.clear()  # the first call on a bus after a boot: no write is half done
             return self.board.i2c_scan(sda, scl)
 
-    def _vb_i2c_write(self, sda, scl, addr, data):
+    def _vb_i2c_write(self, sda, scl, addr, data, more=False):
+        # A transaction comes in pieces (vboard_guest.I2C_CALL_BYTES): the device gets it whole.
+        key = (sda, scl, addr)
         with self.lock:
-            self._device(sda, scl, addr).i2c_write(bytes.fromhex(data))
+            pending = self._i2c_pending.pop(key, b"") + bytes.fromhex(data)
+            if more:
+                self._i2c_pending[key] = pending
+            else:
+                self._device(sda, scl, addr).i2c_write(pending)
 
     def _vb_i2c_read(self, sda, scl, addr, n):
         with self.lock:

@@ -46,6 +46,7 @@ FLASH_BYTES = 352 * 4096  # the littlefs partition of a 2 MB Pico
 # rp2 waits this long for room in the USB buffer before it drops output.
 TX_TIMEOUT = 0.5
 RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX / 2
+PASTE_FILE = "<stdin>"  # a raw-paste program, in the guest's folder (vpico_guest._PASTE)
 # The heap: a Pico's MicroPython has about 240 kB of heap; objects of a 64-bit build are about
 # twice the size, so it gets twice the bytes for the same room.
 HEAP_KB_32BIT = 256
@@ -820,8 +821,12 @@ class VirtualPico:
             if remain == 0:
                 self._tx(b"\x01")
                 remain = RAW_PASTE_WINDOW
-        src = data.decode("utf-8", "replace")
-        return (yield from self._execute({"op": "run", "src": src, "kind": "exec"}, True))
+        # rp2's raw-paste mode compiles the program as it streams in; the guest does the same from
+        # this file (a whole source held in its heap needs one block of that size, which a Pico
+        # never needs).
+        with open(os.path.join(self._guest_dir, PASTE_FILE), "wb") as f:
+            f.write(data.decode("utf-8", "replace").encode("utf-8"))
+        return (yield from self._execute({"op": "run", "paste": 1}, True))
 
     def _friendly_repl(self):
         self._ready.set()

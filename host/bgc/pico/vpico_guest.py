@@ -30,6 +30,7 @@ import os as _ros
 import select as _rselect
 import time as _rtime
 import machine as _rmachine
+import gc as _rgc
 import vfs as _rvfs
 
 _info = {}
@@ -39,8 +40,13 @@ _resp = None  # response pipe (host -> guest), non-blocking
 _resp_poll = None
 _rbuf = b""
 _line = None
+# The response pipe is read into this buffer: a read(n) would allocate n + 1 bytes for every host
+# call, and a fragmented heap may have no such block where the Pico's firmware itself needs none.
+_rchunk = bytearray(512)
+_rview = memoryview(_rchunk)
 _kbd = None  # the interrupt pipe (host -> guest), non-blocking
 _kbd_poll = None
+_PASTE = "/.vpico/<stdin>"  # a raw-paste program, written by the host (bgc.pico.vpico.PASTE_FILE)
 _MAX_REQUEST = 60000  # below the pipe's 64 kB: the write never blocks, so it is never cut short
 
 
@@ -70,31 +76,33 @@ def _take():
     i = _rbuf.find(b"\n")
     if i < 0:
         _resp_poll.poll(-1)
-        data = _resp.read(4096)
-        if data is None:
+        n = _resp.readinto(_rchunk)
+        if n is None:
             return
-        if not data:
+        if not n:
             raise HostGone()
-        _rbuf += data
+        _rbuf += _rview[:n]
         return
     _line = _rbuf[:i]
     _rbuf = _rbuf[i + 1 :]
 
 
 def _exchange(req):
-    """Send one request line, return its response line."""
+    """Send one request (JSON text, its line's end added here), return its response line."""
     global _line
     _line = None
+    # Written as it is (a str is a buffer to MicroPython): no encoded copy of the whole line.
     _req.write(req)
+    _req.write(b"\n")
     while _line is None:
         _take()
     return _line
 
 
 def _call(name, args, swallow_kbd=False):
-    req = json.dumps([name, args]).encode() + b"\n"
-    if len(req) > _MAX_REQUEST:
-        raise ValueError("host call %s: arguments too large (%d bytes)" % (name, len(req)))
+    req = json.dumps([name, args])
+    if len(req) >= _MAX_REQUEST:
+        raise ValueError("host call %s: arguments too large (%d bytes)" % (name, len(req) + 1))
     r = json.loads(_exchange(req))
     if r.get("k"):
         _kbd.read(64)  # the host drained the pipe already; a byte written since is the same Ctrl-C
@@ -550,8 +558,10 @@ _KBD_TRACE = "Traceback (most recent call last):\nKeyboardInterrupt: \n"
 def _trace(e):
     buf = io.StringIO()
     _rsys.print_exception(e, buf)
-    # Drop the frames of this file: on a Pico the traceback starts at the user's code.
-    lines = [ln for ln in buf.getvalue().split("\n") if '"/.vpico/' not in ln]
+    # Drop the frames of this file: on a Pico the traceback starts at the user's code, and a
+    # pasted program is "<stdin>".
+    text = buf.getvalue().replace('"%s"' % _PASTE, '"<stdin>"')
+    lines = [ln for ln in text.split("\n") if '"/.vpico/' not in ln]
     return "\n".join(lines)[-8000:]
 
 
@@ -560,6 +570,11 @@ def _run(job, g):
         if job.get("kbd"):
             # A Ctrl-C came before the program started (e.g. mpremote's right after a reset).
             raise KeyboardInterrupt
+        if job.get("paste"):
+            # A raw-paste program: parsed as it is read from the file (pyexec's raw paste
+            # compiles from the stream), never whole in the heap.
+            execfile(_PASTE, g)
+            return {"status": "ok"}
         if job.get("path"):
             with open(job["path"]) as f:
                 src = f.read()
@@ -574,7 +589,27 @@ def _run(job, g):
     except BaseException as e:  # noqa: B902 - everything is reported, as pyexec does
         if isinstance(e, HostGone):
             raise
-        return {"status": "exc", "trace": _trace(e), "kbd": isinstance(e, KeyboardInterrupt)}
+        try:
+            trace = _trace(e)
+        except MemoryError:
+            # The program's globals stay (as on a Pico) and may hold the heap: report the
+            # exception itself rather than lose the interpreter with it.
+            trace = "Traceback (most recent call last):\n%s: %s\n" % (type(e).__name__, e)
+        return {"status": "exc", "trace": trace, "kbd": isinstance(e, KeyboardInterrupt)}
+
+
+def _result_request(result):
+    # A Pico's REPL reports a program's end whatever the heap holds: so does this, with less of
+    # the traceback when the whole of it does not fit.
+    try:
+        return json.dumps(["vp_next", [result]])
+    except MemoryError:
+        pass
+    _rgc.collect()
+    if result and "trace" in result:
+        trace = result["trace"]
+        result["trace"] = trace[trace.rfind("\n", 0, len(trace) - 1) + 1:]  # the exception's line
+    return json.dumps(["vp_next", [result]])
 
 
 def _install(req_fd, resp_fd, kbd_fd):
@@ -627,7 +662,7 @@ def main(req_fd, resp_fd, kbd_fd):
     g = {"__name__": "__main__"}
     result = None
     while True:
-        r = json.loads(_exchange(json.dumps(["vp_next", [result]]).encode() + b"\n"))
+        r = json.loads(_exchange(_result_request(result)))
         job = r.get("v")
         if job["op"] == "exit":
             break

@@ -36,12 +36,26 @@ ADC_COMMON = 26
 INPUT_REFRESH_MS = 20  # an input pad read without a frame since is asked for afresh
 
 
+I2C_CALL_BYTES = 256  # a write's bytes per host call: a whole OLED frame would need 2-4 KB blocks
+
+
 class _I2cDevice:
     def __init__(self, sda, scl, addr):
         self._where = (sda, scl, addr)
 
     def i2c_write(self, data):
-        call("vb_i2c_write", self._where[0], self._where[1], self._where[2], bytes(data).hex())
+        # One bus transaction, sent in pieces (the host puts them together) so that the link
+        # needs no large block of the heap, where the Pico's own I2C needs none.
+        sda, scl, addr = self._where
+        view = memoryview(data)
+        n = len(view)
+        i = 0
+        while True:
+            j = i + I2C_CALL_BYTES
+            call("vb_i2c_write", sda, scl, addr, bytes(view[i:j]).hex(), j < n)
+            if j >= n:
+                return
+            i = j
 
     def i2c_read(self, n):
         return bytes.fromhex(call("vb_i2c_read", self._where[0], self._where[1], self._where[2], n))
