@@ -736,3 +736,52 @@ def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypat
     found, reason = trackers[0].final()
     assert prep.misses == misses, "DONE asked the engine"
     assert (found, reason) == trackers[1].final() and len(found) == 1
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards"])
+def test_once_the_checker_is_put_down_the_new_positions_lifts_come_before_its_other_places(key, monkeypatch):
+    """The hand carries a lifted checker for a few frames; while it does, the units place where
+    it may land. Once it is put down, the board's new position is the one the next lift comes
+    from: its lifts (frame and places) are prepared before the rest of the old lift's places,
+    which only a move taken back lands on. Before, those places came first, and in the
+    emulated Backwards match a lift 300 ms after a placement still found its frame and places
+    not prepared (each asked of the engine: up to 15 ms, issue 33)."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    start = rules.start_position()
+    turn = T(start, 6, 5, rules)
+    fresh = T(start, 6, 5, rules)
+    known = bytearray(start.cells)
+    prep = Prepared(turn, known, 0)
+    node = None
+    while node is None or node[1] != P._TODO:  # the start's lifts prepared
+        assert prep.step()
+        node = prep.nodes.get(bytes(known))
+        node = node if node is not None and len(node) > 1 else None
+    source, places = max(((p, fresh.destinations(start.cells, p)) for p in range(1, 26) if start.cells[p]),
+                         key=lambda sp: len(sp[1]))
+    assert len(places) >= 2
+    assert prep.destinations(known, source, prep.locate(known)) == places
+    # put down at once, on its first place, before any other place is prepared
+    landed = prep._landed(bytes(known), source, places[0])
+    others = [prep._landed(bytes(known), source, q) for q in places[1:]]
+    others = [o for o in others if o not in prep.nodes]
+    assert others, "every place was prepared already: nothing to order"
+    known[:] = landed
+    for _ in range(400):
+        node = prep.nodes.get(landed)
+        if node is not None and (len(node) == 1 or node[1] == P._TODO):
+            break
+        assert prep.step()
+        assert not any(o in prep.nodes for o in others), "the old lift's places came before the new position's lifts"
+    assert node is not None and len(node) > 1, "the position put down is a legal step of the roll"
+    misses = prep.misses
+    for p in range(1, 26):
+        if landed[p]:
+            lifted = bytearray(landed)
+            lifted[p] -= 1
+            lifted[0] += 1
+            assert prep.locate(lifted) == fresh.locate(lifted)
+            assert prep.destinations(landed, p, fresh.locate(landed)) == fresh.destinations(landed, p)
+    assert prep.misses == misses, "a lift from the position put down went to the engine"

@@ -369,14 +369,19 @@ class Prepared:
                 self._place(key)
                 return True
         key = bytes(self.known)  # (the board as it stands first: its lifts come next)
-        if self.held is not None:
+        held = self.held == key  # (a checker lifted from it is in the hand, not put down yet)
+        if held:
             # a checker held that may be borne off: where it lands and the position with it off
             # take turns (that one shows only with the next lift, which then waits for nothing)
-            if self.units & 1 and self.held == key and 0 in self.held_to and self._unseen(key, True):
+            if self.units & 1 and 0 in self.held_to and self._unseen(key, True):
                 return True
             if self._held():
                 return True
         if self._finals(True) or self._unit(key) or self._unseen(key, True):
+            return True
+        # Once it is put down, the other places of that lift wait for the board's new position:
+        # the hand lifts from there next, and lands on one of them only when it takes back a move.
+        if self.held is not None and not held and self._held():
             return True
         order = self.order
         while self.at < len(order):
