@@ -247,14 +247,28 @@ on_button = companion.on_button
 
 SLOW_US = 10000  # issue 33's target for a lift's answer: answers over it are listed (the first 12)
 SLOW = []
-ASKED = [0, 0]  # the turn's questions before this answer: by a lookup, of the engine (no allocation)
+# Before this answer (no allocation): the turn's questions by a lookup and of the engine, its
+# units of preparation, the units at the end of the answer before, and where the preparation of
+# the board's position stood: 0 not placed, 1 placed (or not legal), 2 + the next source point
+# whose lift was still to prepare, 28 every lift prepared
+ASKED = [0, 0, 0, 0, 0]
 def _asked():
     pr = getattr(companion.tracker, "prepared", None)
     ASKED[0] = pr.hits if pr is not None else 0
     ASKED[1] = pr.misses if pr is not None else 0
+    ASKED[2] = pr.units if pr is not None else 0
+    node = None
+    if pr is not None:
+        if KNOWN != pr.known:  # (a key made only when the board's position changed)
+            KNOWN[:] = pr.known
+            KEY[0] = bytes(KNOWN)
+        node = pr.nodes.get(KEY[0])
+    ASKED[4] = 0 if node is None else 1 if len(node) == 1 else 28 if node[1] == 255 else 2 + node[1]
+KNOWN = bytearray(52)
+KEY = [bytes(52)]
 def timed_frame(f, now):
-    a = mem_alloc()
     _asked()
+    a = mem_alloc()
     t = ticks_us()
     on_frame(f, now)
     dt = diff(ticks_us(), t)
@@ -264,10 +278,13 @@ def timed_frame(f, now):
             m = companion.match
             stats["frame_worst"] = (dt, turns, m.position_id(), m.dice)
         if dt > SLOW_US and len(SLOW) < 12:  # where, and what answered it (rarely)
-            hits, misses = ASKED
+            hits, misses, units, units_before, stood = ASKED
+            since = diff(t, ANSWERED[0]) // 1000
             _asked()
             SLOW.append((dt, turns + 1, companion.match.position_id(), companion.match.dice,
-                         ASKED[0] - hits, ASKED[1] - misses))
+                         ASKED[0] - hits, ASKED[1] - misses, since, units - units_before, stood))
+    pr = getattr(companion.tracker, "prepared", None)
+    ASKED[3] = pr.units if pr is not None else 0
     if mem_alloc() < a:
         stats["auto"].append(("on_frame", companion.phase))
     LAST[0] = "frame"
@@ -694,9 +711,16 @@ def print_match(st, heap_import, variant):
     where = " (turn %d, position %s, dice %d-%d)" % (fw[1] + 1, fw[2], fw[3][0], fw[3][1]) if len(fw) == 4 else ""
     print("  frame -> LED answer (Companion.on_frame, %d frames in play): median %s, mean %s, worst %s%s"
           % (n, ms(med), ms(mean), ms(worst), where))
-    for dt, turn, pos, dice, hits, misses in st.get("slow", ()):
+    for slow in st.get("slow", ()):
+        dt, turn, pos, dice, hits, misses = slow[:6]
         print("    over %s: %s in turn %d (position %s, dice %d-%d): %d questions by lookup, %d asked of the engine"
               % (ms(st["slow_us"]), ms(dt), turn, pos, dice[0], dice[1], hits, misses))
+        if len(slow) > 6:
+            since, units, stood = slow[6:]
+            stood = ("not in the table", "not legal, or its search cut off")[stood] if stood < 2 else (
+                "every lift prepared" if stood == 28 else "its lifts prepared up to point %d's" % (stood - 2))
+            print("      %d ms and %d units of preparation after the answer before; the board's position then: %s"
+                  % (since, units, stood))
     n, mean, worst, _ = st["loop"]
     print("  loop iteration with an answer (scan + classify + answer + LEDs written): mean %s, worst %s" % (ms(mean), ms(worst)))
     worst, scan, steps = st["sense"]
