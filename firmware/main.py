@@ -27,6 +27,10 @@ from drivers.oled import Oled
 # comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
+# quiet loop steps between two looks at the free heap: gc.mem_free() walks the whole allocation
+# table (~16 ms a call on the emulated Pico, more than the rest of an idle step), and the steps
+# between allocate a few KB (the turn's preparation), far from GC_LOW_FREE
+GC_LOW_EVERY = 8
 # SSD1306 pages (text rows) sent in one loop step: each ~3.3 ms on the bus at 400 kHz, so a
 # screen whose rows all changed takes four steps instead of one 34 ms step (drivers/oled.py)
 OLED_PAGES = 2
@@ -263,7 +267,8 @@ class App:
                 since = pl.evaluations - self._evaluations_at_gc
                 due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
             else:
-                due = gc.mem_free() < GC_LOW_FREE and self.classifier.settled()
+                due = (self.loops % GC_LOW_EVERY == 0 and self.classifier.settled()
+                       and gc.mem_free() < GC_LOW_FREE)
         if due:
             self.collect()
         return due
