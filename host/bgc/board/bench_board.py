@@ -91,28 +91,24 @@ def _remove_tree(transport, path, port):
     from mpremote.transport import TransportError
 
     try:
-        _exec_remove_tree(transport, path)
+        transport.exec(
+            "import os\n"
+            "def _rm(p):\n"
+            " try:\n"
+            "  for n in os.listdir(p):\n"
+            "   _rm(p + '/' + n)\n"
+            "  os.rmdir(p)\n"
+            " except OSError:\n"
+            "  try:\n"
+            "   os.remove(p)\n"
+            "  except OSError:\n"
+            "   pass\n"
+            "_rm(%r)\n"
+            "del _rm\n" % path)
     except (TransportError, OSError) as exc:
         return ("could not remove %s from the board: %s\nhint: reset the board, then "
                 "`mpremote connect %s rm -r :%s`" % (path, exc, port, path))
     return None
-
-
-def _exec_remove_tree(transport, path):
-    transport.exec(
-        "import os\n"
-        "def _rm(p):\n"
-        " try:\n"
-        "  for n in os.listdir(p):\n"
-        "   _rm(p + '/' + n)\n"
-        "  os.rmdir(p)\n"
-        " except OSError:\n"
-        "  try:\n"
-        "   os.remove(p)\n"
-        "  except OSError:\n"
-        "   pass\n"
-        "_rm(%r)\n"
-        "del _rm\n" % path)
 
 
 __all__ = ["register_options", "run", "BENCH_DIR"]

@@ -46,7 +46,7 @@ FLASH_BYTES = 352 * 4096  # the littlefs partition of a 2 MB Pico
 # rp2 waits this long for room in the USB buffer before it drops output.
 TX_TIMEOUT = 0.5
 RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX / 2
-PASTE_FILE = "<stdin>"  # a raw-paste program, in the guest's folder (vpico_guest._PASTE)
+PASTE_FILE = "<stdin>"  # a raw-paste program, in the guest's folder (/.vpico), run from there
 # The heap: a Pico's MicroPython has about 240 kB of heap; objects of a 64-bit build are about
 # twice the size, so it gets twice the bytes for the same room.
 HEAP_KB_32BIT = 256
@@ -826,7 +826,7 @@ class VirtualPico:
         # never needs).
         with open(os.path.join(self._guest_dir, PASTE_FILE), "wb") as f:
             f.write(data.decode("utf-8", "replace").encode("utf-8"))
-        return (yield from self._execute({"op": "run", "paste": 1}, True))
+        return (yield from self._execute({"op": "run", "paste": "/.vpico/" + PASTE_FILE}, True))
 
     def _friendly_repl(self):
         self._ready.set()

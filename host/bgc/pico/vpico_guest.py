@@ -46,7 +46,6 @@ _rchunk = bytearray(512)
 _rview = memoryview(_rchunk)
 _kbd = None  # the interrupt pipe (host -> guest), non-blocking
 _kbd_poll = None
-_PASTE = "/.vpico/<stdin>"  # a raw-paste program, written by the host (bgc.pico.vpico.PASTE_FILE)
 _MAX_REQUEST = 60000  # below the pipe's 64 kB: the write never blocks, so it is never cut short
 
 
@@ -555,12 +554,14 @@ class sys:
 _KBD_TRACE = "Traceback (most recent call last):\nKeyboardInterrupt: \n"
 
 
-def _trace(e):
+def _trace(e, pasted=None):
     buf = io.StringIO()
     _rsys.print_exception(e, buf)
     # Drop the frames of this file: on a Pico the traceback starts at the user's code, and a
-    # pasted program is "<stdin>".
-    text = buf.getvalue().replace('"%s"' % _PASTE, '"<stdin>"')
+    # pasted program (the file ``pasted``) is "<stdin>".
+    text = buf.getvalue()
+    if pasted:
+        text = text.replace('"%s"' % pasted, '"<stdin>"')
     lines = [ln for ln in text.split("\n") if '"/.vpico/' not in ln]
     return "\n".join(lines)[-8000:]
 
@@ -573,7 +574,7 @@ def _run(job, g):
         if job.get("paste"):
             # A raw-paste program: parsed as it is read from the file (pyexec's raw paste
             # compiles from the stream), never whole in the heap.
-            execfile(_PASTE, g)
+            execfile(job["paste"], g)
             return {"status": "ok"}
         if job.get("path"):
             with open(job["path"]) as f:
@@ -590,7 +591,7 @@ def _run(job, g):
         if isinstance(e, HostGone):
             raise
         try:
-            trace = _trace(e)
+            trace = _trace(e, job.get("paste"))
         except MemoryError:
             # The program's globals stay (as on a Pico) and may hold the heap: report the
             # exception itself rather than lose the interpreter with it.
