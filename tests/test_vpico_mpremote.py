@@ -270,18 +270,6 @@ FILL_HEAP_BUT = ("import gc\nhold = []\ntry:\n while True:\n  hold.append(bytear
                  "except MemoryError:\n pass\ndel hold[:%d]\ngc.collect()")
 
 
-def test_a_pasted_program_larger_than_the_free_heap_runs_as_on_a_pico(pico, tmp_path):
-    # rp2's raw-paste mode (mpremote's run and exec) compiles a program as it streams in: a Pico
-    # with 24 kB free runs a 60 kB source whose code is small (here: mostly comments).
-    script = tmp_path / "long.py"
-    script.write_text("".join("# %s line %d of a long explanation\n" % ("x" * 40, i) for i in range(1200))
-                      + "print('ran', len(hold) > 0)\n")
-    assert script.stat().st_size > 60000
-    r = mp(pico, "exec", FILL_HEAP_BUT % 24, "+", "run", str(script))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.strip().endswith(b"ran True"), r.stdout
-
-
 def test_a_memory_error_with_the_heap_held_comes_back_and_the_globals_stay(pico):
     # A program that leaves the heap nearly full, then fails with MemoryError: on a Pico the REPL
     # reports it and the program's globals are still there for the next one.

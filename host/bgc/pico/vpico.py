@@ -46,7 +46,6 @@ FLASH_BYTES = 352 * 4096  # the littlefs partition of a 2 MB Pico
 # rp2 waits this long for room in the USB buffer before it drops output.
 TX_TIMEOUT = 0.5
 RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX / 2
-PASTE_FILE = "<stdin>"  # a raw-paste program, in the guest's folder (/.vpico), run from there
 # The heap: a Pico's MicroPython has about 240 kB of heap; objects of a 64-bit build are about
 # twice the size, so it gets twice the bytes for the same room.
 HEAP_KB_32BIT = 256
@@ -821,12 +820,8 @@ class VirtualPico:
             if remain == 0:
                 self._tx(b"\x01")
                 remain = RAW_PASTE_WINDOW
-        # rp2's raw-paste mode compiles the program as it streams in; the guest does the same from
-        # this file (a whole source held in its heap needs one block of that size, which a Pico
-        # never needs).
-        with open(os.path.join(self._guest_dir, PASTE_FILE), "wb") as f:
-            f.write(data.decode("utf-8", "replace").encode("utf-8"))
-        return (yield from self._execute({"op": "run", "paste": "/.vpico/" + PASTE_FILE}, True))
+        src = data.decode("utf-8", "replace")
+        return (yield from self._execute({"op": "run", "src": src, "kind": "exec"}, True))
 
     def _friendly_repl(self):
         self._ready.set()

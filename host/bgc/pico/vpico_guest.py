@@ -554,15 +554,11 @@ class sys:
 _KBD_TRACE = "Traceback (most recent call last):\nKeyboardInterrupt: \n"
 
 
-def _trace(e, pasted=None):
+def _trace(e):
     buf = io.StringIO()
     _rsys.print_exception(e, buf)
-    # Drop the frames of this file: on a Pico the traceback starts at the user's code, and a
-    # pasted program (the file ``pasted``) is "<stdin>".
-    text = buf.getvalue()
-    if pasted:
-        text = text.replace('"%s"' % pasted, '"<stdin>"')
-    lines = [ln for ln in text.split("\n") if '"/.vpico/' not in ln]
+    # Drop the frames of this file: on a Pico the traceback starts at the user's code.
+    lines = [ln for ln in buf.getvalue().split("\n") if '"/.vpico/' not in ln]
     return "\n".join(lines)[-8000:]
 
 
@@ -571,11 +567,6 @@ def _run(job, g):
         if job.get("kbd"):
             # A Ctrl-C came before the program started (e.g. mpremote's right after a reset).
             raise KeyboardInterrupt
-        if job.get("paste"):
-            # A raw-paste program: parsed as it is read from the file (pyexec's raw paste
-            # compiles from the stream), never whole in the heap.
-            execfile(job["paste"], g)
-            return {"status": "ok"}
         if job.get("path"):
             with open(job["path"]) as f:
                 src = f.read()
@@ -591,7 +582,7 @@ def _run(job, g):
         if isinstance(e, HostGone):
             raise
         try:
-            trace = _trace(e, job.get("paste"))
+            trace = _trace(e)
         except MemoryError:
             # The program's globals stay (as on a Pico) and may hold the heap: report the
             # exception itself rather than lose the interpreter with it.
