@@ -48,12 +48,18 @@ def test_bench_port_refuses_an_unknown_variant(capsys):
     assert "unknown variant 'nosuch'" in err and "hint:" in err
 
 
-class _BoardThatStopsAnswering:
-    """A board whose first step fails, and which then no longer answers (a crashed firmware)."""
+class _ScriptedBoard:
+    """A board over a serial line, as mpremote's SerialTransport reads it: each step's program gets
+    the bytes ``answer(code)`` gives, one at a time (``seconds_a_byte`` apart on a fake clock); bytes
+    that run out before the end-of-output mark are a board that went quiet (read_until's timeout)."""
     device_name = "/dev/ttyACM7"
 
-    def __init__(self):
+    def __init__(self, answer, clock, seconds_a_byte=0.0):
+        self.answer = answer
+        self.clock = clock
+        self.seconds_a_byte = seconds_a_byte
         self.answering = True
+        self.pending = b""
 
     def exec(self, code):
         from mpremote.transport import TransportError
@@ -65,23 +71,74 @@ class _BoardThatStopsAnswering:
     def fs_writefile(self, path, data):
         pass
 
-    def exec_raw(self, code, timeout=None):
-        self.answering = False
-        return b"", b"Traceback (most recent call last):\r\nMemoryError: memory allocation failed, allocating 4097 bytes\r\n"
+    def exec_raw_no_follow(self, code):
+        self.pending = self.answer(self, code)
+
+    def read_until(self, min_num_bytes, ending, timeout=10, data_consumer=None):
+        data = b""
+        while self.pending and not data.endswith(ending):
+            byte, self.pending = self.pending[:1], self.pending[1:]
+            self.clock[0] += self.seconds_a_byte
+            if data_consumer:
+                data_consumer(byte)
+            data += byte
+        return data
+
+
+def _connect_to(monkeypatch, board):
+    import contextlib
+
+    from bgc.board import bench_board
+    from bgc.pico import device
+
+    monkeypatch.setattr(device, "connect", lambda port, soft_reset=False: contextlib.nullcontext(board))
+    monkeypatch.setattr(device, "device_info", lambda transport: {"version_str": "1.27.0"})
+    monkeypatch.setattr(bench_board, "_clock", lambda: board.clock[0])
+
+
+def _fails_and_stops_answering(board, code):
+    board.answering = False
+    return b"\x04Traceback (most recent call last):\r\nMemoryError: memory allocation failed, allocating 4097 bytes\r\n\x04"
 
 
 def test_a_failed_step_is_reported_before_a_board_that_no_longer_answers(monkeypatch, capsys):
-    import contextlib
-
     from bgc import cli
-    from bgc.pico import device
 
-    board = _BoardThatStopsAnswering()
-    monkeypatch.setattr(device, "connect", lambda port, soft_reset=False: contextlib.nullcontext(board))
-    monkeypatch.setattr(device, "device_info", lambda transport: {"version_str": "1.27.0"})
+    _connect_to(monkeypatch, _ScriptedBoard(_fails_and_stops_answering, [0.0]))
     assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "1"]) != 0
     err = capsys.readouterr().err
     assert "the board's boot step failed" in err and "MemoryError: memory allocation failed" in err, err
     assert err.index("boot step failed") < err.index("could not remove /bench from the board"), err
     assert "mpremote connect /dev/ttyACM7 rm -r :/bench" in err, err
     assert 'File "/' not in err  # a message, not the host's traceback
+
+
+def _resets_in_the_match(board, code):
+    if "bench_match" not in code:
+        return b"\x04\x04"
+    # One turn, then the board resets and its main.py talks on (and never ends the step)
+    return b"TURN 1\r\n" + b'{"ev": "status", "phase": "setup"}\r\n' * 40
+
+
+def test_a_board_that_resets_in_the_match_is_reported_not_waited_for(monkeypatch, capsys):
+    from bgc import cli
+
+    _connect_to(monkeypatch, _ScriptedBoard(_resets_in_the_match, [0.0], seconds_a_byte=0.5))
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "the board's match step stopped: no turn played in 120 s" in err, err
+    assert '"phase": "setup"' in err  # what it printed instead, for the builder to see
+    assert 'File "/' not in err
+
+
+def _goes_quiet_in_the_match(board, code):
+    return b"TURN 1\r\n" if "bench_match" in code else b"\x04\x04"
+
+
+def test_a_board_that_goes_quiet_in_the_match_is_reported_not_waited_for(monkeypatch, capsys):
+    from bgc import cli
+
+    _connect_to(monkeypatch, _ScriptedBoard(_goes_quiet_in_the_match, [0.0]))
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "the board's match step stopped: nothing from it in 120 s" in err and "TURN 1" in err, err

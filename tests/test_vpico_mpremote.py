@@ -278,3 +278,15 @@ def test_a_memory_error_with_the_heap_held_comes_back_and_the_globals_stay(pico)
     assert r.returncode == 1 and b"MemoryError: memory allocation failed" in r.stdout, r
     r = mp(pico, "resume", "exec", "hold = len(hold)\ngc.collect()\nprint('held', hold > 100)")
     assert r.returncode == 0 and r.stdout.strip() == b"held True", r
+
+
+def test_a_pasted_program_larger_than_the_free_heap_is_a_memory_error_and_the_board_stays(pico):
+    # On a Pico a raw-pasted program that does not fit fails with MemoryError at the REPL, which
+    # stays, with the globals of the programs before. Here the program comes over the link as
+    # one line: a line larger than the heap is read to its end and dropped, not the interpreter.
+    assert mp(pico, "exec", FILL_HEAP_BUT % 20).returncode == 0  # about 20 kB free, in 1 kB holes
+    program = "x = 1\n" + "# a comment that makes the program long\n" * 1500  # 60 kB
+    r = mp(pico, "resume", "exec", program)
+    assert r.returncode == 1 and b"MemoryError: memory allocation failed" in r.stdout, r
+    r = mp(pico, "resume", "exec", "hold = len(hold)\ngc.collect()\nprint('held', hold > 100)")
+    assert r.returncode == 0 and r.stdout.strip() == b"held True", r

@@ -55,8 +55,9 @@ def run(args):
              ("imports", "import sys\nsys.path.insert(0, %r)\n" % BENCH_DIR + G.IMPORT),
              ("scan", "SCAN_FRAMES = 50\n" + G.SCAN),
              ("journal", G.JOURNAL.replace("/bench.jnl", BENCH_DIR + "/bench.jnl")),
-             ("match", G.match_step(BENCH_DIR + "/journal", BENCH_DIR + "/plan.txt", args.variant, args.idle_roll,
-                                    args.idle_step))]
+             ("match", "import bench_match\n")]
+    match_code = G.match_step(BENCH_DIR + "/journal", BENCH_DIR + "/plan.txt", args.variant, args.idle_roll,
+                              args.idle_step, progress=True).encode()
     out = []
     with device.connect(args.port, soft_reset=True) as transport:
         print("board on %s: %s" % (transport.device_name, device.device_info(transport)["version_str"]))
@@ -65,9 +66,16 @@ def run(args):
         try:
             transport.fs_writefile(BENCH_DIR + "/frames.py", frame_code)
             transport.fs_writefile(BENCH_DIR + "/plan.txt", plan)
+            # The match's 24 kB program goes as a file the board imports (compiled as it is read),
+            # not pasted: a pasted program is held whole in the heap the firmware is measured in
+            transport.fs_writefile(BENCH_DIR + "/bench_match.py", match_code)
             for name, code in steps:
                 t = time.monotonic()
-                text, err = transport.exec_raw(code, timeout=None)
+                try:
+                    text, err = _follow(transport, code, QUIET_S)
+                except _Silent as exc:
+                    failure = "the board's %s step stopped: %s" % (name, exc)
+                    break
                 text = text.decode("utf-8", "replace")
                 if err:
                     failure = "the board's %s step failed:\n%s" % (name, (text + err.decode("utf-8", "replace"))[-2000:])
@@ -84,6 +92,40 @@ def run(args):
     heap_import = G.print_basics(text)
     G.print_match(G.results(text, "MATCH")[0], heap_import, args.variant)
     return 0
+
+
+class _Silent(Exception):
+    """The board said nothing a step promises within QUIET_S."""
+
+
+# A board that says nothing for this long in a step (no output; in the match, no "TURN n" line) has
+# stopped: crashed, reset, or its firmware's loop is stuck. A turn takes a few seconds on a Pico
+QUIET_S = 120
+_clock = time.monotonic
+
+
+def _follow(transport, code, quiet_s):
+    """Run ``code`` on the board: its output and error output, as mpremote's exec_raw, but a step
+    that goes quiet for ``quiet_s`` (or whose output goes on without a "TURN n" line, as a board
+    that reset and runs its main.py) raises _Silent instead of waiting for ever."""
+    out = bytearray()
+    alive = [_clock()]
+
+    def consume(byte):
+        out.extend(byte)
+        if byte == b"\n" and out.startswith(b"TURN ", out.rfind(b"\n", 0, len(out) - 1) + 1):
+            alive[0] = _clock()
+        elif _clock() - alive[0] > quiet_s:
+            raise _Silent("no turn played in %d s; its last output: %r" % (quiet_s, bytes(out[-600:])))
+
+    transport.exec_raw_no_follow(code)
+    data = transport.read_until(1, b"\x04", timeout=quiet_s, data_consumer=consume)
+    if not data.endswith(b"\x04"):
+        raise _Silent("nothing from it in %d s; its last output: %r" % (quiet_s, bytes(out[-600:])))
+    err = transport.read_until(1, b"\x04", timeout=quiet_s)
+    if not err.endswith(b"\x04"):
+        raise _Silent("no end of its error output in %d s" % quiet_s)
+    return bytes(out[:-1]), err[:-1]
 
 
 def _remove_tree(transport, path, port):

@@ -84,6 +84,7 @@ MATCH = r"""
 import gc, sys, time
 IDLE_ROLL = globals().get("IDLE_ROLL", 0)  # ms the players look at the board after the roll (match_step)
 IDLE_STEP = globals().get("IDLE_STEP", 0)  # ms between a placement and the next lift
+PROGRESS = globals().get("PROGRESS", False)  # a "TURN n" line as each turn starts (bgc bench --port: the board lives)
 from array import array
 import main
 from bgrules.rules import ruleset
@@ -585,6 +586,8 @@ for _ in range(2000):
             chosen.append(steps)
         else:
             steps = plan()
+        if PROGRESS:
+            print("TURN", turns + 1)
         PREP[1] = 0
         idle(IDLE_ROLL)
         move(steps, p)
@@ -664,11 +667,12 @@ del _journal_bench
 """
 
 
-def match_step(journal_dir, plan, variant, idle_roll=1000, idle_step=300):
-    """The MATCH step's program: its settings, then the match."""
+def match_step(journal_dir, plan, variant, idle_roll=1000, idle_step=300, progress=False):
+    """The MATCH step's program: its settings, then the match; ``progress``: a "TURN n" line as each
+    turn starts."""
     return ("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass\nJOURNAL_DIR = %r\nPLAYS = %r\n"
-            "VARIANT = %r\nIDLE_ROLL = %d\nIDLE_STEP = %d\n" % (journal_dir, journal_dir, plan, variant, idle_roll,
-                                                               idle_step) + MATCH)
+            "VARIANT = %r\nIDLE_ROLL = %d\nIDLE_STEP = %d\nPROGRESS = %r\n" % (
+                journal_dir, journal_dir, plan, variant, idle_roll, idle_step, progress) + MATCH)
 
 
 def choose_plays(tmp, variant="standard", max_turns=0):

@@ -44,6 +44,7 @@ _line = None
 # call, and a fragmented heap may have no such block where the Pico's firmware itself needs none.
 _rchunk = bytearray(512)
 _rview = memoryview(_rchunk)
+_dropping = False  # the rest of an answer line that did not fit in the heap is read and dropped
 _kbd = None  # the interrupt pipe (host -> guest), non-blocking
 _kbd_poll = None
 _MAX_REQUEST = 60000  # below the pipe's 64 kB: the write never blocks, so it is never cut short
@@ -70,8 +71,10 @@ def _wait_kbd(ms):
 
 
 def _take():
-    # One step of reading the response: wait for bytes, keep them, cut off a complete line.
-    global _line, _rbuf
+    # One step of reading the response: wait for bytes, keep them, cut off a complete line. A line
+    # the heap cannot hold (a pasted program larger than the free heap) is read to its end and
+    # dropped, then MemoryError: the link stays in step with the host, as the Pico's REPL stays.
+    global _line, _rbuf, _dropping
     i = _rbuf.find(b"\n")
     if i < 0:
         _resp_poll.poll(-1)
@@ -80,10 +83,23 @@ def _take():
             return
         if not n:
             raise HostGone()
-        _rbuf += _rview[:n]
+        if not _dropping:
+            try:
+                _rbuf += _rview[:n]
+                return
+            except MemoryError:
+                _rbuf = b""
+                _dropping = True
+        i = _rchunk.find(b"\n", 0, n)
+        if i >= 0:
+            _dropping = False
+            _rbuf = bytes(_rview[i + 1 : n])
+            raise MemoryError("memory allocation failed: the host's answer did not fit in the heap")
         return
-    _line = _rbuf[:i]
-    _rbuf = _rbuf[i + 1 :]
+    try:
+        _line = _rbuf[:i]
+    finally:
+        _rbuf = _rbuf[i + 1 :]
 
 
 def _exchange(req):
@@ -654,7 +670,13 @@ def main(req_fd, resp_fd, kbd_fd):
     g = {"__name__": "__main__"}
     result = None
     while True:
-        r = json.loads(_exchange(_result_request(result)))
+        try:
+            r = json.loads(_exchange(_result_request(result)))
+        except MemoryError as e:
+            # The next program did not fit in the heap as it came: its failure is its result
+            result = {"status": "exc", "trace": "Traceback (most recent call last):\n  File \"<stdin>\"\nMemoryError: %s\n" % e,
+                      "kbd": False}
+            continue
         job = r.get("v")
         if job["op"] == "exit":
             break
