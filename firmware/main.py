@@ -22,14 +22,20 @@ from drivers.oled import Oled
 # Collections (~20 ms each on a Pico, docs/performance.md) are made where nobody waits: right
 # after a frame, a button or a serial line has been answered and the LEDs written (the players'
 # next move is hundreds of ms away), once this much has been allocated since the last one; or in
-# a quiet loop (no cell unsettled) when the heap runs low. So the collector's own automatic
-# collection, which would strike in the middle of whatever allocates when the heap is full, never
-# comes; and the garbage a DONE (which allocates ~8 KB itself) finds waiting stays small.
+# a quiet loop (no cell unsettled) once more has been allocated (the turn's preparation) or the
+# heap runs low. So the collector's own automatic collection, which would strike in the middle of
+# whatever allocates when the heap is full, never comes; and the garbage a DONE (which allocates
+# ~8 KB itself) finds waiting stays small.
 GC_AFTER_ANSWER = 4 * 1024  # bytes allocated since the last collection
 GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
-# quiet loop steps between two looks at the free heap: gc.mem_free() walks the whole allocation
+# bytes allocated since the last collection over which a quiet loop collects: the turn's
+# preparation allocates in the steps where the players look at the board, and without this its
+# garbage would pile up to GC_LOW_FREE (~170 KB of it on a Pico), so that a DONE would find the
+# heap far lower than where the answers left it (issue 33: the in-play floor)
+GC_QUIET_GARBAGE = 16 * 1024
+# quiet loop steps between two looks at the heap: gc.mem_alloc() walks the whole allocation
 # table (~16 ms a call on the emulated Pico, more than the rest of an idle step), and the steps
-# between allocate a few KB (the turn's preparation), far from GC_LOW_FREE
+# between allocate a few KB (the turn's preparation), far from GC_QUIET_GARBAGE
 GC_LOW_EVERY = 8
 # SSD1306 pages (text rows) sent in one loop step: each ~3.3 ms on the bus at 400 kHz, so a
 # screen whose rows all changed takes four steps instead of one 34 ms step (drivers/oled.py)
@@ -127,6 +133,7 @@ class App:
         # None under CPython (the simulator): its collector is not the one to schedule
         self._alloc_after_gc = gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
         if self._alloc_after_gc is not None:
+            self._heap = gc.mem_free() + self._alloc_after_gc  # (its size: one look finds both)
             companion.collect = self.collect  # mid-answer, where the controller has shed one-off imports
 
     def boot(self, now_ms):
@@ -255,23 +262,28 @@ class App:
             return False
         if self.answered:
             self.answered = False
-            alloc = gc.mem_alloc()
-            if alloc < self._alloc_after_gc:
-                # collected by someone else since (the collector itself, a caller): counting from
-                # the old mark would put off this schedule's collections by what that one freed
-                self._alloc_after_gc = alloc
-            due = alloc - self._alloc_after_gc >= GC_AFTER_ANSWER
+            due = self._allocated() - self._alloc_after_gc >= GC_AFTER_ANSWER
         else:
             pl = self.companion.gnu_player
             if pl is not None and pl.thinking():
                 since = pl.evaluations - self._evaluations_at_gc
                 due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
+            elif self.loops % GC_LOW_EVERY == 0 and self.classifier.settled():
+                alloc = self._allocated()
+                due = alloc - self._alloc_after_gc >= GC_QUIET_GARBAGE or self._heap - alloc < GC_LOW_FREE
             else:
-                due = (self.loops % GC_LOW_EVERY == 0 and self.classifier.settled()
-                       and gc.mem_free() < GC_LOW_FREE)
+                due = False
         if due:
             self.collect()
         return due
+
+    def _allocated(self):
+        alloc = gc.mem_alloc()
+        if alloc < self._alloc_after_gc:
+            # collected by someone else since (the collector itself, a caller): counting from
+            # the old mark would put off this schedule's collections by what that one freed
+            self._alloc_after_gc = alloc
+        return alloc
 
     def collect(self, starting=None):
         """Drop the modules nobody needs now and collect. ``starting``: the Match a new match is
