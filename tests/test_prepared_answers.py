@@ -739,6 +739,54 @@ def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypat
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards"])
+def test_dones_questions_are_prepared_when_the_last_checkers_went_unseen_onto_a_stack_of_five(key, monkeypatch):
+    """A play whose checkers land on a point the sensors read "five or more" shows no frame of
+    their landing: the board as it stands reads as two checkers gone (not a legal position), and
+    the play is one of the positions with more on that stack (the tracker's final()). Those were
+    not prepared once the frame as seen was not a legal play, so DONE searched them (Backwards'
+    worst DONE, issue 33): now they are, after the board's lifts, and DONE asks the engine
+    nothing and gives the unprepared tracker's answer."""
+    from types import SimpleNamespace
+
+    from bgc.board.virtual.frames import ideal_frame
+    from companion.tracker import Tracker
+    from test_tracker_order_of_dice import _counts
+
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    cells = bytearray(52)
+    cells[3], cells[4], cells[5], cells[8] = 5, 1, 1, 8
+    cells[P.OPP + 6] = 15
+    start = Position(cells)
+    trackers = []
+    for prepares in (True, False):
+        turn = T(start, 2, 1, rules)
+        assert "5/3 4/3" in [p.notation() for p in turn.plays()]
+        white, black = _counts(start, rules)  # (Black is the mover)
+        tr = Tracker()
+        tr.begin(start, False, turn, rules)
+        tr.update(ideal_frame(white, black))
+        match = SimpleNamespace(turn=turn)
+        for src in (5, 4):
+            black[rules.opposite[src]] -= 1
+            tr.update(ideal_frame(white, black))
+            black[rules.opposite[3]] += 1  # onto the stack: the frame does not change
+            tr.update(ideal_frame(white, black))
+        for _ in range(400 if prepares else 0):
+            if tr.prepared is not None and tr.prepared.done():
+                break
+            assert P.step(tr, match)
+        trackers.append(tr)
+    prep = trackers[0].prepared
+    assert prep.done() and len(prep.finals) > 1  # the frame as seen and the stack's other counts
+    misses = prep.misses
+    found, reason = trackers[0].final()
+    assert prep.misses == misses, "DONE asked the engine"
+    assert (found, reason) == trackers[1].final() and len(found) == 1
+
+
+@pytest.mark.parametrize("key", ["standard", "backwards"])
 def test_once_the_checker_is_put_down_the_new_positions_lifts_come_before_its_other_places(key, monkeypatch):
     """The hand carries a lifted checker for a few frames; while it does, the units place where
     it may land. Once it is put down, the board's new position is the one the next lift comes

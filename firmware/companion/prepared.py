@@ -377,7 +377,7 @@ class Prepared:
                 return True
             if self._held():
                 return True
-        if self._finals(True) or self._unit(key) or self._unseen(key, True):
+        if self._finals(True) or self._unit(key) or self._unseen(key, True) or self._finals(True, True):
             return True
         # Once it is put down, the other places of that lift wait for the board's new position:
         # the hand lifts from there next, and lands on one of them only when it takes back a move.
@@ -396,16 +396,18 @@ class Prepared:
         key = bytes(self.known)
         node = self.nodes.get(key)
         return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO
-                                     and not self._unseen(key, False) and not self._finals(False))
+                                     and not self._unseen(key, False) and not self._finals(False, True))
 
-    def _finals(self, do):
+    def _finals(self, do, rest=False):
         # A unit of work (done when ``do``) on DONE's questions on the frame as it stands: the
         # position it reads (most often the board's, or with the checkers lifted borne off), and,
         # once that is a complete play, the positions differing from it only where the sensors
         # count "five or more" (asked of the tracker's final()), each placed and its play prepared. They
         # were whole searches at DONE: Backwards' worst DONE asked nine (issue 33). A position
-        # that is not complete leaves the rest: DONE there is refused, or a checker went unseen
-        # onto a full point. False when there is nothing to do.
+        # that is not complete leaves the rest until ``rest`` (after the board's lifts): most
+        # often a checker is in the hand, but the play may be complete with a checker unseen on a
+        # stack of five or more (Backwards' worst DONE asked five such). False when there is
+        # nothing to do.
         f = self.finals
         if f is None:
             if self.final is None:
@@ -425,14 +427,14 @@ class Prepared:
                     self._place(q)
                 return True
             if len(c) == 1:
-                if i == 0:
+                if i == 0 and not rest:
                     return False
                 continue
             if c[4] == _TODO:
                 if do:
                     self._play(q, c)
                 return True
-            if i == 0 and b"" not in self._opt(c[0]):
+            if i == 0 and not rest and b"" not in self._opt(c[0]):
                 return False
         return False
 
