@@ -692,6 +692,47 @@ def test_after_a_bear_off_the_lift_the_die_left_bears_off_is_prepared_first(key,
     assert prep.misses == misses, "the lift bearing off with the one went to the engine"
 
 
+def _done_with_and_without_preparation(key, cells, dice, play, hands):
+    """Two trackers of ``key``'s turn from ``cells`` (Black to move ``dice``, ``play`` among its
+    plays) after ``hands(black, show)`` moved checkers (``black``: the mover's counts per board
+    point; ``show()``: the frame read): the first with the table prepared until done(), the
+    second with nothing prepared."""
+    from types import SimpleNamespace
+
+    from bgc.board.virtual.frames import ideal_frame
+    from companion.tracker import Tracker
+    from test_tracker_order_of_dice import _counts
+
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    start = Position(cells)
+    trackers = []
+    for prepares in (True, False):
+        turn = T(start, dice[0], dice[1], rules)
+        assert play in [p.notation() for p in turn.plays()]
+        white, black = _counts(start, rules)
+        tr = Tracker()
+        tr.begin(start, False, turn, rules)
+        tr.update(ideal_frame(white, black))
+        hands(black, lambda: tr.update(ideal_frame(white, black)), rules.opposite)
+        match = SimpleNamespace(turn=turn)
+        for _ in range(400 if prepares else 0):
+            if tr.prepared is not None and tr.prepared.done():
+                break
+            assert P.step(tr, match)
+        trackers.append(tr)
+    return trackers
+
+
+def _done_asks_nothing_and_answers_as_unprepared(trackers):
+    prep = trackers[0].prepared
+    assert prep.done() and len(prep.finals) > 1  # the frame as seen and the stacks' other counts
+    misses = prep.misses
+    found, reason = trackers[0].final()
+    assert prep.misses == misses, "DONE asked the engine"
+    assert (found, reason) == trackers[1].final() and len(found) == 1
+
+
 @pytest.mark.parametrize("key", ["standard", "backwards"])
 def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypatch):
     """DONE asks the rules about the play the board shows, and about every position that differs
@@ -700,42 +741,19 @@ def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypat
     worst DONE asked nine, issue 33). The preparation now asks them while the board is still, from
     the frame as it stands (here 6-1 borne off, two checkers lifted and not put down, beside two
     stacks of six): DONE then asks the engine nothing and gives the unprepared tracker's answer."""
-    from types import SimpleNamespace
+    from companion.tracker import LIFTED
 
-    from bgc.board.virtual.frames import ideal_frame
-    from companion.tracker import LIFTED, Tracker
-    from test_tracker_order_of_dice import _counts
+    def hands(black, show, opposite):
+        for src in (6, 1):
+            black[opposite[src]] -= 1
+            assert show() == LIFTED
 
     monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
-    rules = ruleset(key)
-    T = rules.turn or Turn
     cells = bytearray(52)
     cells[0], cells[1], cells[3], cells[4], cells[6] = 1, 1, 6, 6, 1
     cells[P.OPP + 6] = 15
-    start = Position(cells)
-    trackers = []
-    for prepares in (True, False):
-        turn = T(start, 6, 1, rules)
-        assert "6/off 1/off" in [p.notation() for p in turn.plays()]
-        white, black = _counts(start, rules)  # (Black is the mover)
-        tr = Tracker()
-        tr.begin(start, False, turn, rules)
-        tr.update(ideal_frame(white, black))
-        match = SimpleNamespace(turn=turn)
-        for src in (6, 1):
-            black[rules.opposite[src]] -= 1
-            assert tr.update(ideal_frame(white, black)) == LIFTED
-        for _ in range(300 if prepares else 0):
-            if tr.prepared is not None and tr.prepared.done():
-                break
-            assert P.step(tr, match)
-        trackers.append(tr)
-    prep = trackers[0].prepared
-    assert prep.done() and len(prep.finals) > 1  # the play seen and the stacks' other counts
-    misses = prep.misses
-    found, reason = trackers[0].final()
-    assert prep.misses == misses, "DONE asked the engine"
-    assert (found, reason) == trackers[1].final() and len(found) == 1
+    _done_asks_nothing_and_answers_as_unprepared(
+        _done_with_and_without_preparation(key, cells, (6, 1), "6/off 1/off", hands))
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards"])
@@ -746,44 +764,19 @@ def test_dones_questions_are_prepared_when_the_last_checkers_went_unseen_onto_a_
     not prepared once the frame as seen was not a legal play, so DONE searched them (Backwards'
     worst DONE, issue 33): now they are, after the board's lifts, and DONE asks the engine
     nothing and gives the unprepared tracker's answer."""
-    from types import SimpleNamespace
-
-    from bgc.board.virtual.frames import ideal_frame
-    from companion.tracker import Tracker
-    from test_tracker_order_of_dice import _counts
+    def hands(black, show, opposite):
+        for src in (5, 4):
+            black[opposite[src]] -= 1
+            show()
+            black[opposite[3]] += 1  # onto the stack: the frame does not change
+            show()
 
     monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
-    rules = ruleset(key)
-    T = rules.turn or Turn
     cells = bytearray(52)
     cells[3], cells[4], cells[5], cells[8] = 5, 1, 1, 8
     cells[P.OPP + 6] = 15
-    start = Position(cells)
-    trackers = []
-    for prepares in (True, False):
-        turn = T(start, 2, 1, rules)
-        assert "5/3 4/3" in [p.notation() for p in turn.plays()]
-        white, black = _counts(start, rules)  # (Black is the mover)
-        tr = Tracker()
-        tr.begin(start, False, turn, rules)
-        tr.update(ideal_frame(white, black))
-        match = SimpleNamespace(turn=turn)
-        for src in (5, 4):
-            black[rules.opposite[src]] -= 1
-            tr.update(ideal_frame(white, black))
-            black[rules.opposite[3]] += 1  # onto the stack: the frame does not change
-            tr.update(ideal_frame(white, black))
-        for _ in range(400 if prepares else 0):
-            if tr.prepared is not None and tr.prepared.done():
-                break
-            assert P.step(tr, match)
-        trackers.append(tr)
-    prep = trackers[0].prepared
-    assert prep.done() and len(prep.finals) > 1  # the frame as seen and the stack's other counts
-    misses = prep.misses
-    found, reason = trackers[0].final()
-    assert prep.misses == misses, "DONE asked the engine"
-    assert (found, reason) == trackers[1].final() and len(found) == 1
+    _done_asks_nothing_and_answers_as_unprepared(
+        _done_with_and_without_preparation(key, cells, (2, 1), "5/3 4/3", hands))
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards"])
