@@ -124,7 +124,7 @@ def test_a_board_that_resets_in_the_match_is_reported_not_waited_for(monkeypatch
     from bgc import cli
 
     _connect_to(monkeypatch, _ScriptedBoard(_resets_in_the_match, [0.0], seconds_a_byte=0.5))
-    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2"]) != 0
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2", "--idle-roll", "0", "--idle-step", "0"]) != 0
     err = capsys.readouterr().err
     assert "the board's match step stopped: no turn played in 120 s" in err, err
     assert '"phase": "setup"' in err  # what it printed instead, for the builder to see
@@ -139,6 +139,17 @@ def test_a_board_that_goes_quiet_in_the_match_is_reported_not_waited_for(monkeyp
     from bgc import cli
 
     _connect_to(monkeypatch, _ScriptedBoard(_goes_quiet_in_the_match, [0.0]))
-    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2"]) != 0
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2", "--idle-roll", "0", "--idle-step", "0"]) != 0
     err = capsys.readouterr().err
     assert "the board's match step stopped: nothing from it in 120 s" in err and "TURN 1" in err, err
+
+
+def test_the_quiet_limit_grows_with_the_players_waits(monkeypatch, capsys):
+    # A turn holds the players' waits (--idle-roll once, --idle-step per checker): a board asked
+    # for long ones is given them before it is called stopped.
+    from bgc import cli
+
+    _connect_to(monkeypatch, _ScriptedBoard(_goes_quiet_in_the_match, [0.0]))
+    assert cli.main(["bench", "--port", "/dev/ttyACM7", "--max-turns", "2", "--idle-roll", "30000",
+                     "--idle-step", "5000"]) != 0
+    assert "nothing from it in 190 s" in capsys.readouterr().err

@@ -72,7 +72,8 @@ def run(args):
             for name, code in steps:
                 t = time.monotonic()
                 try:
-                    text, err = _follow(transport, code, QUIET_S)
+                    # (a turn holds the players' waits: long ones given, the limit grows with them)
+                    text, err = _follow(transport, code, QUIET_S + (args.idle_roll + 8 * args.idle_step) / 1000)
                 except _Silent as exc:
                     failure = "the board's %s step stopped: %s" % (name, exc)
                     break
