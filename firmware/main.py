@@ -262,28 +262,30 @@ class App:
             return False
         if self.answered:
             self.answered = False
-            due = self._allocated() - self._alloc_after_gc >= GC_AFTER_ANSWER
+            due = self._since_collection() >= GC_AFTER_ANSWER
         else:
             pl = self.companion.gnu_player
             if pl is not None and pl.thinking():
                 since = pl.evaluations - self._evaluations_at_gc
                 due = since >= GC_THINKING_EVALUATIONS or since < 0  # (< 0: another player since)
             elif self.loops % GC_LOW_EVERY == 0 and self.classifier.settled():
-                alloc = self._allocated()
-                due = alloc - self._alloc_after_gc >= GC_QUIET_GARBAGE or self._heap - alloc < GC_LOW_FREE
+                since = self._since_collection()
+                due = since >= GC_QUIET_GARBAGE or self._heap - self._alloc_after_gc - since < GC_LOW_FREE
             else:
                 due = False
         if due:
             self.collect()
         return due
 
-    def _allocated(self):
+    def _since_collection(self):
+        # Bytes allocated since the last collection (one look at the heap).
         alloc = gc.mem_alloc()
-        if alloc < self._alloc_after_gc:
+        mark = self._alloc_after_gc
+        if mark is None or alloc < mark:
             # collected by someone else since (the collector itself, a caller): counting from
             # the old mark would put off this schedule's collections by what that one freed
-            self._alloc_after_gc = alloc
-        return alloc
+            mark = self._alloc_after_gc = alloc
+        return alloc - mark
 
     def collect(self, starting=None):
         """Drop the modules nobody needs now and collect. ``starting``: the Match a new match is
