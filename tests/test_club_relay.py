@@ -84,7 +84,8 @@ def test_every_event_arrives_numbered_once_through_a_broker_restart_and_the_stat
     broker = Mosquitto(tmp_path / "broker", ["table1"])
     board = PlayedBoard(tmp_path, seed=8)
     events = "bgc/club/table1/events"
-    viewer = Listener(broker, [events, "bgc/club/table1/online"], client_id="test-page")
+    state_topic = "bgc/club/table1/state"
+    viewer = Listener(broker, [events, "bgc/club/table1/online", state_topic], client_id="test-page")
     proc = relay(broker, board, "table1")
     try:
         assert wait_for(lambda: len(viewer.on(events)) > 20, 40), "no event reached the broker"
@@ -113,6 +114,13 @@ def test_every_event_arrives_numbered_once_through_a_broker_restart_and_the_stat
         assert told(unique) == said[-len(told(unique)):], "an event is missing or out of order"
         got = viewer.json_on(events)
         assert all(m["run"] == got[0]["run"] for m in got)
+        # the relay sends the state after each batch of events: under load it reaches the broker a
+        # moment after the last event did
+        def state_after_the_last_event():
+            states = viewer.json_on(state_topic)
+            return states and states[-1]["seq"] == max(unique)
+
+        assert wait_for(state_after_the_last_event, 10), "the state after the last event never arrived"
         # a viewer who comes now sees the board at once: the retained state is the firmware's last status
         late = Listener(broker, ["bgc/club/+/state", "bgc/club/+/online"])
         try:
