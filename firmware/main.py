@@ -32,7 +32,7 @@ GC_LOW_FREE = 48 * 1024  # free bytes under which a quiet loop collects
 # preparation allocates in the steps where the players look at the board, and without this its
 # garbage would pile up to GC_LOW_FREE (~170 KB of it on a Pico), so that a DONE would find the
 # heap far lower than where the answers left it (issue 33: the in-play floor)
-GC_QUIET_GARBAGE = 16 * 1024
+GC_QUIET_GARBAGE = 12 * 1024
 # quiet loop steps between two looks at the heap: gc.mem_alloc() walks the whole allocation
 # table (~16 ms a call on the emulated Pico, more than the rest of an idle step), and the steps
 # between allocate a few KB (the turn's preparation), far from GC_QUIET_GARBAGE

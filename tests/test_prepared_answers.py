@@ -646,6 +646,48 @@ def test_a_checker_held_that_may_go_off_shares_the_units_with_the_position_it_le
     assert prep.misses == misses, "the next lift after the bear-off went to the engine"
 
 
+@pytest.mark.parametrize("key, dice, held, stack", [("standard", (6, 5), 13, 7), ("backwards", (5, 5), 6, 1)])
+def test_the_next_lift_after_a_checker_set_down_unseen_on_a_stack_of_five_is_answered_by_lookup(
+        key, dice, held, stack, monkeypatch):
+    """A checker set down on a point of five or more is not seen (the point reads "five or
+    more"), so the board's position stands until the next lift, whose frame shows both checkers
+    gone: the tracker asks first whether both are borne off, a search that finds nothing when the
+    held one may not bear off (standard 6-5 from the 13 point onto the 7, Backwards 5-5 from the
+    6 onto the 1). Those frames were asked of the engine: the emulated Backwards match's three
+    slowest lifts (11.6 ms, issue 33). They are now prepared while the hand holds the checker,
+    each answer the engine's."""
+    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    rules = ruleset(key)
+    T = rules.turn or Turn
+    cells = bytearray(52)
+    if key == "backwards":
+        cells[0], cells[1], cells[2], cells[3], cells[4], cells[6] = 2, 5, 2, 2, 2, 2
+        cells[P.OPP + 6] = 15
+    else:
+        cells[6], cells[7], cells[8], cells[13] = 5, 5, 3, 2
+        cells[P.OPP + 19] = 15
+    start = Position(cells)
+    turn = T(start, dice[0], dice[1], rules)
+    fresh = T(start, dice[0], dice[1], rules)
+    known = bytearray(cells)
+    prep = Prepared(turn, known, 0)
+    places = prep.destinations(known, held, prep.locate(known))
+    assert stack in places and 0 not in places and known[stack] >= 5  # the hand holds it; it may not go off
+    prepare_until_done(prep)
+    misses = prep.misses
+    asked = 0
+    for p in range(1, 26):
+        if known[p] > (p == held):
+            frame = bytearray(known)
+            frame[held] -= 1
+            frame[p] -= 1
+            frame[0] += 2  # the next lift: both gone, read as borne off
+            assert prep.locate(frame) == fresh.locate(frame)
+            asked += 1
+    assert asked >= 4
+    assert prep.misses == misses, "a lift after the checker set down on the stack went to the engine"
+
+
 @pytest.mark.parametrize("key", ["standard", "backwards"])
 def test_after_a_bear_off_the_lift_the_die_left_bears_off_is_prepared_first(key, monkeypatch):
     """A position's lifts were prepared from the 25 point down, so after 5-1's five borne off the

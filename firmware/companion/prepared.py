@@ -37,7 +37,9 @@
 #           set: not storable, asked again), then the locate() answer of the frame with that
 #           checker gone (code as [0]; 255 = not prepared, 254 = not storable: asked again); the
 #           frame is prepared a unit before the mask, so the mask holds only once [1] has passed p
-# Positions found not to be legal partial plays are kept as ``NOT_LEGAL`` (one shared object),
+# A position that is not legal is kept so (0 at [0], no play, no places, not in ``order``) only
+# for its frames: the board with the checker in the hand read as borne off (_stacked).
+# Other positions found not to be legal partial plays are kept as ``NOT_LEGAL`` (one shared object),
 # those whose search was cut off (UNIT_US) or whose answer the table cannot hold (more than 200
 # distinct ones) as ``CUT``: asked each time. A search cut off in one of the image's walks (a
 # Backwards question: companion.search_fast.walk) goes on in the next unit where it stopped
@@ -320,8 +322,10 @@ class Prepared:
         # both gone, _unseen); (None, 0) otherwise.
         key = self.known
         p = lifted_point(cells, key, self.wait0)
-        if p < 0 and self.held == key and 0 in self.held_to:
-            key = self._landed(key, self.held_p, 0)
+        h = self.held_p
+        if p < 0 and self.held == key and not self.wait0 and 0 < h <= 25 and key[h]:
+            # (the held checker borne off, or set down unseen on a stack: _stacked)
+            key = self._landed(key, h, 0)
             p = lifted_point(cells, key, self.wait0)
         if p < 0:
             return None, 0
@@ -352,7 +356,7 @@ class Prepared:
             node = self.nodes.get(key)
             if g[0] == _PLACE:
                 if node is None:
-                    self._place(key)
+                    self._place(key, g[2])
                     return True
             elif node is not None and len(node) > 1:
                 if g[0] == _FRAME and node[1] == g[2] and node[HEAD + 5 * g[2] + 4] == _TODO:
@@ -377,7 +381,8 @@ class Prepared:
                 return True
             if self._held():
                 return True
-        if self._finals(True) or self._unit(key) or self._unseen(key, True) or self._finals(True, True):
+        if (self._finals(True) or self._unit(key) or self._unseen(key, True) or self._finals(True, True)
+                or held and self._stacked(key, True)):
             return True
         # Once it is put down, the other places of that lift wait for the board's new position:
         # the hand lifts from there next, and lands on one of them only when it takes back a move.
@@ -396,7 +401,8 @@ class Prepared:
         key = bytes(self.known)
         node = self.nodes.get(key)
         return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO
-                                     and not self._unseen(key, False) and not self._finals(False, True))
+                                     and not self._unseen(key, False) and not self._finals(False, True)
+                                     and not self._stacked(key, False))
 
     def _finals(self, do, rest=False):
         # A unit of work (done when ``do``) on DONE's questions on the frame as it stands: the
@@ -462,8 +468,8 @@ class Prepared:
                     if do:
                         self._place(child)
                     return True
-                if len(c) == 1:
-                    break
+                if len(c) == 1 or not c[0]:
+                    break  # (not legal: nothing after it is)
                 if c[4] == _TODO or c[1] != _TODO:
                     if do:
                         if c[4] == _TODO:
@@ -475,6 +481,40 @@ class Prepared:
                     break  # (its next lift from p shows)
                 k = child
         return False
+
+    def _stacked(self, key, do):
+        # A unit of work (done when ``do``) on the frames of the checker in the hand set down on
+        # a stack of five or more: the sensors still read "five or more" there, so nothing
+        # changes until the next lift, whose frame shows both checkers gone, the one held read
+        # as borne off. That position (``key`` with it off) is most often not legal (it may not
+        # bear off): then it is kept with its frames only (each lift's locate: the tracker's
+        # first question, a whole search that finds nothing: Backwards' three slowest lifts).
+        # A legal one is _unseen's. False when there is nothing to do.
+        p = self.held_p
+        if self.held != key or self.wait0 or not 0 < p <= 25 or not key[p]:
+            return False
+        for q in self.held_to:
+            if 0 < q < 25 and key[q] >= 5:
+                break
+        else:
+            return False
+        off = self._landed(key, p, 0)
+        node = self.nodes.get(off)
+        if node is None:
+            if len(self.nodes) >= NODES:
+                return False
+            if do:
+                self._place(off, 1)
+            return True
+        if node is NOT_LEGAL:
+            if do:
+                self._node(off, 0)  # (placed as not legal by DONE's questions: _finals)
+            return True
+        if len(node) == 1 or node[0] or node[1] == _TODO:
+            return False
+        if do:
+            self._lift(off, node)
+        return True
 
     def _unit(self, key):
         # One unit of work on the node ``key`` (made first if new); False when it has none.
@@ -498,20 +538,30 @@ class Prepared:
             return self._child(node, key)
         return False
 
-    def _place(self, key):
-        # The position ``key``: is it the start of a legal play (and with what dice left)?
+    def _place(self, key, frames=0):
+        # The position ``key``: is it the start of a legal play (and with what dice left)? With
+        # ``frames`` (1) one that is not is kept with its lifts' frames still to prepare (_stacked).
         self.units += 1
-        code = self._locate(bytearray(key), _PLACE, key, 0)
+        code = self._locate(bytearray(key), _PLACE, key, frames)
         if code == _GOING:
             return  # (placed when its search is done)
-        if code == 0 or code == ASK:
+        if code == 0 and not frames or code == ASK:
             self.nodes[key] = NOT_LEGAL if code == 0 else CUT
             return
+        self._node(key, code)
+
+    def _node(self, key, code):
+        # The node of ``key``, whose locate() answer is ``code``: every lift still to prepare
+        # (code 0, a position not legal: their frames only).
         node = bytearray(_FRESH)  # (a copy: no loop over the 26 sources, a good part of a unit on a Pico)
         node[0] = code
         node[1] = self._first_source(key, code)
-        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
         self.nodes[key] = node
+        if not code:
+            node[4] = ASK  # (no play ends here, nothing lands from here)
+            node[2] = _TODO
+            return
+        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
         self.order.append(key)
 
     def _first_source(self, key, code):
@@ -523,7 +573,7 @@ class Prepared:
             if key[p]:
                 return 25
         first = 25
-        for left in self.opts[code - 1]:
+        for left in self._opt(code):
             for d in left:
                 if d <= 6 and key[d] and (first == 25 or d > first):
                     first = d
@@ -552,6 +602,9 @@ class Prepared:
             code = self._locate(w, _FRAME, key, p)
             if code != _GOING:
                 node[i + 4] = code
+                if not node[0]:
+                    node[i + 3] = 128  # (a position not legal: its frames only, no places)
+                    node[1] = _after(p, first)
             return  # its places in the next unit
         else:
             if node[i + 4] == _TODO:
