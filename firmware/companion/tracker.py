@@ -700,6 +700,10 @@ class Tracker:
     def _search_ranged(self, cand, surplus, deficit, final=False, ask=None):
         """The first legal position that differs from ``cand`` only in the count of places the
         sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
+        The counts nearest ``cand``'s (which holds what the tracker knows there) are tried first:
+        a frame after a checker lifted unseen from one stack, with another stack beside it, is
+        most often that one lift, and each count tried is a rules search (the emulated Backwards
+        match's slowest lifts tried the other stack's lower counts first, issue 33).
         With ``final`` every legal complete play other than ``cand`` itself is collected (a list):
         each position so counted is handed to ``ask`` (final()'s: is it a legal complete play?)."""
         ranged = []
@@ -722,6 +726,8 @@ class Tracker:
 
         def rec(j):
             if j == len(ranged):
+                if not final and budget[0]:
+                    return None  # (not this pass's distance from ``cand``)
                 on = self._on(w, 0)
                 if on > most:
                     return None
@@ -761,10 +767,15 @@ class Tracker:
             w[i] = keep
             return None
 
-        r = rec(0)
         if final:
+            rec(0)
             return out
-        return bytearray(r) if r is not None else None
+        for spent in range(k + 1):
+            budget[0] = spent  # each pass: the counts exactly this far from ``cand``'s
+            r = rec(0)
+            if r is not None:
+                return bytearray(r)
+        return None
 
     def _locate(self, cells):
         """``turn.locate(cells)``, remembered for the last few positions: a lift asks about the
