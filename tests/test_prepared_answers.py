@@ -163,6 +163,14 @@ def run_cpython(lines, tmp_path, cut_every=0, walks=False):
     return [line.split(" ", 8) for line in buf.getvalue().splitlines()]
 
 
+def one_unit_per_step(monkeypatch):
+    """Prepared.step() does one unit, and no unit is cut off by the host's clock: beside two
+    emulator runs a search of a few ms on this machine was cut off (UNIT_US) and its question
+    left to the engine, which these tests count. The cut-offs have tests of their own."""
+    monkeypatch.setattr(P, "STEP_US", 0)
+    monkeypatch.setattr(P, "UNIT_US", 10 ** 9)
+
+
 def rulesets():
     return sorted(VARIANTS)
 
@@ -236,7 +244,7 @@ def test_a_unit_asks_the_rules_one_question(key, monkeypatch):
     being placed by a unit of its own first. Before, a lift's destinations made one search per
     step back inside a single unit: on the Pico those were most of the units cut off, and each
     such lift then went to the engine (issue 33, docs/performance.md)."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     rules = ruleset(key)
     T = rules.turn or Turn
     asked = [0]
@@ -270,7 +278,7 @@ def test_a_unit_looks_through_the_places_of_one_source_at_most(monkeypatch):
     (a landed position made and looked up for each). Before, when the children were all there
     already (the table's breadth-first order reaches most of them from elsewhere) one unit looked
     through all 26 sources' places: loop steps of 22-32 ms on the emulated Pico."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     start = Position.start()
     turn = Turn(start, 6, 5)
     known = bytearray(start.cells)
@@ -438,7 +446,7 @@ def test_a_lift_asked_between_two_units_of_its_preparation_is_the_engines(key, s
     the places not yet written, so the checker's legal move was refused as illegal (found in
     French 2's whole game on the virtual board: 4 to 2 with the 2 after entering with the 1;
     here the entered checker's own lift, 12 on to 10 or back to the bar, is asked first)."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: asked after each
+    one_unit_per_step(monkeypatch)  # one unit per step: asked after each
     rules = ruleset(key)
     T = rules.turn or Turn
     turn = T(Position(bytearray(start)), dice[0], dice[1], rules)
@@ -490,7 +498,7 @@ def test_where_a_lifted_checker_may_land_is_prepared_while_the_hand_holds_it(mon
     at the moment the checker was put down. Here 6-5 from the start, the 8 point's checker
     lifted once the start's lifts are prepared: its two places (3 and 2) are placed by the next
     two units, and both placements are then answered by lookup, the engine's answers."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     start = Position.start()
     turn = Turn(start, 6, 5)
     known = bytearray(start.cells)
@@ -550,7 +558,7 @@ def test_a_stack_read_as_five_or_more_is_prepared_down_to_where_its_lifts_show(k
     legal start, is three off one, where may a checker from the one point go from there) are
     looked up once the board's position is prepared (Prepared.done). Found in the emulated
     Backwards match: such a frame asked the engine three questions, 19.5 ms (issue 33)."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    one_unit_per_step(monkeypatch)  # one unit per step: no more than done() asks for
     rules = ruleset(key)
     cells = bytearray(52)
     cells[0] = 7
@@ -581,7 +589,7 @@ def test_the_position_after_a_checker_borne_off_is_prepared_before_the_next_lift
     frame then shows both gone. Once the hand holds a checker that may go off, the position with it
     off and its lifts are prepared with the board's own, so that frame is looked up (found in the
     emulated Backwards match, 5-1: 16 ms when asked of the engine, issue 33)."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    one_unit_per_step(monkeypatch)  # one unit per step: no more than done() asks for
     cells = bytearray(52)
     cells[0] = 2
     cells[1], cells[2], cells[3], cells[4], cells[5], cells[6] = 5, 2, 2, 2, 1, 1
@@ -614,7 +622,7 @@ def test_a_checker_held_that_may_go_off_shares_the_units_with_the_position_it_le
     before the position with it off was prepared: 16 ms asked of the engine in the emulated
     Backwards match (5-1, issue 33). The two now take turns: by the time every place of the held
     checker is placed, the next lifts from the 6 and 4 points after the bear-off are looked up."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     rules = ruleset("backwards")
     cells = bytearray(52)
     cells[0] = 2
@@ -656,7 +664,7 @@ def test_the_next_lift_after_a_checker_set_down_unseen_on_a_stack_of_five_is_ans
     6 onto the 1). Those frames were asked of the engine: the emulated Backwards match's three
     slowest lifts (11.6 ms, issue 33). They are now prepared while the hand holds the checker,
     each answer the engine's."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step: no more than done() asks for
+    one_unit_per_step(monkeypatch)  # one unit per step: no more than done() asks for
     rules = ruleset(key)
     T = rules.turn or Turn
     cells = bytearray(52)
@@ -695,7 +703,7 @@ def test_after_a_bear_off_the_lift_the_die_left_bears_off_is_prepared_first(key,
     Backwards match's worst lift (turn 51: 15.8 ms, its frame and places asked of the engine,
     issue 33). In a bear-off the lifts now begin at the point the highest die left bears off
     from: that lift's frame is looked up before the six point's, and every answer is the engine's."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     rules = ruleset(key)
     T = rules.turn or Turn
     cells = bytearray(52)
@@ -790,7 +798,7 @@ def test_dones_questions_on_points_read_five_or_more_are_prepared(key, monkeypat
             black[opposite[src]] -= 1
             assert show() == LIFTED
 
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     cells = bytearray(52)
     cells[0], cells[1], cells[3], cells[4], cells[6] = 1, 1, 6, 6, 1
     cells[P.OPP + 6] = 15
@@ -813,7 +821,7 @@ def test_dones_questions_are_prepared_when_the_last_checkers_went_unseen_onto_a_
             black[opposite[3]] += 1  # onto the stack: the frame does not change
             show()
 
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     cells = bytearray(52)
     cells[3], cells[4], cells[5], cells[8] = 5, 1, 1, 8
     cells[P.OPP + 6] = 15
@@ -829,7 +837,7 @@ def test_once_the_checker_is_put_down_the_new_positions_lifts_come_before_its_ot
     which only a move taken back lands on. Before, those places came first, and in the
     emulated Backwards match a lift 300 ms after a placement still found its frame and places
     not prepared (each asked of the engine: up to 15 ms, issue 33)."""
-    monkeypatch.setattr(P, "STEP_US", 0)  # one unit per step
+    one_unit_per_step(monkeypatch)
     rules = ruleset(key)
     T = rules.turn or Turn
     start = rules.start_position()
