@@ -297,7 +297,7 @@ class App:
         else:
             # (a chouette prepares no answers: Companion.prepare; its journal has no tail:
             # companion.tail)
-            unload(("companion.prepared", "companion.tail"))
+            unload(("companion.prepared", "companion.prepared_next", "companion.tail"))
         if c.gnu_side is None:
             unload([n for n in sys.modules if COMPUTER in n])
         if c.gnu_player is None:

@@ -504,7 +504,7 @@ def test_where_a_lifted_checker_may_land_is_prepared_while_the_hand_holds_it(mon
     known = bytearray(start.cells)
     prep = Prepared(turn, known, 0)
     node = None
-    while node is None or node[1] != P._TODO:  # the start's lifts prepared, their places not yet
+    while node is None or node[1] != P.TODO:  # the start's lifts prepared, their places not yet
         assert prep.step()
         node = prep.nodes.get(bytes(known))
         node = node if node is not None and len(node) > 1 else None
@@ -886,7 +886,7 @@ def test_once_the_checker_is_put_down_the_new_positions_lifts_come_before_its_ot
     known = bytearray(start.cells)
     prep = Prepared(turn, known, 0)
     node = None
-    while node is None or node[1] != P._TODO:  # the start's lifts prepared
+    while node is None or node[1] != P.TODO:  # the start's lifts prepared
         assert prep.step()
         node = prep.nodes.get(bytes(known))
         node = node if node is not None and len(node) > 1 else None
@@ -902,7 +902,7 @@ def test_once_the_checker_is_put_down_the_new_positions_lifts_come_before_its_ot
     known[:] = landed
     for _ in range(400):
         node = prep.nodes.get(landed)
-        if node is not None and (len(node) == 1 or node[1] == P._TODO):
+        if node is not None and (len(node) == 1 or node[1] == P.TODO):
             break
         assert prep.step()
         assert not any(o in prep.nodes for o in others), "the old lift's places came before the new position's lifts"

@@ -61,7 +61,8 @@ except ImportError:
         return x
 
 
-from bgrules.position import OPP, BAR, OFF, waiting
+from bgrules.position import OPP, BAR, waiting
+from companion.prepared_next import HEAD, NODES, NOT_LEGAL, TODO, NextPositions
 from companion.viper_source import compile_source
 
 try:
@@ -79,7 +80,6 @@ except ImportError:  # CPython (the simulator, the tests)
         return a - b
 
 
-NODES = const(120)  # positions prepared per turn at most (the table's bound: ~280 B each on a Pico)
 # The longest one unit's search may take: on the emulated Pico half the units take under 2 ms, a
 # tenth over 9.5 ms (the doubles' searches, up to 164 ms in Backwards): those are cut off here
 UNIT_US = const(5000)
@@ -87,20 +87,17 @@ UNIT_US = const(5000)
 # worst is then STEP_US + UNIT_US, while units of a millisecond or two share the scan's 2 ms
 STEP_US = const(1500)
 # (not _-named: the tests read them, and MicroPython does not export _-named constants)
-HEAD = const(17)  # a node's bytes before its 26 sources (5 bytes each)
 ASK = const(254)  # not storable here: the rules are asked each time
-_TODO = const(255)
 _GOING = const(253)  # (_locate: the search was cut off and goes on in the next unit)
 # units a search cut off may go on for (each walks again the steps down to where it stopped)
 GOES_ON = const(8)
 _PLACE = const(0)  # the question a search going on answers: a position's locate,
 _FRAME = const(1)  # a lift's frame's locate,
 _PLAY = const(2)  # a complete position's play
-NOT_LEGAL = b"\x00"  # a position that is not the start of a legal play
 CUT = b"\xfe"  # a position not prepared: its search was cut off, or its answer does not fit the table
 # a node as placed: every lift still to prepare, from 25 down ([1]: _place sets where they begin;
 # children, [2], [3], from 25 down once every lift is prepared)
-_FRESH = bytes((0, 25, 25, 0, 0) + (0,) * (HEAD - 5) + (0, 0, 0, 0, _TODO) * 26)
+_FRESH = bytes((0, 25, 25, 0, 0) + (0,) * (HEAD - 5) + (0, 0, 0, 0, TODO) * 26)
 
 
 # A lookup's two loops over a board, as machine code (companion.viper_source): on the emulated
@@ -167,9 +164,9 @@ def install_image(companion):
 
 def _after(p, first):
     # The source after p in a node's order: first, first - 1, ..., 1, then 25, 24, ..., first + 1
-    # (_TODO: every source done).
+    # (TODO: every source done).
     p = p - 1 if p > 1 else 25
-    return _TODO if p == first else p
+    return TODO if p == first else p
 
 
 class SearchCut(Exception):
@@ -191,7 +188,7 @@ def step(t, m):
     return p.step()
 
 
-class Prepared:
+class Prepared(NextPositions):
     """The answers of one turn, prepared a unit at a time and looked up (see the top)."""
 
     def __init__(self, turn, known, wait0):
@@ -265,7 +262,7 @@ class Prepared:
             i = HEAD + 5 * point
             # node[1] == point: only the frame of that lift is prepared, not yet its places (the
             # next unit): the mask still reads "nowhere"
-            if node[i + 4] != _TODO and node[1] != point and not node[i + 3] & 128:
+            if node[i + 4] != TODO and node[1] != point and not node[i + 3] & 128:
                 self.hits += 1
                 return self._hold(key, point, mask_points(node, i))
         self.misses += 1
@@ -344,7 +341,7 @@ class Prepared:
             return None, 0
         return node, p
 
-    # --- the preparation ---------------------------------------------------------------------
+    # --- the preparation (the positions to prepare next: companion.prepared_next) ------------
 
     def step(self):
         # Units of preparation for one loop step: another while the step has taken less than
@@ -369,10 +366,10 @@ class Prepared:
                     self._place(key, g[2])
                     return True
             elif node is not None and len(node) > 1:
-                if g[0] == _FRAME and node[1] == g[2] and node[HEAD + 5 * g[2] + 4] == _TODO:
+                if g[0] == _FRAME and node[1] == g[2] and node[HEAD + 5 * g[2] + 4] == TODO:
                     self._lift(key, node)
                     return True
-                if g[0] == _PLAY and node[4] == _TODO:
+                if g[0] == _PLAY and node[4] == TODO:
                     self._play(key, node)
                     return True
             self.going = None
@@ -410,121 +407,9 @@ class Prepared:
         # may land), nor for those the sensors may show next without a frame between (_unseen).
         key = bytes(self.known)
         node = self.nodes.get(key)
-        return node is not None and (len(node) == 1 or node[1] == _TODO and node[2] == _TODO
+        return node is not None and (len(node) == 1 or node[1] == TODO and node[2] == TODO
                                      and not self._unseen(key, False) and not self._finals(False, True)
                                      and not self._stacked(key, False))
-
-    def _finals(self, do, rest=False):
-        # A unit of work (done when ``do``) on DONE's questions on the frame as it stands: the
-        # position it reads (most often the board's, or with the checkers lifted borne off), and,
-        # once that is a complete play, the positions differing from it only where the sensors
-        # count "five or more" (asked of the tracker's final()), each placed and its play prepared. They
-        # were whole searches at DONE: Backwards' worst DONE asked nine (issue 33). A position
-        # that is not complete leaves the rest until ``rest`` (after the board's lifts): most
-        # often a checker is in the hand, but the play may be complete with a checker unseen on a
-        # stack of five or more (Backwards' worst DONE asked five such). False when there is
-        # nothing to do.
-        f = self.finals
-        if f is None:
-            if self.final is None:
-                return False
-            if do:
-                self.units += 1
-                f = self.finals = []
-                self.final(lambda w: f.append(bytes(w)))
-            return True
-        for i in range(len(f)):
-            q = f[i]
-            c = self.nodes.get(q)
-            if c is None:
-                if len(self.nodes) >= NODES:
-                    return False
-                if do:
-                    self._place(q)
-                return True
-            if len(c) == 1:
-                if i == 0 and not rest:
-                    return False
-                continue
-            if c[4] == _TODO:
-                if do:
-                    self._play(q, c)
-                return True
-            if i == 0 and not rest and b"" not in self._opt(c[0]):
-                return False
-        return False
-
-    def _unseen(self, key, do):
-        # A unit of work (done when ``do``) on a position the board may go to from ``key`` with
-        # no frame of its own: a checker borne off is put nowhere, so the board's position stands
-        # until the next lift shows both (the lift held, when it may go off); and a point of six
-        # or more reads "five or more" (companion.tracker), so its lifts show only once four are
-        # left: the positions after each bear-off from it, their play and lifts (the tracker's
-        # questions about such a frame are theirs). False when there is none.
-        node = self.nodes.get(key)
-        # (``key`` not placed yet goes on: the held checker's lift was answered, so it is legal)
-        if node is not None and len(node) == 1:
-            return False
-        for p in range(1, 7):
-            if key[p] < 6 and not (p == self.held_p and key == self.held and 0 in self.held_to):
-                continue
-            k = key
-            for _ in range(self.turn.dice_to_play):
-                child = self._landed(k, p, 0)
-                c = self.nodes.get(child)
-                if c is None:
-                    if len(self.nodes) >= NODES:
-                        return False
-                    if do:
-                        self._place(child)
-                    return True
-                if len(c) == 1 or not c[0]:
-                    break  # (not legal: nothing after it is)
-                if c[4] == _TODO or c[1] != _TODO:
-                    if do:
-                        if c[4] == _TODO:
-                            self._play(child, c)
-                        else:
-                            self._lift(child, c)
-                    return True
-                if child[p] < 5:
-                    break  # (its next lift from p shows)
-                k = child
-        return False
-
-    def _stacked(self, key, do):
-        # A unit of work (done when ``do``) on the frames of the checker in the hand set down on
-        # a stack of five or more: the sensors still read "five or more" there, so nothing
-        # changes until the next lift, whose frame shows both checkers gone, the one held read
-        # as borne off. That position (``key`` with it off) is most often not legal (it may not
-        # bear off): then it is kept with its frames only (each lift's locate: the tracker's
-        # first question, a whole search that finds nothing: Backwards' three slowest lifts).
-        # A legal one is _unseen's. False when there is nothing to do.
-        p = self.held_p
-        if self.held != key or self.wait0 or not 0 < p <= 25 or not key[p]:
-            return False
-        for q in self.held_to:
-            if 0 < q < 25 and key[q] >= 5:
-                break
-        else:
-            return False
-        off = self._landed(key, p, 0)
-        node = self.nodes.get(off)
-        if node is None:
-            if len(self.nodes) >= NODES:
-                return False
-            if do:
-                self._place(off, 1)
-            return True
-        if node is NOT_LEGAL:
-            if do:
-                self._node(off, 0)  # (placed as not legal by DONE's questions: _finals)
-            return True
-        if len(node) == 1 or node[0] or node[1] == _TODO:
-            return False
-        if do:
-            self._lift(off, node)
-        return True
 
     def _unit(self, key):
         # One unit of work on the node ``key`` (made first if new); False when it has none.
@@ -536,15 +421,15 @@ class Prepared:
             return True
         if len(node) == 1:
             return False  # (NOT_LEGAL, CUT: nothing more to prepare there)
-        if node[4] == _TODO:
+        if node[4] == TODO:
             # DONE's play first: a complete position's lifts are only steps back, while DONE
             # is pressed on it at every turn's end
             self._play(key, node)
             return True
-        if node[1] != _TODO:
+        if node[1] != TODO:
             self._lift(key, node)
             return True
-        if node[2] != _TODO:
+        if node[2] != TODO:
             return self._child(node, key)
         return False
 
@@ -569,9 +454,9 @@ class Prepared:
         self.nodes[key] = node
         if not code:
             node[4] = ASK  # (no play ends here, nothing lands from here)
-            node[2] = _TODO
+            node[2] = TODO
             return
-        node[4] = _TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
+        node[4] = TODO if self.keeps_play and b"" in self.opts[code - 1] else ASK
         self.order.append(key)
 
     def _first_source(self, key, code):
@@ -595,15 +480,15 @@ class Prepared:
         p = node[1]
         c = bytearray(key)  # (the rules get a board of their own, as the tracker's)
         first = self._first_source(key, node[0])
-        while p != _TODO and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
+        while p != TODO and not c[p] and not (p == BAR and self.waiting and waiting(c) > 0):
             p = _after(p, first)
-        if p == _TODO:
-            node[1] = _TODO
+        if p == TODO:
+            node[1] = TODO
             return
         node[1] = p
         self.units += 1
         i = HEAD + 5 * p
-        if node[i + 4] == _TODO and c[p]:
+        if node[i + 4] == TODO and c[p]:
             w = self.work
             w[:] = c
             w[p] -= 1
@@ -617,7 +502,7 @@ class Prepared:
                     node[1] = _after(p, first)
             return  # its places in the next unit
         else:
-            if node[i + 4] == _TODO:
+            if node[i + 4] == TODO:
                 node[i + 4] = ASK  # (a checker from beside the board: the sensors see no lift)
             mask = -1
             self._deadline()
@@ -646,83 +531,6 @@ class Prepared:
                 for b in range(4):
                     node[i + b] = mask >> (8 * b) & 255
         node[1] = _after(p, first)
-
-    def _child(self, node, key):
-        # The next position a prepared lift of ``key`` may land on, placed (one search); or the
-        # places of one source looked through, all already in the table. A unit never looks
-        # through more than one source's places: all of a node's (26 x 26 bits, a landed position
-        # made for each) took up to ~30 ms on the Pico, where a unit should take a few.
-        p = node[2]
-        q = node[3]
-        while p != _TODO:
-            i = HEAD + 5 * p
-            seen = False
-            if key[p] and (node[i] or node[i + 1] or node[i + 2] or node[i + 3]):
-                while q <= 25:
-                    b = node[i + (q >> 3)] >> (q & 7)
-                    if not b:
-                        q = (q | 7) + 1  # (the rest of that byte: no place)
-                        continue
-                    q += 1
-                    if b & 1 and q - 1 != p:
-                        seen = True
-                        child = self._landed(key, p, q - 1)
-                        if child not in self.nodes:
-                            node[2] = p
-                            node[3] = q
-                            if len(self.nodes) >= NODES:
-                                break
-                            self._place(child)
-                            return True
-                if q <= 25:
-                    break  # the table is full
-            p = p - 1 if p > 0 else _TODO
-            q = 0
-            if seen and p != _TODO:
-                node[2] = p
-                node[3] = 0
-                return True  # (the next source in the next unit)
-        node[2] = _TODO
-        return False
-
-    def _held(self):
-        # The next place the lifted checker may land on (its lift looked up: ``held``), placed
-        # (one search); False once they are all in the table. The hand
-        # carries the checker for a few hundred ms: a placement then finds its position prepared,
-        # wherever the breadth-first order had reached (before, those positions waited for every
-        # lift of the board's position: most of the lookups the standard match missed).
-        key = self.held
-        p = self.held_p
-        places = self.held_to
-        k = self.held_q
-        # (a checker from beside the board, or no checker there: the sensors see no lift)
-        while 0 <= p <= 25 and key[p] and k < len(places) and len(self.nodes) < NODES:
-            q = places[k]
-            k += 1
-            if q != p:
-                child = self._landed(key, p, q)
-                if child not in self.nodes:
-                    self.held_q = k
-                    self._place(child)
-                    return True
-        self.held_q = k  # (all placed: the lift is kept, for destinations)
-        return False
-
-    def _landed(self, key, p, q):
-        # ``key`` with a checker moved from p to q as the sensors see it (q = 0: borne off; a
-        # blot of the other side on q taken to its bar).
-        w = self.work
-        w[:] = key
-        w[p] -= 1
-        if q:
-            w[q] += 1
-            o = OPP + self.opp[q]
-            if q < 25 and self.hitting and w[o] == 1:
-                w[o] = 0
-                w[OPP + BAR] += 1
-        else:
-            w[OFF] += 1
-        return bytes(w)
 
     def _probe(self, cells):
         # turn.locate(cells) for a step back of the lift being prepared (Turn.destinations'

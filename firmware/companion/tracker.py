@@ -699,12 +699,8 @@ class Tracker:
 
     def _search_ranged(self, cand, surplus, deficit, final=False, ask=None):
         """The first legal position that differs from ``cand`` only in the count of places the
-        sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none.
-        The counts nearest ``cand``'s (which holds what the tracker knows there) are tried first:
-        a frame after a checker lifted unseen from one stack, with another stack beside it, is
-        most often that one lift, and each count tried is a rules search (the emulated Backwards
-        match's slowest lifts tried the other stack's lower counts first, issue 33).
-        With ``final`` every legal complete play other than ``cand`` itself is collected (a list):
+        sensors cannot count (5+ on a point), keeping 15 checkers a side; None if there is none
+        (the counts nearest ``cand``'s first). With ``final`` every legal complete play other than ``cand`` itself is collected (a list):
         each position so counted is handed to ``ask`` (final()'s: is it a legal complete play?)."""
         ranged = []
         for i in range(1, 26):
@@ -770,8 +766,13 @@ class Tracker:
         if final:
             rec(0)
             return out
-        for spent in range(k + 1):
-            budget[0] = spent  # each pass: the counts exactly this far from ``cand``'s
+        # The counts nearest ``cand``'s (what the tracker knows there) first, a pass for each
+        # distance: a frame after a checker lifted unseen from one stack, with another stack
+        # beside it, is most often that one lift, and each count tried is a rules search (the
+        # emulated Backwards match's slowest lifts tried the other stack's lower counts first,
+        # issue 33)
+        for x in range(k + 1):
+            budget[0] = x
             r = rec(0)
             if r is not None:
                 return bytearray(r)

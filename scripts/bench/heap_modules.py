@@ -175,8 +175,8 @@ SET_POSITION = ("bgrules.match_setup",)
 # does otherwise, its code in flash
 # (companion.controller.PREPARES; main.App calls companion.prepared.install_image, which builds
 # companion.tracker_fast's tracker and installs companion.display_fast, ids_fast and search_fast)
-IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.search_fast",
-              "companion.tracker_fast", "companion.viper_source")
+IMAGE_ONLY = ("companion.display_fast", "companion.ids_fast", "companion.prepared", "companion.prepared_next",
+              "companion.search_fast", "companion.tracker_fast", "companion.viper_source")
 # A chouette evening's journal keeps no tail (its answers take littlefs's erases: companion.tail;
 # main.py drops the module while a chouette is on)
 TAILS = ("companion.tail",)

@@ -55,6 +55,7 @@ FIRMWARE_MODULES = (
     "companion/phase_roll.py",
     "companion/phase_setup.py",
     "companion/prepared.py",
+    "companion/prepared_next.py",
     "companion/protocol.py",
     "companion/protocol_args.py",
     "companion/protocol_chouette.py",
