@@ -697,46 +697,6 @@ def test_the_next_lift_after_a_checker_set_down_unseen_on_a_stack_of_five_is_ans
 
 
 @pytest.mark.parametrize("key", ["standard", "backwards"])
-def test_a_checker_put_down_and_the_next_lifted_within_one_frame_is_answered_by_lookup(key, monkeypatch):
-    """A quick hand puts the held checker down and lifts the next before the sensors see a frame
-    held still between: the frame shows the checker on its new point and the next one gone, two
-    changes from the board's position the tracker knows. It is a frame of the position where the
-    held checker landed, whose lifts the table holds once prepared, so it is looked up there
-    (found in the emulated Backwards match: 4/1* then a checker lifted from the 10 point, two
-    questions asked of the engine, 10.6 ms, issue 33); every answer the engine's."""
-    one_unit_per_step(monkeypatch)
-    rules = ruleset(key)
-    T = rules.turn or Turn
-    cells = bytearray(52)
-    cells[6], cells[7], cells[8], cells[13] = 4, 4, 3, 4
-    cells[P.OPP + (6 if key == "backwards" else 1)] = 15
-    start = Position(cells)
-    turn = T(start, 6, 5, rules)
-    fresh = T(start, 6, 5, rules)
-    known = bytearray(cells)
-    prep = Prepared(turn, known, 0)
-    places = prep.destinations(known, 13, prep.locate(known))
-    assert 8 in places  # the hand holds a checker from the 13 point; it goes to the 8
-    landed = prep._landed(bytes(known), 13, 8)
-    for _ in range(600):
-        node = prep.nodes.get(landed)
-        if node is not None and len(node) > 1 and node[1] == 255:
-            break  # every lift of the position it lands on prepared
-        assert prep.step(), "the preparation ended before the landed position's lifts"
-    misses = prep.misses
-    asked = 0
-    for p in range(1, 26):
-        if landed[p]:
-            frame = bytearray(landed)
-            frame[p] -= 1
-            frame[0] += 1  # put down on the 8 point, and a checker from p in the hand
-            assert prep.locate(frame) == fresh.locate(frame)
-            asked += 1
-    assert asked >= 4
-    assert prep.misses == misses, "a frame of the position the held checker landed on went to the engine"
-
-
-@pytest.mark.parametrize("key", ["standard", "backwards"])
 def test_after_a_bear_off_the_lift_the_die_left_bears_off_is_prepared_first(key, monkeypatch):
     """A position's lifts were prepared from the 25 point down, so after 5-1's five borne off the
     lift that bears off with the one, the likeliest next, was its position's last: the emulated

@@ -316,24 +316,14 @@ class Prepared(NextPositions):
         # (node of ``known``, p) when ``cells`` is ``known`` with one checker lifted from p (the
         # frame of a lift: that checker counted off, or waiting again); or of ``known`` with the
         # checker the hand held borne off (nothing is put down then: the next lift's frame shows
-        # both gone, _unseen), or put down on one of its places; (None, 0) otherwise.
+        # both gone, _unseen, or set down unseen on a stack, _stacked); (None, 0) otherwise.
         key = self.known
         p = lifted_point(cells, key, self.wait0)
         h = self.held_p
-        if p < 0 and self.held == key and 0 < h <= 25 and key[h]:
-            if not self.wait0:
-                # (the held checker borne off, or set down unseen on a stack: _stacked)
-                key = self._landed(self.held, h, 0)
-                p = lifted_point(cells, key, self.wait0)
-            # the held checker put down and the next one lifted in one frame (the hand was
-            # quicker than a frame held still): a frame of a position where it may land
-            places = self.held_to
-            k = 0
-            while p < 0 and k < len(places):
-                if 0 < places[k] != h:
-                    key = self._landed(self.held, h, places[k])
-                    p = lifted_point(cells, key, self.wait0)
-                k += 1
+        if p < 0 and self.held == key and not self.wait0 and 0 < h <= 25 and key[h]:
+            # (the held checker borne off, or set down unseen on a stack: _stacked)
+            key = self._landed(self.held, h, 0)
+            p = lifted_point(cells, key, self.wait0)
         if p < 0:
             return None, 0
         node = self.nodes.get(bytes(key))
