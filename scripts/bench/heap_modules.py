@@ -24,6 +24,7 @@ counted: they need the hardware (the emulated Pico's benchmark, scripts/bench/be
 
 import argparse
 import ast
+import functools
 import json
 import os
 import shutil
@@ -66,18 +67,30 @@ def _module_name(path):
     return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
 
 
-def _top_imports(path, known):
-    """The firmware modules ``path`` imports at its top level (not inside a function)."""
+def _imported(path, deep):
+    """The module names ``path`` imports at its top level, or anywhere with ``deep``: each file
+    is parsed once a process (the configurations ask again for most files, ~3,500 parses)."""
+    st = os.stat(path)
+    return _imported_in(path, deep, (st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=None)
+def _imported_in(path, deep, _stamp):
     with open(path) as f:
         tree = ast.parse(f.read(), path)
     found = []
-    for node in tree.body:
+    for node in ast.walk(tree) if deep else tree.body:
         if isinstance(node, ast.Import):
             found += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.append(node.module)
             found += [node.module + "." + a.name for a in node.names]
-    return [name for name in found if name in known]
+    return tuple(found)
+
+
+def _top_imports(path, known):
+    """The firmware modules ``path`` imports at its top level (not inside a function)."""
+    return [name for name in _imported(path, False) if name in known]
 
 
 def modules():
@@ -109,16 +122,7 @@ def modules():
 
 def _all_imports(path, known):
     """The firmware modules ``path`` imports anywhere (a variant's own modules, loaded when used)."""
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.append(node.module)
-            found += [node.module + "." + a.name for a in node.names]
-    return [name for name in found if name in known]
+    return [name for name in _imported(path, True) if name in known]
 
 
 def _path(name):

@@ -454,6 +454,45 @@ class Board(Sio):
             code = ADC_FULL - 1
         return (code << 4) | (code >> 8)
 
+    def scan_frame(self, raw, steps, cells, n, channel):
+        """Sio.scan_frame with adc_read's conversion inlined: the same readings, noise draws and
+        counters, in a third of the time (a frame's 128 calls were most of a simulated match).
+        The clock stands still within a frame, so the codes are brought up to date once."""
+        if 26 + channel != ADC_COMMON_GPIO:
+            return Sio.scan_frame(self, raw, steps, cells, n, channel)
+        if self._stale:
+            self.update()
+        elif self._hand_ms >= 0 and self._hand_ms != self.clock.ms:
+            self._hand_codes()
+        codes = self._codes
+        noise = self._noise
+        ni = self._ni
+        out = self.out
+        oe = self.oe
+        on = (oe >> MUX_EN_PIN) & 1
+        for i in range(n):
+            m = steps[i]
+            if m > 0:
+                out |= m & 0x3FFFFFFF
+            else:
+                out &= ~(-m & 0x3FFFFFFF)
+            code = noise[ni]
+            ni += 1
+            if ni >= NOISE_N:
+                ni = 0
+            lv = out & oe
+            if on and not (lv >> MUX_EN_PIN) & 1:
+                code += codes[(lv >> MUX_SHIFT) & 127]
+            if code < 0:
+                code = 0
+            elif code >= ADC_FULL:
+                code = ADC_FULL - 1
+            raw[cells[i]] = (code << 4) | (code >> 8)
+        self.out = out
+        self._ni = ni
+        self.adc_reads += n
+        self.mem_writes += n
+
     # ---------------------------------------------------------------- buttons
     def _run_schedule(self):
         s = self._schedule
