@@ -376,13 +376,20 @@ print("RESULT", classify_frame is not None, same, sum(1 for s in a.state if s & 
     assert "RESULT True True True" in out, out
 
 
-def test_the_drift_draws_in_one_go_are_the_seeds_own_numbers():
+@pytest.mark.parametrize("table", [True, False], ids=["numpy's jump table", "the loop"])
+def test_the_drift_draws_in_one_go_are_the_seeds_own_numbers(table, monkeypatch):
     """A seed names a whole run (the reliability runs and the tests quote seeds): the drift's
-    draws taken 128 at once must be the numbers 128 single draws give, and leave the generator
-    where they would."""
-    from bgc.board.virtual.prng import Prng
+    draws taken 128 at once (with numpy's jump table on CPython, the loop under MicroPython) must
+    be the numbers 128 single draws give, and leave the generator where they would."""
+    from bgc.board.virtual import prng
 
-    one, many = Prng(7), Prng(7)
-    singles = [one.gauss(0.37) for _ in range(128)]
-    assert many.gausses(0.37, 128) == singles
-    assert many.next() == one.next()
+    if table:
+        pytest.importorskip("numpy")
+    else:
+        monkeypatch.setattr(prng, "_np", None)
+    for seed, sigma, n in ((7, 0.37, 128), (1, 1.0, 128), (12345, 3e-4, 16), (99, 2.5, 40)):
+        one, many = prng.Prng(seed), prng.Prng(seed)
+        for _ in range(3):  # the generator left where single draws leave it, draw after draw
+            singles = [one.gauss(sigma) for _ in range(n)]
+            assert many.gausses(sigma, n) == singles
+        assert many.next() == one.next()
