@@ -363,3 +363,26 @@ def test_the_pico_w_image_without_its_radio_still_starts_the_board_and_says_why(
     assert bench_pico.results(out, "BUILD")[0] == ((1, 27, 0), "RPI_PICO_W")
     assert bench_pico.results(out, "SERIAL")[0] == "UsbSerial"
     assert bench_pico.results(out, "LINK")[0].startswith("Wi-Fi did not start (OSError("), out[-2000:]
+
+
+def test_the_profile_says_where_a_frame_answer_goes(capsys):
+    """scripts/bench/profile_pico.py, a short version (Eureka's first two turns): each timed
+    method of the frame answer is listed with its calls, every frame answer of the match timed."""
+    image = need_image()
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
+    import profile_pico
+
+    assert profile_pico.main(["--image", image, "--variant", "eureka", "--max-turns", "2"]) == 0
+    out = capsys.readouterr().out
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("PROFILE "):
+            name, rest = line[len("PROFILE "):].split(": ", 1)
+            calls, total = rest.split(", ")[:2]
+            rows[name] = (int(calls.split()[0]), int(total.split()[0]))
+    for name in ("Companion.on_frame", "Companion._moving_frame", "Companion.render", "Tracker.update"):
+        assert rows.get(name, (0,))[0] > 0, "%s not timed:\n%s" % (name, out)
+    head = out.splitlines()[0]
+    assert head.startswith("eureka, 2 turns on the image"), out
+    # every frame answer in play was timed (the controller's frame answers include the others')
+    assert rows["Companion.on_frame"][0] >= int(head.split("frame answers ")[1].split(",")[0]) > 0
