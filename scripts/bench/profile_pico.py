@@ -12,7 +12,12 @@ took in it. The timers cost a little each (a call and two clock reads): the answ
 than bench_pico.py's, so read the shares, not the digits (docs/performance.md quotes
 bench_pico.py's). The flash cache model (--xip) and the device time (--device-time) are on, as in
 docs/performance.md's whole matches; only the firmware image is profiled (its tracker, search and
-screen are the image's own: companion.prepared.install_image)."""
+screen are the image's own: companion.prepared.install_image).
+
+Each timer is one more Python call on the Pico's C stack, which MicroPython's rp2 port also uses
+for every Python call: in Backwards a search reached the recursion limit with the timers of the
+tracker's, the table's and the engine's questions all on (turn 36 of the bench's match);
+``--no-engine`` leaves the table's and the engine's methods untimed."""
 
 import argparse
 import os
@@ -111,7 +116,9 @@ def main(argv=None):
     ap.add_argument("--slow-ms", type=float, default=9.0, help="frame answers listed with their parts")
     ap.add_argument("--idle-roll", type=int, default=1000)
     ap.add_argument("--idle-step", type=int, default=300)
+    ap.add_argument("--no-engine", action="store_true", help="the table's and the rules engine's methods untimed")
     args = ap.parse_args(argv)
+    timed = tuple(t for t in TIMED if not (args.no_engine and t[0] in ("companion.prepared", "bgrules.turn")))
     work = tempfile.mkdtemp(prefix="profile_pico-", dir=bench_pico.CACHE if os.path.isdir(bench_pico.CACHE) else None)
     try:
         tree = bench_pico.compile_tree(os.path.join(work, "lib"),
@@ -123,7 +130,7 @@ def main(argv=None):
             plays = plays[: args.max_turns]
         data = os.path.join(work, "data")
         bench_pico.write_data(data, [], plays)
-        guest = ("TIMED = %r\nSLOW_US_PROFILE = %d\n" % (TIMED, int(args.slow_ms * 1000)) + GUEST_BEFORE
+        guest = ("TIMED = %r\nSLOW_US_PROFILE = %d\n" % (timed, int(args.slow_ms * 1000)) + GUEST_BEFORE
                  + match_step("/journal", "/data/plan.txt", args.variant, args.idle_roll, args.idle_step) + GUEST_AFTER)
         out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("match", guest)], puts=[(tree, "/lib"), (data, "/data")],
                                     image=args.image, xip=True, device=True)
