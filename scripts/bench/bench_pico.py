@@ -195,7 +195,6 @@ def emulate(steps, puts=(), max_emu_s=600, timeout=None, image=None, xip=False, 
 # 4 x 256, 100 block cycles; lib/littlefs v2.11 writes disk version 2.1)
 FLASH_BYTES = 2 * 1024 * 1024
 FS_BYTES = 1408 * 1024
-UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 
 
 def flash_holding(tree, remote="/lib"):
@@ -211,8 +210,9 @@ def flash_holding(tree, remote="/lib"):
 
     from littlefs import LittleFS
 
-    with open(os.path.join(find_emulator(), "firmware.uf2"), "rb") as f:
-        uf2 = f.read()
+    from bgc.commands.flash import check_image  # (the UF2's blocks checked as `bgc flash` checks them)
+
+    uf2 = check_image(os.path.join(find_emulator(), "firmware.uf2"))
     h = hashlib.sha256(remote.encode())
     h.update(uf2)
     files = []
@@ -231,22 +231,17 @@ def flash_holding(tree, remote="/lib"):
         if time.time() - os.path.getatime(old) > 86400:
             os.remove(old)  # (a firmware of days ago: 2 MB each)
     flash = bytearray(b"\xff" * FLASH_BYTES)
-    for off in range(0, len(uf2) - 511, 512):
-        magic0, magic1, _flags, address, size = struct.unpack_from("<5I", uf2, off)
-        if (magic0, magic1) != UF2_MAGIC:
-            raise BenchError("%s is not a UF2 file" % os.path.join(find_emulator(), "firmware.uf2"))
+    for off in range(0, len(uf2), 512):
+        address, size = struct.unpack_from("<2I", uf2, off + 12)
         flash[address - 0x10000000:address - 0x10000000 + size] = uf2[off + 32:off + 32 + size]
     fs = LittleFS(block_size=4096, block_count=FS_BYTES // 4096, read_size=32, prog_size=256, lookahead_size=32,
                   cache_size=1024, block_cycles=100, disk_version=0x00020001)
-    made = set()
     for rel, data in files:
-        folder = remote.rstrip("/")
-        for part in [""] + rel.split("/")[:-1]:
-            folder = folder + "/" + part if part else folder
-            if folder and folder not in made:
-                fs.makedirs(folder, exist_ok=True)
-                made.add(folder)
-        with fs.open(remote.rstrip("/") + "/" + rel, "wb") as f:
+        path = remote.rstrip("/") + "/" + rel
+        folder = path.rsplit("/", 1)[0]
+        if folder:
+            fs.makedirs(folder, exist_ok=True)
+        with fs.open(path, "wb") as f:
             f.write(data)
     flash[FLASH_BYTES - FS_BYTES:] = fs.context.buffer
     part = "%s.%d.part" % (saved, os.getpid())  # workers making the same flash: each its own, then one rename
