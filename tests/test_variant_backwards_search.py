@@ -9,10 +9,10 @@ on CPython and on a real MicroPython alike."""
 
 import pytest
 
-from bgrules import Turn
+from bgrules import Position, Turn
 from bgrules.rules import ruleset
 from firmware_script import run_on_cpython, run_on_micropython, seeded_random
-from test_variant_backwards import _reference_options
+from test_variant_backwards import _backwards_positions, _reference_options
 
 BACK = ruleset("backwards")
 
@@ -94,6 +94,65 @@ def test_backwards_a_search_cut_off_midway_leaves_every_later_answer_as_a_fresh_
                 turn._s.stop = None
                 assert turn.locate(b) == want[i], (d1, d2, cut_at, i)
                 assert turn.locate(boards[i - 1]) == want[i - 1], (d1, d2, cut_at, i)
+
+
+def _loads(turn, ask):
+    """How many times ``ask()`` loads a board into the search (each is a loop over the board, and
+    a search loads the start up to three times), and its answer."""
+    s = turn._s
+    n = [0]
+    load = s.load
+
+    def counted(cells):
+        n[0] += 1
+        load(cells)
+
+    s.load = counted
+    try:
+        answer = ask()
+        return n[0], answer
+    finally:
+        del s.load
+
+
+def test_backwards_a_frame_that_bears_off_more_than_the_dice_can_is_refused_without_a_search():
+    # The rule: a checker is borne off only with every checker home, so the checkers outside
+    # home each take a die to come in before the first bear-off. The emulated Pico's slowest
+    # Backwards lift (issue 33: 4-3, "10/6 4/1*", the 10 point's checker lifted in the frame the
+    # hit was put down) read that checker as borne off first and searched ~1 ms to refuse it.
+    start = BACK.start_position()
+    positions = [(pos, d1, d2) for pos, d1, d2 in _backwards_positions(18, seed=5, every=3)]
+    positions.append((start, 4, 3))
+    # bear-offs: every checker home, or one or two outside that a die or a double brings in
+    for mover, rolls in (((0, 3, 3, 3, 2, 2, 2), ((6, 5), (2, 1), (3, 3))),
+                         ((0, 2, 3, 3, 2, 2, 2, 0, 1), ((6, 2), (2, 1), (2, 2), (1, 1))),
+                         ((0, 2, 2, 3, 2, 2, 2, 1, 0, 0, 1), ((4, 3), (4, 4), (6, 6)))):
+        cells = bytearray(start.cells)
+        cells[0:26] = bytes(26)
+        cells[0] = 15 - sum(mover)
+        cells[:len(mover)] = bytes(mover)
+        cells[0] = 15 - sum(cells[1:26])
+        positions += [(Position(cells), d1, d2) for d1, d2 in rolls]
+    refused = answered = 0
+    for pos, d1, d2 in positions:
+        turn = Turn(pos, d1, d2, BACK)
+        begins = _begins_a_play(turn)
+        for src in range(1, 25):
+            if not pos.cells[src]:
+                continue
+            off = bytearray(pos.cells)  # the checker of ``src`` read as borne off
+            off[src] -= 1
+            off[0] += 1
+            loads, options = _loads(turn, lambda: turn.locate(off))
+            # the reference: the boards every order of every step both ways begins a play with
+            assert bool(options) == (bytes(off) in begins), (pos.cells, d1, d2, src)
+            outside = sum(pos.cells[7:26])
+            if outside + 1 > len(turn._orders[0]):
+                assert loads == 0 and options == [], (pos.cells, d1, d2, src)
+                refused += 1
+            else:
+                answered += 1
+    assert refused > 100 and answered > 10  # (both kinds of board met)
 
 
 SCRIPT = seeded_random(11) + """

@@ -396,6 +396,8 @@ class Turn:
         found = []
         if mode <= _FIND_PARTIAL and not relax and s.plain_steps and not self._may_reach(cells, mode):
             return found
+        if self._back and cells[OFF] > self.start.cells[OFF] and s.refuses(self, cells, relax):
+            return found
         s.load(self.start.cells)
         s.relax = relax
         # A double's partial play: every way to the position moves the same pips (plain steps,

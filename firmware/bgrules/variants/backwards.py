@@ -94,9 +94,8 @@ class BackSearch(_Search):
         self.cells = bytearray(52)  # the board load counted the checkers outside home of (load)
         self.total = 0
         self.last = bytearray(52)  # the target find measured from the board in ``cells`` (find)
-        # what it measured: gap, pips, checkers to bear off, steps before the first bear-off and
-        # the largest die they are for (0: not counted), and 1 while ``more`` holds for them
-        self.state = [0, 0, 0, 0, 0, 0]
+        # what it measured: gap, pips, checkers to bear off, and 1 while ``more`` holds for them
+        self.state = [0, 0, 0, 0]
         # the sources (1..25) where the board has more of the mover's checkers than the target:
         # find sets them, each step of the walk keeps them (undone with it)
         self.more = bytearray(26)
@@ -113,7 +112,7 @@ class BackSearch(_Search):
                 n += c[i]
             self.total = n
             self.cells[:] = c
-            self.state[5] = 0  # (find's figures were for another board)
+            self.state[3] = 0  # (find's figures were for another board)
         self.outside = self.total
 
     def back(self, src, d):
@@ -196,6 +195,27 @@ class BackSearch(_Search):
 
     # --- the target search (Turn._search_for) -------------------------------------------------
 
+    def refuses(self, turn, cells, relax):
+        """True when ``cells`` has more borne off than the dice can bear off, known before any
+        search: a checker is borne off only with every checker home, so each checker outside
+        home takes a die (or more, by its distance and the largest die) before the first. Asked
+        once for every order of the dice (each has as many dice, and the same largest), with
+        no board loaded: on the Pico a frame reading a lifted checker as borne off asked a
+        whole search to refuse it (~1 ms, twice that with the flash cache cold: issue 33's
+        slowest Backwards lift)."""
+        if relax & R_BEAROFF:
+            return False
+        start = turn.start.cells
+        far = turn.d1
+        dice = len(turn._orders[0])
+        steps = cells[0] - start[0]
+        q = 25
+        while steps <= dice and q > 6:
+            if start[q]:
+                steps += start[q] * ((q - 6 + far - 1) // far)
+            q -= 1
+        return steps > dice
+
     def start_search(self, turn, mode):
         """Which answers the question ``mode`` wants (the answer bits, __init__); none is settled yet."""
         self.settled = 0
@@ -242,12 +262,11 @@ class BackSearch(_Search):
         c = self.c
         target = self.target
         state = self.state
-        if state[5] and c == self.cells and target == self.last:
+        if state[3] and c == self.cells and target == self.last:
             # the same board and target as the last find (the other order of the dice)
             gap = state[0]
             pips = state[1]
             off = state[2]
-            steps = state[3]
         else:
             gap = 0
             pips = 0
@@ -262,29 +281,13 @@ class BackSearch(_Search):
                 pips += i * a
             more[0] = 0  # (borne off: no source)
             off = target[0] - c[0]
-            steps = -1
             self.last[:] = target
             state[0] = gap
             state[1] = pips
             state[2] = off
-            state[4] = 0
             # (the board is load's: find starts where it loaded; else not kept)
-            state[5] = 1 if c == self.cells else 0
-        if off > 0 and not self.relax & R_BEAROFF:
-            # before the first bear-off every checker is home: the steps that takes come first
-            far = 0
-            for d in dice:
-                if d > far:
-                    far = d
-            if steps < 0 or far != state[4]:
-                steps = off
-                for q in range(7, 26):
-                    if c[q]:
-                        steps += c[q] * ((q - 6 + far - 1) // far)
-                state[3] = steps
-                state[4] = far
-            if steps > len(dice) - k:
-                return False
+            state[3] = 1 if c == self.cells else 0
+        # (more borne off than the dice can bring home and off: refused before, refuses)
         # A bear-off from below the die's point needs every checker below it then: when a double
         # cannot bring them there, bear one off and take the target's checkers on the die's point
         # or above back up in time, each bear-off moves exactly the die's pips
@@ -310,10 +313,10 @@ class BackSearch(_Search):
         self.q_mode = mode
         self.q_found = found
         try:
-            ok = state[5]
-            state[5] = 0  # (a walk cut off leaves its steps in ``more``)
+            ok = state[3]
+            state[3] = 0  # (a walk cut off leaves its steps in ``more``)
             hit = self._walk(k, gap, pips, off)
-            state[5] = ok
+            state[3] = ok
             return hit
         finally:
             self.q_turn = self.q_dice = self.q_found = None
