@@ -122,3 +122,36 @@ def test_the_bench_match_of_a_running_game_plays_turns_on_the_emulated_pico(vari
     assert st["turns"] == RUNNING_TURNS and st["phase"] == "moving", st
     assert st["done"][0] >= RUNNING_TURNS  # a DONE answered for every turn
     assert st["frame"][0] >= sum(len(steps) for steps in plays)  # every checker moved was answered
+
+
+def test_question_pico_times_a_boards_questions_with_the_hosts_answers(capsys):
+    """scripts/bench/question_pico.py on the .mpy deploy: the Backwards board of issue 33's slowest
+    lift (4-3 from turn 36's start, 4/1* played), each question the same answer as the rules on
+    the host give, with its emulated time."""
+    _need_emulator()
+    import question_pico
+
+    args = ["--variant", "backwards", "--id", "Nw0OByB0+5ACAQ", "--dice", "4-3", "--play", "4/1*"]
+    assert question_pico.main(args) == 0
+    rows = {}
+    for line in capsys.readouterr().out.splitlines()[1:]:
+        name, rest = line.strip().split("  ", 1)
+        best, first, answer = rest.split(None, 2)
+        rows[name.strip()] = (int(best), int(first), answer)
+    from bgrules import Position, Turn
+    from bgrules.rules import ruleset
+
+    rules = ruleset("backwards")
+    turn = Turn(Position.from_id("Nw0OByB0+5ACAQ", rules.opposite), 4, 3, rules)
+    board = bytearray(question_pico.board_of("backwards", "Nw0OByB0+5ACAQ", "4/1*"))
+    assert rows["locate(board)"][2] == repr(turn.locate(board)) == "[b'\\x04']"
+    options = turn.locate(board)
+    points = [p for p in range(25, 0, -1) if board[p]]
+    assert points == [19, 13, 12, 10, 6, 5, 4, 3, 1]
+    for p in points:
+        off = bytearray(board)
+        off[p] -= 1
+        off[0] += 1
+        assert rows["locate(%d read as off)" % p][2] == repr(turn.locate(off)) == "[]"
+        assert rows["destinations(board, %d)" % p][2] == repr(turn.destinations(board, p, options))
+    assert all(0 < best <= first for best, first, _ in rows.values())
