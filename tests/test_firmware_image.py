@@ -367,7 +367,8 @@ def test_the_pico_w_image_without_its_radio_still_starts_the_board_and_says_why(
 
 def test_the_profile_says_where_a_frame_answer_goes(capsys):
     """scripts/bench/profile_pico.py, a short version (Eureka's first two turns): each timed
-    method of the frame answer is listed with its calls, every frame answer of the match timed."""
+    method of the frame and button answers (DONE's among them) is listed with its calls, every
+    frame answer of the match timed."""
     image = need_image()
     sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
     import profile_pico
@@ -380,7 +381,8 @@ def test_the_profile_says_where_a_frame_answer_goes(capsys):
             name, rest = line[len("PROFILE "):].split(": ", 1)
             calls, total = rest.split(", ")[:2]
             rows[name] = (int(calls.split()[0]), int(total.split()[0]))
-    for name in ("Companion.on_frame", "Companion._moving_frame", "Companion.render", "Tracker.update"):
+    for name in ("Companion.on_frame", "Companion._moving_frame", "Companion.render", "Tracker.update",
+                 "Companion.on_button", "MovingPhase._done", "Match.play"):
         assert rows.get(name, (0,))[0] > 0, "%s not timed:\n%s" % (name, out)
     head = out.splitlines()[0]
     assert head.startswith("eureka, 2 turns on the image"), out

@@ -7,8 +7,8 @@ Before the match program runs, the methods named in TIMED (the controller's fram
 parts, the tracker's questions, the prepared table's lookups, the rules engine's searches, the
 game screen) are wrapped, each with a ``ticks_us()`` timer on the emulated clock. Printed at the
 end: per method its calls, total, mean and worst (inclusive: a method's time holds the timed
-methods it calls), and for each frame answer over ``--slow-ms`` (the first 12) what each method
-took in it. The timers cost a little each (a call and two clock reads): the answers are slower
+methods it calls), and for each frame answer over ``--slow-ms`` and each button answer (DONE, a
+roll) over ``--slow-button-ms`` (the first 12 of each) what each method took in it. The timers cost a little each (a call and two clock reads): the answers are slower
 than bench_pico.py's, so read the shares, not the digits (docs/performance.md quotes
 bench_pico.py's). The flash cache model (--xip) and the device time (--device-time) are on, as in
 docs/performance.md's whole matches; only the firmware image is profiled (its tracker, search and
@@ -34,7 +34,10 @@ from bgc.board.bench_guest import choose_plays, match_step  # noqa: E402
 # (module, class or None for the module's function, names): the classes are the base ones, so
 # the image's subclasses (companion.tracker_fast.FastTracker) are timed where they do not override
 TIMED = (
-    ("companion.controller", "Companion", ("_moving_frame", "render", "_hint", "say", "emit")),
+    ("companion.controller", "Companion", ("_moving_frame", "render", "_hint", "say", "emit", "status", "_act",
+                                           "write_record", "_enter")),
+    ("companion.phase_moving", "MovingPhase", ("_done", "_play")),
+    ("bgrules.match", "Match", ("play", "dumps")),
     ("companion.tracker", "Tracker", ("update", "read", "_explain", "_lifted", "_locate", "_in_hand",
                                       "_search_ranged", "_is_complete", "final")),
     ("companion.prepared", "Prepared", ("locate", "destinations", "is_legal")),
@@ -45,6 +48,7 @@ GUEST_BEFORE = r"""
 from time import ticks_us, ticks_diff
 PROF = {}
 SLOW_FRAMES = []
+SLOW_BUTTONS = []
 
 def _add(label, d):
     e = PROF.get(label)
@@ -86,6 +90,19 @@ def _frame(self, frame, now):
                                 if v[0] != before.get(k, 0) and k != "Companion.on_frame"]))
 
 _C.Companion.on_frame = _frame
+_on_button = _C.Companion.on_button
+
+def _button(self, button, kind, now):
+    before = {k: v[0] for k, v in PROF.items()}
+    t = ticks_us()
+    _on_button(self, button, kind, now)
+    d = ticks_diff(ticks_us(), t)
+    _add("Companion.on_button", d)
+    if d > SLOW_US_BUTTON and len(SLOW_BUTTONS) < 12:
+        SLOW_BUTTONS.append((d, [(k, v[0] - before.get(k, 0)) for k, v in PROF.items()
+                                 if v[0] != before.get(k, 0) and k != "Companion.on_button"]))
+
+_C.Companion.on_button = _button
 
 # the game screen: display.game as companion.display_fast installs it on the image
 import companion.display as _D
@@ -105,6 +122,8 @@ for _k in sorted(PROF):
     print("PROFILE %s: %d calls, %d us, mean %d us, worst %d us" % (_k, _e[1], _e[0], _e[0] // _e[1], _e[2]))
 for _d, _parts in SLOW_FRAMES:
     print("SLOW_FRAME %d us: %s" % (_d, ", ".join("%s %d" % p for p in sorted(_parts, key=lambda p: -p[1]))))
+for _d, _parts in SLOW_BUTTONS:
+    print("SLOW_BUTTON %d us: %s" % (_d, ", ".join("%s %d" % p for p in sorted(_parts, key=lambda p: -p[1]))))
 """
 
 
@@ -114,6 +133,8 @@ def main(argv=None):
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--max-turns", type=int, default=12, help="the match's first turns (0: all)")
     ap.add_argument("--slow-ms", type=float, default=9.0, help="frame answers listed with their parts")
+    ap.add_argument("--slow-button-ms", type=float, default=45.0,
+                    help="button answers (DONE, roll...) listed with their parts")
     ap.add_argument("--idle-roll", type=int, default=1000)
     ap.add_argument("--idle-step", type=int, default=300)
     ap.add_argument("--no-engine", action="store_true", help="the table's and the rules engine's methods untimed")
@@ -130,7 +151,8 @@ def main(argv=None):
             plays = plays[: args.max_turns]
         data = os.path.join(work, "data")
         bench_pico.write_data(data, [], plays)
-        guest = ("TIMED = %r\nSLOW_US_PROFILE = %d\n" % (timed, int(args.slow_ms * 1000)) + GUEST_BEFORE
+        guest = ("TIMED = %r\nSLOW_US_PROFILE = %d\nSLOW_US_BUTTON = %d\n" % (
+            timed, int(args.slow_ms * 1000), int(args.slow_button_ms * 1000)) + GUEST_BEFORE
                  + match_step("/journal", "/data/plan.txt", args.variant, args.idle_roll, args.idle_step) + GUEST_AFTER)
         out, _ = bench_pico.emulate([("boot", bench_pico.BOOT), ("match", guest)], puts=[(tree, "/lib"), (data, "/data")],
                                     image=args.image, xip=True, device=True)
@@ -144,7 +166,7 @@ def main(argv=None):
         args.variant, match["turns"], os.path.basename(args.image), match["frame"][0], match["frame"][3] / 1000,
         match["frame"][2] / 1000))
     for line in out.splitlines():
-        if line.startswith(("PROFILE ", "SLOW_FRAME ")):
+        if line.startswith(("PROFILE ", "SLOW_FRAME ", "SLOW_BUTTON ")):
             print(line)
     return 0
 
