@@ -77,31 +77,32 @@ for _mod, _cls, _names in TIMED:
             setattr(_c, _n, _timed(getattr(_c, _n), _cls + "." + _n))
 
 import companion.controller as _C
+
+def _answered(label, d, before, slow_us, slow):
+    # an answer's time counted, and its parts listed when it took over ``slow_us`` (the first 12)
+    _add(label, d)
+    if d > slow_us and len(slow) < 12:
+        slow.append((d, [(k, v[0] - before.get(k, 0)) for k, v in PROF.items()
+                         if v[0] != before.get(k, 0) and k != label]))
+
+# (one wrapper each, with the answers' own arguments: a wrapper taking *args used more of the C
+# stack, and Eureka's searches then reached the recursion limit)
 _on_frame = _C.Companion.on_frame
+_on_button = _C.Companion.on_button
 
 def _frame(self, frame, now):
     before = {k: v[0] for k, v in PROF.items()}
     t = ticks_us()
     _on_frame(self, frame, now)
-    d = ticks_diff(ticks_us(), t)
-    _add("Companion.on_frame", d)
-    if d > SLOW_US_PROFILE and len(SLOW_FRAMES) < 12:
-        SLOW_FRAMES.append((d, [(k, v[0] - before.get(k, 0)) for k, v in PROF.items()
-                                if v[0] != before.get(k, 0) and k != "Companion.on_frame"]))
-
-_C.Companion.on_frame = _frame
-_on_button = _C.Companion.on_button
+    _answered("Companion.on_frame", ticks_diff(ticks_us(), t), before, SLOW_US_PROFILE, SLOW_FRAMES)
 
 def _button(self, button, kind, now):
     before = {k: v[0] for k, v in PROF.items()}
     t = ticks_us()
     _on_button(self, button, kind, now)
-    d = ticks_diff(ticks_us(), t)
-    _add("Companion.on_button", d)
-    if d > SLOW_US_BUTTON and len(SLOW_BUTTONS) < 12:
-        SLOW_BUTTONS.append((d, [(k, v[0] - before.get(k, 0)) for k, v in PROF.items()
-                                 if v[0] != before.get(k, 0) and k != "Companion.on_button"]))
+    _answered("Companion.on_button", ticks_diff(ticks_us(), t), before, SLOW_US_BUTTON, SLOW_BUTTONS)
 
+_C.Companion.on_frame = _frame
 _C.Companion.on_button = _button
 
 # the game screen: display.game as companion.display_fast installs it on the image
